@@ -1,0 +1,250 @@
+"""Everything that happens in a run is an event; this is the one union and its one serializer.
+
+The store appends events, ``state.fold`` rebuilds run state from them, and the CLI, web UI,
+tracing and replay read the same stream. Events are frozen; payloads are JSON-able so that the
+serialized form is the whole truth (no pickles, nothing executable when loaded).
+
+``seq`` is assigned by whoever owns the run's sequence (the executor for live runs); the store
+refuses gaps and duplicates. ``ts`` is seconds since the epoch.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+EVENT_SCHEMA_VERSION = 1
+
+RunStatus = Literal["running", "awaiting_approval", "paused", "succeeded", "failed", "cancelled"]
+StepStatus = Literal[
+    "pending", "ready", "running", "succeeded", "failed", "skipped", "cancelled", "needs_review"
+]
+FailureClass = Literal["error", "timeout", "check", "cancelled", "crashed", "reference", "policy"]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    run_id: str
+    seq: int = Field(ge=0)
+    ts: float = Field(default_factory=time.time)
+    plan_version: int = Field(default=1, ge=0)
+
+
+class RunCreated(_Event):
+    kind: Literal["run_created"] = "run_created"
+    goal: str
+    config: dict[str, Any] = Field(default_factory=dict)
+    schema_version: int = EVENT_SCHEMA_VERSION
+
+
+class PlanProposed(_Event):
+    kind: Literal["plan_proposed"] = "plan_proposed"
+    plan: dict[str, Any]
+    plan_hash: str
+    source: Literal["planner", "file", "edit", "replan", "api"] = "file"
+
+
+class PlanValidated(_Event):
+    kind: Literal["plan_validated"] = "plan_validated"
+    plan_hash: str
+    problems: list[str] = Field(default_factory=list)
+
+
+class PlanApproved(_Event):
+    kind: Literal["plan_approved"] = "plan_approved"
+    plan_hash: str
+    approver: str
+    scope: Literal["read_only", "all"] = "all"
+    tool_hashes: dict[str, str] = Field(default_factory=dict)
+
+
+class PlanRevised(_Event):
+    kind: Literal["plan_revised"] = "plan_revised"
+    old_version: int
+    new_version: int
+    plan: dict[str, Any]
+    plan_hash: str
+    diff: dict[str, Any] = Field(default_factory=dict)
+    reason: str = ""
+
+
+class ApprovalRequested(_Event):
+    kind: Literal["approval_requested"] = "approval_requested"
+    plan_hash: str
+    reason: str
+    step_ids: list[str] = Field(default_factory=list)
+
+
+class ApprovalDecided(_Event):
+    kind: Literal["approval_decided"] = "approval_decided"
+    plan_hash: str
+    decision: Literal["approved", "rejected", "edited"]
+    approver: str
+    note: str = ""
+
+
+class StepReady(_Event):
+    kind: Literal["step_ready"] = "step_ready"
+    step_id: str
+
+
+class StepStarted(_Event):
+    kind: Literal["step_started"] = "step_started"
+    step_id: str
+    attempt: int = Field(ge=1)
+    idempotency_key: str = ""
+    args: dict[str, Any] = Field(default_factory=dict)
+    backend: str = "local"
+
+
+class StepSucceeded(_Event):
+    kind: Literal["step_succeeded"] = "step_succeeded"
+    step_id: str
+    attempt: int = Field(ge=1)
+    output: Any = None
+    duration_s: float = 0.0
+
+
+class StepFailed(_Event):
+    kind: Literal["step_failed"] = "step_failed"
+    step_id: str
+    attempt: int = Field(ge=0)
+    error: str
+    failure_class: FailureClass = "error"
+    final: bool = True
+    retry_in_s: float | None = None
+    duration_s: float = 0.0
+
+
+class StepSkipped(_Event):
+    kind: Literal["step_skipped"] = "step_skipped"
+    step_id: str
+    reason: str
+
+
+class StepCancelled(_Event):
+    kind: Literal["step_cancelled"] = "step_cancelled"
+    step_id: str
+    reason: str
+
+
+class StepNeedsReview(_Event):
+    kind: Literal["step_needs_review"] = "step_needs_review"
+    step_id: str
+    reason: str
+
+
+class CheckFailed(_Event):
+    kind: Literal["check_failed"] = "check_failed"
+    step_id: str
+    attempt: int = Field(ge=1)
+    criterion: str
+    detail: str
+
+
+class ReplanRequested(_Event):
+    kind: Literal["replan_requested"] = "replan_requested"
+    step_id: str | None = None
+    reason: str
+
+
+class BudgetExceeded(_Event):
+    kind: Literal["budget_exceeded"] = "budget_exceeded"
+    budget: str
+    limit: float
+    used: float
+    action: Literal["pause", "abort"]
+
+
+class CompensationStarted(_Event):
+    kind: Literal["compensation_started"] = "compensation_started"
+    step_id: str
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class CompensationSucceeded(_Event):
+    kind: Literal["compensation_succeeded"] = "compensation_succeeded"
+    step_id: str
+    output: Any = None
+
+
+class CompensationFailed(_Event):
+    kind: Literal["compensation_failed"] = "compensation_failed"
+    step_id: str
+    error: str
+
+
+class ModelCalled(_Event):
+    """One model request/response, recorded whole so a replay needs no model."""
+
+    kind: Literal["model_called"] = "model_called"
+    role: str
+    model: str
+    step_id: str | None = None
+    request: dict[str, Any] = Field(default_factory=dict)
+    response: dict[str, Any] = Field(default_factory=dict)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+
+
+class ToolCalled(_Event):
+    """A tool call made inside a step (agent steps); the step's own result is ``step_succeeded``."""
+
+    kind: Literal["tool_called"] = "tool_called"
+    step_id: str
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    output: Any = None
+    error: str | None = None
+
+
+class RunPaused(_Event):
+    kind: Literal["run_paused"] = "run_paused"
+    reason: str
+
+
+class RunResumed(_Event):
+    kind: Literal["run_resumed"] = "run_resumed"
+    reason: str = ""
+
+
+class RunFinished(_Event):
+    kind: Literal["run_finished"] = "run_finished"
+    status: RunStatus
+    reason: str = ""
+
+
+Event = Annotated[
+    RunCreated | PlanProposed | PlanValidated | PlanApproved | PlanRevised | ApprovalRequested
+    | ApprovalDecided | StepReady | StepStarted | StepSucceeded | StepFailed | StepSkipped
+    | StepCancelled | StepNeedsReview | CheckFailed | ReplanRequested | BudgetExceeded
+    | CompensationStarted | CompensationSucceeded | CompensationFailed | ModelCalled | ToolCalled
+    | RunPaused | RunResumed | RunFinished,
+    Field(discriminator="kind"),
+]
+
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def event_to_json(event: Event) -> str:
+    """The one serializer: compact JSON text of an event."""
+    return event.model_dump_json()
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    return event.model_dump(mode="json")
+
+
+def event_from_json(text: str | bytes) -> Event:
+    """Parse stored JSON back into an event; unknown kinds or fields are errors, never executed."""
+    return _ADAPTER.validate_json(text)
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    return _ADAPTER.validate_python(data)

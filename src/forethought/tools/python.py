@@ -1,0 +1,188 @@
+"""``@tool``: a Python function (sync or async) as a forethought tool.
+
+The input schema comes from the signature's type hints (validated by pydantic at call time), the
+output schema from the return annotation, the description from the docstring. A parameter
+annotated ``ToolContext`` is injected and hidden from the schema. Sync functions run in a worker
+thread so a slow one cannot stall the scheduler; pass ``blocking=False`` for trivial ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import inspect
+import sys
+import typing
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, overload
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
+
+from forethought.errors import ToolError, UserError
+from forethought.plan import Effect
+from forethought.tools.base import Tool, ToolContext, ToolSpec
+
+_NO_OUTPUT_SCHEMA = (Any, inspect.Signature.empty, None, type(None))
+
+
+class PythonTool:
+    """A tool backed by a Python callable; still callable directly as the original function."""
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        effect: Effect = "read_only",
+        idempotent: bool | None = None,
+        timeout_s: float | None = None,
+        est_latency_s: float | None = None,
+        blocking: bool = True,
+        source: str | None = None,
+    ) -> None:
+        self.fn = fn
+        self._is_async = inspect.iscoroutinefunction(fn)
+        self._blocking = blocking
+        hints = typing.get_type_hints(fn, include_extras=True)
+        sig = inspect.signature(fn)
+        fields: dict[str, Any] = {}
+        self._ctx_param: str | None = None
+        for pname, param in sig.parameters.items():
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                raise UserError(f"tool {fn.__name__!r}: *args/**kwargs are not supported; "
+                                "declare each parameter with a type")
+            annotation = hints.get(pname, Any)
+            if annotation is ToolContext:
+                self._ctx_param = pname
+                continue
+            default = ... if param.default is param.empty else param.default
+            fields[pname] = (annotation, default)
+        tool_name = name or fn.__name__
+        self._args_model: type[BaseModel] = create_model(  # type: ignore[call-overload]
+            f"{tool_name}_args", __config__=ConfigDict(extra="forbid"), **fields
+        )
+        ret = hints.get("return", inspect.Signature.empty)
+        self._out_adapter: TypeAdapter[Any] | None = None
+        output_schema = None
+        if ret not in _NO_OUTPUT_SCHEMA:
+            self._out_adapter = TypeAdapter(ret)
+            output_schema = self._out_adapter.json_schema()
+        input_schema = self._args_model.model_json_schema()
+        input_schema.pop("title", None)
+        doc = inspect.getdoc(fn) or ""
+        self._spec = ToolSpec(
+            name=tool_name,
+            description=description if description is not None else doc,
+            input_schema=input_schema,
+            output_schema=output_schema,
+            effect=effect,
+            idempotent=(effect == "read_only") if idempotent is None else idempotent,
+            timeout_s=timeout_s,
+            est_latency_s=est_latency_s,
+            source=source or f"python:{fn.__module__}",
+        )
+
+    @property
+    def spec(self) -> ToolSpec:
+        return self._spec
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<tool {self._spec.name} ({self._spec.effect})>"
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> Any:
+        try:
+            parsed = self._args_model.model_validate(args)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(p) for p in first["loc"]) or "args"
+            raise ToolError(f"invalid argument {loc}: {first['msg']}", retryable=False) from None
+        kwargs = {k: getattr(parsed, k) for k in type(parsed).model_fields}
+        if self._ctx_param:
+            kwargs[self._ctx_param] = ctx
+        if self._is_async:
+            result = await self.fn(**kwargs)
+        elif self._blocking:
+            result = await asyncio.to_thread(self.fn, **kwargs)
+        else:
+            result = self.fn(**kwargs)
+        if self._out_adapter is not None:
+            return self._out_adapter.dump_python(result, mode="json")
+        if isinstance(result, BaseModel):
+            return result.model_dump(mode="json")
+        return result
+
+
+@overload
+def tool(fn: Callable[..., Any], /) -> PythonTool: ...
+@overload
+def tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    effect: Effect = "read_only",
+    idempotent: bool | None = None,
+    timeout_s: float | None = None,
+    est_latency_s: float | None = None,
+    blocking: bool = True,
+) -> Callable[[Callable[..., Any]], PythonTool]: ...
+
+
+def tool(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    effect: Effect = "read_only",
+    idempotent: bool | None = None,
+    timeout_s: float | None = None,
+    est_latency_s: float | None = None,
+    blocking: bool = True,
+) -> PythonTool | Callable[[Callable[..., Any]], PythonTool]:
+    """Declare a tool: ``@tool`` or ``@tool(effect="mutating", timeout_s=30)``."""
+
+    def wrap(f: Callable[..., Any]) -> PythonTool:
+        return PythonTool(
+            f, name=name, description=description, effect=effect, idempotent=idempotent,
+            timeout_s=timeout_s, est_latency_s=est_latency_s, blocking=blocking,
+        )
+
+    return wrap(fn) if fn is not None else wrap
+
+
+def load_python_tools(path: Path) -> list[Tool]:
+    """Import a ``.py`` file and collect its module-level tools; errors become one-line UserErrors."""
+    if not path.is_file():
+        raise UserError(f"{path}: tools file not found; check the --tools path")
+    mod_name = f"forethought_user_tools_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(mod_name, path)
+    if spec is None or spec.loader is None:
+        raise UserError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        sys.modules.pop(mod_name, None)
+        raise UserError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    except UserError as exc:
+        sys.modules.pop(mod_name, None)
+        raise UserError(f"{path}: {exc}") from None
+    except Exception as exc:
+        sys.modules.pop(mod_name, None)
+        raise UserError(f"{path}: importing the tools module failed: "
+                        f"{type(exc).__name__}: {exc}") from None
+    found: list[Tool] = []
+    for value in vars(module).values():
+        if isinstance(value, PythonTool):
+            value._spec = value._spec.model_copy(update={"source": f"python:{path}"})
+            found.append(value)
+    if not found:
+        raise UserError(f"{path}: no @tool functions found; decorate functions with "
+                        "`from forethought import tool` / `@tool`")
+    return found
