@@ -71,6 +71,13 @@ class PlanRevised(_Event):
     reason: str = ""
 
 
+class StepsAdded(_Event):
+    """Steps appended to a plan that is still streaming from the planner (before it is closed)."""
+
+    kind: Literal["steps_added"] = "steps_added"
+    steps: list[dict[str, Any]]
+
+
 class ApprovalRequested(_Event):
     kind: Literal["approval_requested"] = "approval_requested"
     plan_hash: str
@@ -221,7 +228,8 @@ class RunFinished(_Event):
 
 
 Event = Annotated[
-    RunCreated | PlanProposed | PlanValidated | PlanApproved | PlanRevised | ApprovalRequested
+    RunCreated | PlanProposed | PlanValidated | PlanApproved | PlanRevised | StepsAdded
+    | ApprovalRequested
     | ApprovalDecided | StepReady | StepStarted | StepSucceeded | StepFailed | StepSkipped
     | StepCancelled | StepNeedsReview | CheckFailed | ReplanRequested | BudgetExceeded
     | CompensationStarted | CompensationSucceeded | CompensationFailed | ModelCalled | ToolCalled

@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator, Mapping
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -69,7 +70,7 @@ class RetryPolicy(_Frozen):
 
     def delay_before(self, attempt: int, rand: float) -> float:
         """Seconds to wait before ``attempt`` (2 = first retry); ``rand`` is in [0, 1)."""
-        base = min(self.backoff_s * (2 ** max(attempt - 2, 0)), self.backoff_max_s)
+        base = min(self.backoff_s * float(2 ** max(attempt - 2, 0)), self.backoff_max_s)
         return max(0.0, base * (1.0 + self.jitter * (2.0 * rand - 1.0)))
 
 
@@ -125,14 +126,24 @@ class Step(_Frozen):
         # Keep the author's order but drop repeats: `[a, a]` means the same as `[a]`.
         return tuple(dict.fromkeys(value))
 
+    # Cached: the model is frozen, and validation/scheduling ask for these once per edge.
+    @cached_property
+    def arg_references(self) -> tuple[refs.Reference, ...]:
+        """Every reference in ``args``, located under ``("args", ...)``."""
+        return tuple(refs.find_references(self.args, ("args",)))
+
     def referenced_steps(self) -> set[str]:
         """Ids of steps whose outputs this step's args reference."""
-        return {r.step_id for r in refs.find_references(self.args)}
+        return {r.step_id for r in self.arg_references}
+
+    @cached_property
+    def _dependencies(self) -> tuple[str, ...]:
+        implied = sorted(self.referenced_steps() - set(self.depends_on))
+        return (*self.depends_on, *implied)
 
     def all_dependencies(self) -> tuple[str, ...]:
         """Explicit dependencies plus the ones implied by references, in a stable order."""
-        implied = sorted(self.referenced_steps() - set(self.depends_on))
-        return (*self.depends_on, *implied)
+        return self._dependencies
 
 
 class Plan(_Frozen):

@@ -9,16 +9,20 @@ is never scanned for references again, so an output containing ``${...}`` stays 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 PathPart = str | int
 
 # ${id} followed by .field, [0] or ["key"] segments. Step ids: letters, digits, _ and -.
-_REF_BODY = r"""([A-Za-z0-9_][A-Za-z0-9_-]*)((?:\.[A-Za-z_][A-Za-z0-9_-]*|\[-?\d+\]|\["(?:[^"\\]|\\.)*"\])*)"""
+_REF_BODY = (
+    r"""([A-Za-z0-9_][A-Za-z0-9_-]*)"""
+    r"""((?:\.[A-Za-z_][A-Za-z0-9_-]*|\[-?\d+\]|\["(?:[^"\\]|\\.)*"\])*)"""
+)
 _REF_RE = re.compile(r"(?<!\$)\$\{" + _REF_BODY + r"\}")
 _WHOLE_RE = re.compile(r"^\$\{" + _REF_BODY + r"\}$")
 # One pass that handles both escapes and references, so substituted output is never rescanned.
@@ -57,6 +61,7 @@ def format_path(path: tuple[PathPart, ...]) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def _parse_path(text: str) -> tuple[PathPart, ...]:
     parts: list[PathPart] = []
     for m in _SEGMENT_RE.finditer(text):
@@ -70,14 +75,33 @@ def _parse_path(text: str) -> tuple[PathPart, ...]:
 
 
 def _walk_strings(value: Any, location: tuple[PathPart, ...]) -> Iterator[tuple[str, tuple[PathPart, ...]]]:
+    """Strings containing ``${`` anywhere in a nested value, with their locations.
+
+    Iterative (arguments may nest deeper than the recursion limit) and allocation-light: a
+    location tuple is built only for containers and for strings that may hold a reference.
+    """
     if isinstance(value, str):
-        yield value, location
-    elif isinstance(value, Mapping):
-        for k, v in value.items():
-            yield from _walk_strings(v, (*location, str(k)))
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            yield from _walk_strings(v, (*location, i))
+        if "${" in value:
+            yield value, location
+        return
+    stack: list[tuple[Any, tuple[PathPart, ...]]] = [(value, location)]
+    while stack:
+        container, loc = stack.pop()
+        items: Iterable[tuple[PathPart, Any]]
+        if isinstance(container, Mapping):
+            items = ((str(k), v) for k, v in container.items())
+        elif isinstance(container, (list, tuple)):
+            items = enumerate(container)
+        else:
+            continue
+        nested: list[tuple[Any, tuple[PathPart, ...]]] = []
+        for key, item in items:
+            if isinstance(item, str):
+                if "${" in item:
+                    yield item, (*loc, key)
+            elif isinstance(item, (Mapping, list, tuple)):
+                nested.append((item, (*loc, key)))
+        stack.extend(reversed(nested))
 
 
 def find_references(value: Any, location: tuple[PathPart, ...] = ()) -> list[Reference]:
@@ -119,7 +143,8 @@ def lookup(value: Any, path: tuple[PathPart, ...], ref_text: str = "") -> Any:
             if not isinstance(current, Mapping):
                 raise ReferenceError_(f"{where}: field {part!r} of a {type(current).__name__}")
             if part not in current:
-                raise ReferenceError_(f"{where}: no field {part!r} (has: {', '.join(map(str, list(current)[:10]))})")
+                has = ", ".join(map(str, list(current)[:10]))
+                raise ReferenceError_(f"{where}: no field {part!r} (has: {has})")
             current = current[part]
     return current
 

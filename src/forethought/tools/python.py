@@ -60,7 +60,7 @@ class PythonTool:
             default = ... if param.default is param.empty else param.default
             fields[pname] = (annotation, default)
         tool_name = name or fn.__name__
-        self._args_model: type[BaseModel] = create_model(  # type: ignore[call-overload]
+        self._args_model: type[BaseModel] = create_model(
             f"{tool_name}_args", __config__=ConfigDict(extra="forbid"), **fields
         )
         ret = hints.get("return", inspect.Signature.empty)

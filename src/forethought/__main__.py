@@ -1,0 +1,3 @@
+from forethought.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""The `forethought` command line: thin commands over the public API."""
