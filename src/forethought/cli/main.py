@@ -24,6 +24,17 @@ COMMANDS: dict[str, str] = {
     "graph": "forethought.cli.plan_file_cmds:graph",
     "diff": "forethought.cli.plan_file_cmds:diff",
     "schema": "forethought.cli.plan_file_cmds:schema",
+    "config": "forethought.cli.config_cmd:config",
+    "run": "forethought.cli.run_cmd:run",
+    "approve": "forethought.cli.run_cmd:approve",
+    "plan": "forethought.cli.plan_cmd:plan",
+    "exec": "forethought.cli.exec_cmd:exec_command",
+    "tools": "forethought.cli.tools_cmd:tools",
+    "mcp": "forethought.cli.tools_cmd:mcp",
+    "runs": "forethought.cli.runs_cmd:runs_command",
+    "show": "forethought.cli.runs_cmd:show_command",
+    "resume": "forethought.cli.runs_cmd:resume_command",
+    "replay": "forethought.cli.runs_cmd:replay_command",
 }
 
 
