@@ -126,6 +126,7 @@ class Agent:
         self._record = record
         self._watchdog: asyncio.Task[None] | None = None
         self._current: tuple[Executor, Supervisor] | None = None
+        self.last_run_id: str | None = None
 
     # ----------------------------------------------------------------- collaborators
 
@@ -180,6 +181,7 @@ class Agent:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
         (recorded as an approval by this process's user); ``none`` asks ``reviewer`` or pauses."""
         run_id = uuid.uuid4().hex[:12]
+        self.last_run_id = run_id
         pre = _Preamble(run_id)
         goal = goal_or_plan if isinstance(goal_or_plan, str) else goal_or_plan.goal
         pre.add(E.RunCreated, goal=goal, config={"approve": approve,
@@ -328,7 +330,9 @@ class Agent:
         """Continue a stored run with this agent's tools, models, gate and budgets."""
         from forethought.runs import resume_run
 
-        events = self.store.events(self._resolve_run(run_id))
+        run_id = self._resolve_run(run_id)
+        self.last_run_id = run_id
+        events = self.store.events(run_id)
         plans, approvals = recorded_plans_and_approvals(events)
         if on_event is not None:
             for event in events:
@@ -347,6 +351,39 @@ class Agent:
             self._stop_watchdog()
         executor = box[0]
         return RunResult(executor.run_id, state, executor.summary(), executor.plan)
+
+    async def approve(self, run_id: str, *, plan_hash: str | None = None,
+                      approver: str | None = None, continue_run: bool = True,
+                      on_event: Callable[[Event], Awaitable[None]] | None = None
+                      ) -> RunResult | None:
+        """Approve the current plan of a stored run (bound to its hash) and, by default, continue
+        it. ``plan_hash`` (a prefix is enough) guards against approving a plan that changed
+        since it was reviewed."""
+        run_id = self._resolve_run(run_id)
+        state = fold(self.store.events(run_id))
+        if state.plan is None:
+            raise UserError(f"run {run_id} has no plan to approve")
+        if state.status not in ("awaiting_approval", "paused"):
+            raise UserError(f"run {run_id} is {state.status}; only a run awaiting approval or "
+                            "paused can be approved")
+        plan = Plan.model_validate(state.plan)
+        current = plan.plan_hash()
+        if plan_hash is not None and not (len(plan_hash) >= 8 and current.startswith(plan_hash)):
+            raise UserError(f"run {run_id}: the plan changed since it was reviewed (current hash "
+                            f"{current[:12]}, approved {plan_hash[:12]}); review it again with "
+                            f"`forethought show {run_id}`")
+        grant = Approval.grant(plan, self.specs, approver=approver or self.approver)
+        base = state.last_seq + 1
+        self.store.append_many([
+            E.ApprovalDecided(run_id=run_id, seq=base, plan_version=plan.version,
+                              plan_hash=current, decision="approved", approver=grant.approver),
+            E.PlanApproved(run_id=run_id, seq=base + 1, plan_version=plan.version,
+                           plan_hash=current, approver=grant.approver, scope="all",
+                           tool_hashes=dict(grant.tool_hashes), signature=grant.signature),
+        ])
+        if not continue_run:
+            return None
+        return await self.resume(run_id, on_event=on_event)
 
     def _resolve_run(self, run_id: str) -> str:
         from forethought.runs import resolve_run_id

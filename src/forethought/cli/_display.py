@@ -146,11 +146,7 @@ class Progress:
         self._live: Live | None = None
 
     def __enter__(self) -> Progress:
-        if self.live_mode:
-            self._live = Live(self.render(), console=self.console, refresh_per_second=8,
-                              transient=False)
-            self._live.__enter__()
-        return self
+        return self  # the live table starts with the first event: after the review screen
 
     def __exit__(self, *exc: object) -> None:
         if self._live is not None:
@@ -159,6 +155,10 @@ class Progress:
 
     async def __call__(self, event: Event) -> None:
         self.observe(event)
+        if self.live_mode and self._live is None:
+            self._live = Live(self.render(), console=self.console, refresh_per_second=8,
+                              transient=False)
+            self._live.__enter__()
         if self._live is not None:
             self._live.update(self.render())
 

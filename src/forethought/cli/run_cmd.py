@@ -8,9 +8,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from forethought import events as E
-from forethought.agent import ApproveMode, RunResult
-from forethought.approval import Approval
+from forethought.agent import Agent, ApproveMode, RunResult
 from forethought.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -21,11 +19,9 @@ from forethought.cli._common import (
     tools_option,
 )
 from forethought.cli._display import InteractiveReviewer, Progress, is_interactive
-from forethought.cli._session import open_agent, recorded_setup, tool_setup
+from forethought.session import open_agent, recorded_setup, tool_setup
 from forethought.config import load_config
 from forethought.errors import UserError
-from forethought.plan import Plan
-from forethought.state import fold
 
 EXIT_BY_STATUS = {"succeeded": EXIT_OK, "failed": EXIT_FAILED, "cancelled": EXIT_FAILED,
                   "awaiting_approval": EXIT_PAUSED, "paused": EXIT_PAUSED, "running": EXIT_PAUSED}
@@ -87,6 +83,16 @@ def report(result: RunResult, as_json: bool, console: Console) -> int:
     return EXIT_BY_STATUS.get(result.state.status, EXIT_FAILED)
 
 
+def interrupted(holder: list[Agent], console: Console) -> int:
+    """Ctrl-C: the executor recorded a resumable pause; say how to continue."""
+    run_id = holder[0].last_run_id if holder else None
+    if run_id is None:
+        console.print("interrupted before the run started; nothing was recorded")
+        return EXIT_FAILED
+    console.print(f"run {run_id}: paused (interrupted); continue with: forethought resume {run_id}")
+    return EXIT_PAUSED
+
+
 def _final_steps(result: RunResult) -> list[str]:
     plan = result.plan
     if plan is None:
@@ -110,9 +116,11 @@ def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_js
     console = Console(stderr=not as_json, no_color=not is_interactive())
     interactive = is_interactive() and not as_json and not yes_all
     setup = tool_setup(cfg, tools_paths)
+    holder: list[Agent] = []
 
     async def go() -> RunResult:
         async with open_agent(cfg, setup) as agent:
+            holder.append(agent)
             if not as_json:
                 console.print(f"planning with {agent.model('planner').name} "
                               f"({len(agent.tools)} tools)…")
@@ -122,7 +130,10 @@ def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_js
                     reviewer=InteractiveReviewer(console) if interactive else None,
                     on_event=None if as_json else progress, run_config={"setup": setup})
 
-    result = run_async(go)
+    try:
+        result = run_async(go)
+    except KeyboardInterrupt:
+        return interrupted(holder, console)
     if result.problems and not as_json:
         for p in result.problems:
             console.print(f"[red]{p}[/]", highlight=False)
@@ -145,43 +156,25 @@ def approve(run_id: str, plan_hash: str | None, db: str | None, no_run: bool,
 
     with open_store(cfg.db) as store:
         run_id = resolve_run_id(store, run_id)
-        events = store.events(run_id)
-    state = fold(events)
-    if state.plan is None:
-        raise UserError(f"run {run_id} has no plan to approve")
-    if state.status not in ("awaiting_approval", "paused"):
-        raise UserError(f"run {run_id} is {state.status}; only a run awaiting approval or paused "
-                        "can be approved")
-    plan = Plan.model_validate(state.plan)
-    current = plan.plan_hash()
-    if plan_hash is not None and not current.startswith(plan_hash):
-        raise UserError(f"run {run_id}: the plan changed since you reviewed it (current hash "
-                        f"{current[:12]}, you approved {plan_hash[:12]}); review it again with "
-                        f"`forethought show {run_id}`")
-    setup = recorded_setup(events)
+        setup = recorded_setup(store.events(run_id))
 
     async def go() -> RunResult | None:
         async with open_agent(cfg, setup) as agent:
-            grant = Approval.grant(plan, agent.specs, approver=agent.approver)
-            base = fold(agent.store.events(run_id)).last_seq + 1
-            agent.store.append_many([
-                E.ApprovalDecided(run_id=run_id, seq=base, plan_version=plan.version,
-                                  plan_hash=current, decision="approved",
-                                  approver=grant.approver),
-                E.PlanApproved(run_id=run_id, seq=base + 1, plan_version=plan.version,
-                               plan_hash=current, approver=grant.approver, scope="all",
-                               tool_hashes=dict(grant.tool_hashes), signature=grant.signature),
-            ])
-            if not as_json:
-                console.print(f"approved plan {current[:12]} of run {run_id} as {grant.approver}")
-            if no_run:
-                return None
+            holder.append(agent)
             with Progress(console, live=is_interactive() and not as_json) as progress:
-                return await agent.resume(run_id, on_event=None if as_json else progress)
+                return await agent.approve(run_id, plan_hash=plan_hash, continue_run=not no_run,
+                                           on_event=None if as_json else progress)
 
-    result = run_async(go)
+    holder: list[Agent] = []
+    try:
+        result = run_async(go)
+    except KeyboardInterrupt:
+        return interrupted(holder, console)
     if result is None:
         if as_json:
-            print_json({"run_id": run_id, "approved_plan_hash": current})
+            print_json({"run_id": run_id, "approved": True})
+        else:
+            console.print(f"approved the plan of run {run_id}; continue with: "
+                          f"forethought resume {run_id}")
         return EXIT_OK
     return report(result, as_json, console)

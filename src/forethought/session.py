@@ -1,4 +1,4 @@
-"""Open an `Agent` from the effective configuration, for `run`, `approve` and `resume`.
+"""Open an `Agent` from the effective configuration (CLI `run`/`approve`/`resume`, MCP service).
 
 A run records the tool files, built-ins and workspace it was started with (in `run_created`), so
 `approve RUN` / `resume RUN` tomorrow reopen the same tools without the user repeating flags.
