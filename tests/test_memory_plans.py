@@ -19,7 +19,7 @@ def plan(goal: str, tool: str = "read_file") -> Plan:
 
 
 def test_similar_ranks_by_goal_overlap(tmp_path: Path) -> None:
-    mem = PlanMemory(tmp_path / "m.sqlite")
+    mem = PlanMemory(tmp_path / "m.sqlite", starter=False)
     assert mem.similar("anything") == []  # no file yet: nothing, and nothing created
     mem.remember(plan("count the words in notes.txt"))
     mem.remember(plan("deploy the staging database"))
@@ -29,11 +29,11 @@ def test_similar_ranks_by_goal_overlap(tmp_path: Path) -> None:
     best = mem.similar("how many words in report.txt", k=2)
     assert next(p.goal for p in best) == "count the words in notes.txt"
     assert mem.similar("zebra quantum", k=3) == []  # nothing similar enough
-    assert len(PlanMemory(tmp_path / "m.sqlite").similar("count words", k=5)) == 2  # persisted
+    assert len(PlanMemory(tmp_path / "m.sqlite", starter=False).similar("count words", k=5)) == 2  # persisted
 
 
 def test_only_plans_with_available_tools(tmp_path: Path) -> None:
-    mem = PlanMemory(tmp_path / "m.sqlite")
+    mem = PlanMemory(tmp_path / "m.sqlite", starter=False)
     mem.remember(plan("count words", tool="gone_tool"))
     mem.remember(plan("count words please"))
     found = mem.similar("count words", tools=bench_like_specs(), k=5)
@@ -41,7 +41,7 @@ def test_only_plans_with_available_tools(tmp_path: Path) -> None:
 
 
 def test_bad_rows_are_skipped_and_unwritable_path_is_store_error(tmp_path: Path) -> None:
-    mem = PlanMemory(tmp_path / "m.sqlite")
+    mem = PlanMemory(tmp_path / "m.sqlite", starter=False)
     mem.remember(plan("count words"))
     with sqlite3.connect(tmp_path / "m.sqlite") as db:
         db.execute("INSERT INTO plans (goal, plan, plan_hash, created_at) VALUES "
@@ -50,8 +50,21 @@ def test_bad_rows_are_skipped_and_unwritable_path_is_store_error(tmp_path: Path)
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot open"):
-        PlanMemory(blocker / "sub" / "m.sqlite").remember(plan("x"))
+        PlanMemory(blocker / "sub" / "m.sqlite", starter=False).remember(plan("x"))
 
 
 def test_default_path_is_in_user_data_dir() -> None:
     assert "forethought" in str(default_memory_path())
+
+
+def test_starter_plans_are_offered_only_with_their_tools(tmp_path: Path) -> None:
+    from forethought.tools.builtin import builtin_tools
+
+    specs = {t.spec.name: t.spec for t in builtin_tools(tmp_path)}
+    mem = PlanMemory(tmp_path / "m.sqlite")
+    best = mem.similar("count the words in README.md", tools=specs, k=1)
+    assert [s.tool for s in best[0].steps][:2] == ["read_file", "text_stats"]
+    # without text_stats configured, no starter plan that needs it is offered
+    fewer = {k: v for k, v in specs.items() if k != "text_stats"}
+    assert all(s.tool != "text_stats" for p in mem.similar("count words", tools=fewer, k=5)
+               for s in p.steps)

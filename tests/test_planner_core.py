@@ -89,7 +89,7 @@ async def test_model_errors_propagate_and_no_tools_is_an_error() -> None:
 
 
 async def test_memory_examples_are_offered_as_chat_turns(tmp_path: Any) -> None:
-    memory = PlanMemory(tmp_path / "m.sqlite")
+    memory = PlanMemory(tmp_path / "m.sqlite", starter=False)
     memory.remember(Plan.model_validate({"goal": "How many words are in essay.txt?",
                                          "steps": json.loads(GOOD)["steps"]}))
     model = ScriptedModel([GOOD])

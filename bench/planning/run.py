@@ -111,7 +111,7 @@ async def run_mode(model_name: str, mode: str, goals: list[Goal]) -> dict[str, A
     with tempfile.TemporaryDirectory() as tmp:
         memory = None
         if mode == "memory":
-            memory = PlanMemory(Path(tmp) / "memory.sqlite")
+            memory = PlanMemory(Path(tmp) / "memory.sqlite", starter=False)
             for goal, steps in MEMORY:
                 memory.remember(Plan.model_validate({"goal": goal, "steps": [
                     {"id": f"s{i + 1}", "tool": t, "args": a} for i, (t, a) in enumerate(steps)]}))

@@ -17,6 +17,7 @@ from typing import Any
 import platformdirs
 
 from forethought.errors import UserError
+from forethought.tools.builtin import DEFAULT_BUILTINS
 
 PROJECT_FILE = "forethought.toml"
 
@@ -29,7 +30,7 @@ _SPEC: dict[str, tuple[Any, str, type, str]] = {
     "critic_model": (None, "FORETHOUGHT_CRITIC_MODEL", str, "model that reviews step results"),
     "db": (None, "FORETHOUGHT_DB", str, "run database (default: in the user data directory)"),
     "tools": ([], "FORETHOUGHT_TOOLS", list, "tool files (.py / .yaml), os.pathsep-separated in env"),
-    "builtins": (["read_file", "list_dir", "write_file", "calculate"], "FORETHOUGHT_BUILTINS", list,
+    "builtins": (list(DEFAULT_BUILTINS), "FORETHOUGHT_BUILTINS", list,
                  "built-in tools to enable (comma-separated in env; `none` for none)"),
     "workspace": (".", "FORETHOUGHT_WORKSPACE", str, "root the built-in file tools are confined to"),
     "max_concurrency": (8, "FORETHOUGHT_MAX_CONCURRENCY", int, "steps running at once"),

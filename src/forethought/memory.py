@@ -38,9 +38,22 @@ def tokens(text: str) -> list[str]:
     return [t for t in _TOKEN_RE.findall(text.lower()) if t not in _STOP]
 
 
+def starter_plans() -> list[Plan]:
+    """Worked examples over the built-in tools, shipped with forethought (`data/`).
+
+    A fresh install has an empty memory, and the embedded model plans far better with an example
+    to imitate; these are offered like remembered plans (only when their tools are configured).
+    """
+    from importlib.resources import files
+
+    data = json.loads(files("forethought").joinpath("data/starter_plans.json").read_text("utf-8"))
+    return [Plan.model_validate(item) for item in data]
+
+
 class PlanMemory:
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, starter: bool = True) -> None:
         self.path = Path(path) if path is not None else default_memory_path()
+        self.starter = starter
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
@@ -75,11 +88,15 @@ class PlanMemory:
     def similar(self, goal: str, *, tools: Mapping[str, ToolSpec] | None = None,
                 k: int = 2, min_score: float = 0.05) -> list[Plan]:
         """The ``k`` remembered plans whose goals are most similar to ``goal`` (best first)."""
-        if k <= 0 or not self.path.exists():
+        if k <= 0:
             return []
-        with self._db() as db:
-            rows = db.execute("SELECT goal, plan FROM plans ORDER BY id DESC LIMIT ?",
-                              (MAX_CANDIDATES,)).fetchall()
+        rows: list[tuple[str, str]] = []
+        if self.path.exists():
+            with self._db() as db:
+                rows = db.execute("SELECT goal, plan FROM plans ORDER BY id DESC LIMIT ?",
+                                  (MAX_CANDIDATES,)).fetchall()
+        if self.starter:  # after the user's own plans: theirs win ties
+            rows += [(p.goal, json.dumps(p.to_data())) for p in starter_plans()]
         candidates: list[tuple[str, Plan]] = []
         for row_goal, text in rows:
             try:

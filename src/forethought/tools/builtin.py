@@ -2,7 +2,8 @@
 
 ``read_file``, ``list_dir`` (read-only), ``write_file`` (mutating), ``http_get`` (read-only; refuses
 private, loopback, link-local, multicast and reserved addresses, also after redirects) and
-``calculate`` (the safe expression language of ``forethought.expr``; no ``eval``).
+``calculate`` (the safe expression language of ``forethought.expr``; no ``eval``) and
+``text_stats`` (lines, words and characters of a text).
 
 Paths are resolved with symlinks followed and must stay inside the workspace; ``write_file`` also
 refuses to write *through* a symlink (``O_NOFOLLOW``) so a link planted inside the workspace cannot
@@ -27,8 +28,8 @@ from forethought.tools._params import confine
 from forethought.tools.base import Tool
 from forethought.tools.python import PythonTool
 
-BUILTIN_NAMES = ("read_file", "list_dir", "write_file", "http_get", "calculate")
-DEFAULT_BUILTINS = ("read_file", "list_dir", "write_file", "calculate")
+BUILTIN_NAMES = ("read_file", "list_dir", "write_file", "http_get", "calculate", "text_stats")
+DEFAULT_BUILTINS = ("read_file", "list_dir", "write_file", "calculate", "text_stats")
 MAX_READ_BYTES = 1024 * 1024
 MAX_LIST_ENTRIES = 1000
 
@@ -67,6 +68,12 @@ class HttpResponse(BaseModel):
 
 class Calculation(BaseModel):
     value: Any
+
+
+class TextStats(BaseModel):
+    lines: int
+    words: int
+    characters: int
 
 
 def _rel(workspace: Path, path: Path) -> str:
@@ -152,6 +159,16 @@ def _make_calculate() -> PythonTool:
     return PythonTool(calculate, effect="read_only", idempotent=True, blocking=False, source="builtin")
 
 
+def _make_text_stats() -> PythonTool:
+    def text_stats(text: str) -> TextStats:
+        """Count the lines, words and characters of a text (e.g. a file's content)."""
+        return TextStats(lines=len(text.splitlines()), words=len(text.split()),
+                         characters=len(text))
+
+    return PythonTool(text_stats, effect="read_only", idempotent=True, blocking=False,
+                      source="builtin")
+
+
 def builtin_tools(
     workspace: Path,
     enabled: Iterable[str] | Literal["all"] | None = None,
@@ -184,5 +201,6 @@ def builtin_tools(
         "write_file": lambda: _make_write_file(ws),
         "http_get": lambda: _make_http_get(allow_private_http, networks),
         "calculate": _make_calculate,
+        "text_stats": _make_text_stats,
     }
     return [makers[n]() for n in dict.fromkeys(names)]
