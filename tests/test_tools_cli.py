@@ -49,7 +49,9 @@ def test_text_listing(tmp_path: Path) -> None:
     assert "run_migration  [mutating, timeout 300s]" in result.output
     assert "in:  file: string" in result.output
     assert "out: {exit_code, stdout, stderr, truncated}" in result.output
-    empty = CliRunner().invoke(tools, ["--no-entry-points"])
+    builtins = CliRunner().invoke(tools, ["--no-entry-points"])
+    assert "text_stats  [read_only, idempotent" in builtins.output  # what `run` would use
+    empty = CliRunner().invoke(tools, ["--no-entry-points"], env={"FORETHOUGHT_BUILTINS": "none"})
     assert "no tools configured" in empty.output
 
 

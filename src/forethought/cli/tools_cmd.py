@@ -70,11 +70,21 @@ def render_text(specs: Sequence[ToolSpec]) -> str:
 @tools_option
 @json_option
 @click.option("--no-entry-points", is_flag=True, help="Ignore tools installed via entry points.")
-def tools(tools_paths: tuple[str, ...], as_json: bool, no_entry_points: bool) -> None:
-    """List every configured tool with its source, effect, timeout and schemas."""
+@click.option("--workspace", type=click.Path(file_okay=False),
+              help="Root the built-in file tools are confined to (default: .).")
+def tools(tools_paths: tuple[str, ...], as_json: bool, no_entry_points: bool,
+          workspace: str | None) -> None:
+    """List every tool `forethought run` would use: --tools files and forethought.toml's tools,
+    the enabled built-ins, and installed entry points; with source, effect and schemas."""
+    from forethought.config import load_config
+    from forethought.session import builtins_for, tool_setup
+
+    setup = tool_setup(load_config({"workspace": workspace}), tools_paths)
+    builtins = builtins_for(setup["workspace"], setup["builtins"])
 
     async def collect() -> list[ToolSpec]:
-        async with open_tools(tools_paths, include_entry_points=not no_entry_points) as registry:
+        async with open_tools(setup["tools"], include_entry_points=not no_entry_points,
+                              extra=builtins) as registry:
             return sorted(registry.specs().values(), key=lambda s: s.name)
 
     specs = run_async(collect)
