@@ -1,0 +1,132 @@
+"""SQLite schema migrations: an ordered list of small named functions (the simonw/llm way).
+
+Each migration runs once, inside the caller's ``BEGIN IMMEDIATE`` transaction, and is recorded in
+``_migrations`` by name. Appending a function to ``MIGRATIONS`` is the only way to change the
+schema; never edit or reorder one that has shipped, because databases in the field already ran it.
+A database that knows migrations we do not was written by a newer forethought: we refuse to touch
+it rather than guess.
+
+All SQL here is static text: nothing stored in the database is ever turned into SQL.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+
+from forethought.errors import StoreError
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def m001_initial(conn: sqlite3.Connection) -> None:
+    # The append-only log. (run_id, seq) is the primary key, so a duplicate seq is refused by
+    # SQLite itself; gaps are refused by the writer against runs.last_seq.
+    conn.execute(
+        """
+        CREATE TABLE events (
+            run_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            ts REAL NOT NULL,
+            plan_version INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (run_id, seq)
+        ) WITHOUT ROWID
+        """
+    )
+    # Materialized views of the log, maintained in the same transaction as the events they
+    # summarize, so they can never disagree with it after a crash.
+    conn.execute(
+        """
+        CREATE TABLE runs (
+            run_id TEXT PRIMARY KEY,
+            goal TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL DEFAULT 'running',
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            plan_version INTEGER NOT NULL DEFAULT 0,
+            plan_hash TEXT NOT NULL DEFAULT '',
+            last_seq INTEGER NOT NULL DEFAULT -1,
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0
+        )
+        """
+    )
+    conn.execute("CREATE INDEX runs_created ON runs (created_at DESC)")
+    conn.execute(
+        """
+        CREATE TABLE steps (
+            run_id TEXT NOT NULL,
+            step_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            started_at REAL,
+            ended_at REAL,
+            error TEXT,
+            PRIMARY KEY (run_id, step_id)
+        ) WITHOUT ROWID
+        """
+    )
+    conn.execute(
+        """
+        CREATE TABLE plan_versions (
+            run_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            hash TEXT NOT NULL,
+            plan TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (run_id, version)
+        ) WITHOUT ROWID
+        """
+    )
+
+
+def m002_leases(conn: sqlite3.Connection) -> None:
+    # One row per run being driven by a process; taken and renewed in BEGIN IMMEDIATE.
+    conn.execute(
+        """
+        CREATE TABLE leases (
+            run_id TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            acquired_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        )
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_leases]
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations; the caller holds a write transaction. Returns the names applied."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+    )
+    done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
+    known = {fn.__name__ for fn in MIGRATIONS}
+    unknown = sorted(done - known)
+    if unknown:
+        raise StoreError(
+            f"the run database was written by a newer forethought (unknown migrations: "
+            f"{', '.join(unknown)}); upgrade forethought or use another --db"
+        )
+    applied: list[str] = []
+    for fn in MIGRATIONS:
+        if fn.__name__ in done:
+            continue
+        fn(conn)
+        conn.execute(
+            "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (fn.__name__, time.time())
+        )
+        applied.append(fn.__name__)
+    # user_version mirrors the count so `sqlite3 runs.db 'pragma user_version'` tells a human.
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+    return applied
+
+
+def schema_version() -> int:
+    return len(MIGRATIONS)

@@ -1,0 +1,162 @@
+"""The recorder sink: group commit, write-ahead waits, failure handling, redaction on the way in."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from _store_support import Seq, full_run
+from forethought import Plan, Step, ToolContext, tool
+from forethought import events as ev
+from forethought.errors import StoreError
+from forethought.executor import ApproveAll
+from forethought.runs import execute_recorded
+from forethought.store.recorder import Recorder
+from forethought.store.sqlite import SqliteStore
+
+
+async def test_group_commit_batches_a_burst(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.db")
+    batches: list[int] = []
+    rec = Recorder(store, on_commit=lambda b: batches.append(len(b)))
+    events = full_run("r", 200)
+    for e in events:
+        await rec(e)
+    await rec.aclose()
+    assert store.events("r") == events
+    assert sum(batches) == len(events)
+    assert len(batches) < len(events) / 20, batches  # a burst shares fsyncs
+    assert rec.committed == len(events) and rec.commits == len(batches)
+
+
+async def test_wait_durable_returns_only_after_commit(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.db")
+    rec = Recorder(store, max_delay_s=5.0)  # lingering would take 5 s: waiting must cut it short
+    b = Seq("r")
+    await rec(b(ev.RunCreated, goal="g"))
+    await rec(b(ev.StepReady, step_id="a"))
+    await asyncio.wait_for(rec.wait_durable("r", 1), timeout=2)
+    assert store.last_seq("r") == 1
+    assert rec.committed_seq("r") == 1
+
+    # Waiting for an event not delivered yet: resolves once it is delivered and committed.
+    waiter = asyncio.create_task(rec.wait_durable("r", 2))
+    await asyncio.sleep(0.05)
+    assert not waiter.done()
+    await rec(b(ev.StepStarted, step_id="a", attempt=1))
+    await asyncio.wait_for(waiter, timeout=2)
+    assert store.last_seq("r") == 2
+    await rec.aclose()
+
+
+async def test_lone_run_created_lingers_then_commits_with_the_plan(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.db")
+    batches: list[list[str]] = []
+    rec = Recorder(store, max_delay_s=0.2,
+                   on_commit=lambda b: batches.append([e.kind for e in b]))
+    events = full_run("r", 1)
+    await rec(events[0])  # run_created
+    await asyncio.sleep(0.05)
+    assert store.last_seq("r") == -1  # lingering: nothing durable behind it yet
+    await rec(events[1])  # plan_proposed
+    await rec.wait_durable("r", 1)
+    assert batches[0] == ["run_created", "plan_proposed"]
+    await rec.aclose()
+
+    rec2 = Recorder(store, max_delay_s=0.05)
+    lone = Seq("solo")(ev.RunCreated, goal="g")
+    await rec2(lone)
+    await asyncio.sleep(0.3)
+    assert store.last_seq("solo") == 0  # committed after at most max_delay_s
+    await rec2.aclose()
+
+
+class _FailingStore:
+    def __init__(self, inner: SqliteStore) -> None:
+        self.inner = inner
+        self.fail = False
+
+    def append_many(self, events: Sequence[Any], *, owner: str | None = None) -> None:
+        if self.fail:
+            raise StoreError("disk full")
+        self.inner.append_many(events, owner=owner)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+async def test_failure_is_sticky_and_loud(tmp_path: Path) -> None:
+    store = _FailingStore(SqliteStore(tmp_path / "r.db"))
+    rec = Recorder(store)  # type: ignore[arg-type]
+    b = Seq("r")
+    await rec(b(ev.RunCreated, goal="g"))
+    await rec(b(ev.PlanApproved, plan_hash="h", approver="a"))
+    await rec.flush()
+    store.fail = True
+    await rec(b(ev.StepStarted, step_id="a", attempt=1))
+    with pytest.raises(StoreError, match="disk full"):
+        await rec.flush()
+    with pytest.raises(StoreError, match="recording this run failed"):
+        await rec(b(ev.StepSucceeded, step_id="a", attempt=1))
+    with pytest.raises(StoreError):
+        await rec.wait_durable("r", 2)
+    with pytest.raises(StoreError):
+        await rec.aclose()  # reports the incomplete record, does not hang
+    assert store.inner.last_seq("r") == 1
+
+
+async def test_non_idempotent_tool_runs_only_after_its_start_is_durable(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    seen: list[tuple[str, bool]] = []
+
+    @tool(effect="mutating", idempotent=False)
+    def act(n: int, ctx: ToolContext) -> int:
+        # Another connection, as a crash-surviving reader would see the file.
+        with SqliteStore(db) as reader:
+            started = [e for e in reader.events(ctx.run_id) if e.kind == "step_started"
+                       and e.step_id == ctx.step_id]  # type: ignore[union-attr]
+        seen.append((ctx.step_id, bool(started)))
+        return n
+
+    plan = Plan(goal="g", steps=tuple(Step(id=f"s{i}", tool="act", args={"n": i})
+                                      for i in range(8)))
+    store = SqliteStore(db)
+    state = await execute_recorded(store, plan, {"act": act}, gate=ApproveAll())
+    assert state.status == "succeeded"
+    assert sorted(seen) == [(f"s{i}", True) for i in range(8)]
+
+
+async def test_a_broken_store_fails_the_run_with_a_reason(tmp_path: Path) -> None:
+    inner = SqliteStore(tmp_path / "r.db")
+    store = _FailingStore(inner)
+    store.fail = True
+
+    @tool
+    def ok(n: int) -> int:
+        return n
+
+    plan = Plan(goal="g", steps=(Step(id="a", tool="ok", args={"n": 1}),))
+    # The lease is taken (that write works); then no event can be recorded: the caller must
+    # hear about it rather than get a "succeeded" run that left no record.
+    with pytest.raises(StoreError, match="disk full"):
+        await execute_recorded(store, plan, {"ok": ok})  # type: ignore[arg-type]
+    assert inner.list_runs() == []
+    assert inner._read("SELECT count(*) FROM leases") == [(0,)]  # lease released anyway
+
+
+async def test_redaction_can_be_disabled_explicitly(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.db")
+    secret = "sk-proj-" + "Q" * 30
+    b = Seq("r")
+    rec = Recorder(store, redact=False)
+    await rec(b(ev.RunCreated, goal=secret))
+    await rec.aclose()
+    assert store.events("r")[0].goal == secret  # type: ignore[union-attr]
+    rec = Recorder(store)
+    await rec(b(ev.RunPaused, reason=f"key {secret}"))
+    await rec.aclose()
+    assert store.events("r")[1].reason == "key [REDACTED:openai_key]"  # type: ignore[union-attr]

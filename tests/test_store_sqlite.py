@@ -1,0 +1,183 @@
+"""SQLite-specific behaviour: pragmas, migrations, paths, locking, damaged files."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from _store_support import full_run
+from forethought.errors import StoreError
+from forethought.store import _migrations
+from forethought.store.sqlite import SqliteStore, default_db_path, open_store
+
+
+def test_pragmas_wal_and_full_sync(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path / "r.db") as s:
+        assert s._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert s._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert s._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+    with SqliteStore(tmp_path / "n.db", synchronous="NORMAL") as s:
+        assert s._conn.execute("PRAGMA synchronous").fetchone()[0] == 1
+
+
+def test_migrations_run_once_in_order(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    SqliteStore(db).close()
+    SqliteStore(db).close()  # reopening applies nothing twice
+    conn = sqlite3.connect(db)
+    names = [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
+    assert names == [fn.__name__ for fn in _migrations.MIGRATIONS]
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == len(_migrations.MIGRATIONS)
+    conn.close()
+
+
+def test_newer_database_refused(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    SqliteStore(db).close()
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO _migrations VALUES ('m999_from_the_future', 0)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match=r"newer forethought.*m999_from_the_future"):
+        SqliteStore(db)
+
+
+def test_a_new_migration_is_applied_to_an_old_database(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "r.db"
+    with SqliteStore(db) as s:
+        s.append_many(full_run("r", 1))
+
+    def m003_add_note(conn: sqlite3.Connection) -> None:
+        conn.execute("ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT ''")
+
+    monkeypatch.setattr(_migrations, "MIGRATIONS", [*_migrations.MIGRATIONS, m003_add_note])
+    with SqliteStore(db) as s:
+        assert s.get_run("r") is not None  # old data intact
+        cols = [r[1] for r in s._conn.execute("PRAGMA table_info(runs)")]
+        assert "note" in cols
+
+
+def test_damaged_file_is_one_clear_error(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    db.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(StoreError, match=r"damaged or not a forethought database.*--db"):
+        SqliteStore(db)
+
+
+def test_default_path_env_and_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_db_path() == tmp_path / "xdg" / "forethought" / "runs.db"
+    monkeypatch.setenv("FORETHOUGHT_DB", str(tmp_path / "env.db"))
+    assert default_db_path() == tmp_path / "env.db"
+    with open_store() as s:
+        assert s.path == str(tmp_path / "env.db")
+    with open_store(tmp_path / "flag.db") as s:  # --db beats the env var
+        assert s.path == str(tmp_path / "flag.db")
+
+
+def test_database_is_private_to_the_user(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path / "sub" / "r.db") as s:
+        s.append_many(full_run("r", 1))
+        mode = stat.S_IMODE((tmp_path / "sub" / "r.db").stat().st_mode)
+    assert mode == 0o600
+
+
+def test_writer_waits_for_a_lock_holder_instead_of_failing(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    store = SqliteStore(db, busy_timeout_s=0.05)  # tiny busy timeout: our retry loop must cover
+    blocker = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")
+    released = threading.Event()
+
+    def release() -> None:
+        time.sleep(0.6)
+        blocker.execute("COMMIT")
+        released.set()
+
+    threading.Thread(target=release).start()
+    t0 = time.monotonic()
+    store.append_many(full_run("r", 1))
+    assert released.is_set()
+    assert time.monotonic() - t0 >= 0.5
+    assert store.last_seq("r") == 7
+    store.close()
+    blocker.close()
+
+
+def test_locked_past_deadline_is_a_store_error_not_a_traceback(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    store = SqliteStore(db, busy_timeout_s=0.01, retry_deadline_s=0.2)
+    blocker = sqlite3.connect(db, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreError, match="stayed locked") as info:
+            store.append_many(full_run("r", 1))
+        assert "\n" not in str(info.value)
+        assert not isinstance(info.value, sqlite3.Error)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    store.append_many(full_run("r", 1))  # fine once released
+    store.close()
+
+
+def test_integrity_check_and_find_runs(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path / "r.db") as s:
+        s.append_many(full_run("abc123", 1))
+        s.append_many(full_run("abd999", 1))
+        s.append_many(full_run("x_%", 1))
+        assert s.integrity_check() == "ok"
+        assert sorted(s.find_runs("ab")) == ["abc123", "abd999"]
+        assert s.find_runs("abc") == ["abc123"]
+        assert s.find_runs("x_") == ["x_%"]
+        assert s.find_runs("x%") == []  # LIKE wildcards in user input are literal
+
+
+def test_no_pickle_and_static_sql() -> None:
+    # Loading stored data must never execute it: no pickle/eval anywhere in the store.
+    src = Path(__file__).parents[1] / "src" / "forethought" / "store"
+    text = "\n".join(p.read_text() for p in src.glob("*.py"))
+    for banned in ("pickle", "eval(", "exec(", "marshal", "executescript"):
+        assert banned not in text
+
+
+def _schema_text(db: Path) -> str:
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+                        "ORDER BY type, name").fetchall()
+    conn.close()
+    return "\n".join(f"-- {t} {n}\n{' '.join(sql.split())};" for t, n, sql in rows) + "\n"
+
+
+def test_schema_matches_the_golden_file(tmp_path: Path) -> None:
+    """A schema change must come with a new migration and a new golden file, never silently."""
+    SqliteStore(tmp_path / "r.db").close()
+    version = len(_migrations.MIGRATIONS)
+    golden = Path(__file__).parent / "fixtures" / "store" / f"schema_v{version}.sql"
+    assert golden.exists(), f"add {golden.name} for the new schema version"
+    assert _schema_text(tmp_path / "r.db") == golden.read_text()
+
+
+def test_a_version_1_database_upgrades_in_place(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "old.db"
+    monkeypatch.setattr(_migrations, "MIGRATIONS", _migrations.MIGRATIONS[:1])
+    with SqliteStore(db) as old:
+        old.append_many(full_run("r", 2))
+    monkeypatch.undo()
+    with SqliteStore(db) as new:
+        assert new.events("r") == full_run("r", 2)
+        lease = new.acquire_lease("r", "me", ttl_s=5)  # the table m002 added works
+        assert lease.owner == "me"
+    assert _schema_text(db) == _schema_text_fresh(tmp_path)
+
+
+def _schema_text_fresh(tmp_path: Path) -> str:
+    SqliteStore(tmp_path / "fresh.db").close()
+    return _schema_text(tmp_path / "fresh.db")
