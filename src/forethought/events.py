@@ -59,6 +59,7 @@ class PlanApproved(_Event):
     approver: str
     scope: Literal["read_only", "all"] = "all"
     tool_hashes: dict[str, str] = Field(default_factory=dict)
+    signature: str = ""
 
 
 class PlanRevised(_Event):

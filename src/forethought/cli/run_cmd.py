@@ -19,9 +19,9 @@ from forethought.cli._common import (
     tools_option,
 )
 from forethought.cli._display import InteractiveReviewer, Progress, is_interactive
-from forethought.session import open_agent, recorded_setup, tool_setup
 from forethought.config import load_config
 from forethought.errors import UserError
+from forethought.session import open_agent, recorded_setup, tool_setup
 
 EXIT_BY_STATUS = {"succeeded": EXIT_OK, "failed": EXIT_FAILED, "cancelled": EXIT_FAILED,
                   "awaiting_approval": EXIT_PAUSED, "paused": EXIT_PAUSED, "running": EXIT_PAUSED}
