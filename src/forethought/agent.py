@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -295,10 +296,7 @@ class Agent:
         from forethought.runs import execute_recorded
 
         options, bind = self.executor_options(plans, approvals, approve)
-        sinks = [on_event] if on_event is not None else []
-        if on_event is not None:
-            for event in prior:
-                await on_event(event)  # the executor delivers only what it emits itself
+        sinks = [_with_history(on_event, prior)] if on_event is not None else []
         if self.store is None:
             executor = Executor(plan, self.tools, prior_events=prior, sinks=sinks, **options)
             bind(executor)
@@ -334,9 +332,6 @@ class Agent:
         self.last_run_id = run_id
         events = self.store.events(run_id)
         plans, approvals = recorded_plans_and_approvals(events)
-        if on_event is not None:
-            for event in events:
-                await on_event(event)
         options, bind = self.executor_options(plans, approvals, approve)
         box: list[Executor] = []
 
@@ -345,8 +340,9 @@ class Agent:
             bind(ex)
 
         try:
+            sinks = [_with_history(on_event, events)] if on_event is not None else []
             state = await resume_run(self.store, run_id, self.tools, on_executor=on_executor,
-                                     sinks=[on_event] if on_event else [], **options)
+                                     sinks=sinks, **options)
         finally:
             self._stop_watchdog()
         executor = box[0]
@@ -505,6 +501,23 @@ class _LazyPools(dict[str, Model]):
         if key == "default" and not super().__contains__("default"):
             self["default"] = self._agent.model("executor")
         return super().get(key, default)
+
+
+def _with_history(sink: Callable[[Event], Awaitable[None]],
+                  history: Sequence[Event]) -> Callable[[Event], Awaitable[None]]:
+    """A sink that first replays ``history`` (the executor delivers only what it emits itself).
+
+    Replaying on the first live event, not before starting, means nothing is shown for a run
+    whose lease another process holds.
+    """
+    pending = deque(history)
+
+    async def deliver(event: Event) -> None:
+        while pending:
+            await sink(pending.popleft())
+        await sink(event)
+
+    return deliver
 
 
 def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], list[Approval]]:
