@@ -44,7 +44,7 @@ def test_enabling_and_effects(ws: Path) -> None:
     assert sorted(tools) == sorted(BUILTIN_NAMES)
     assert {n: t.spec.effect for n, t in tools.items()} == {
         "read_file": "read_only", "list_dir": "read_only", "write_file": "mutating",
-        "http_get": "read_only", "calculate": "read_only"}
+        "http_get": "read_only", "calculate": "read_only", "text_stats": "read_only"}
     assert all(t.spec.source == "builtin" for t in tools.values())
     assert tools["read_file"].spec.output_schema is not None
     with pytest.raises(UserError, match="unknown built-in tool\\(s\\) shell"):
@@ -176,3 +176,13 @@ async def test_http_get_with_allow_list_and_redirect_checks(ws: Path, http_serve
             await get.invoke({"url": f"{http_server}/redirect?to={target}"}, CTX)
     open_get = _by_name(builtin_tools(ws, ["http_get"], allow_private_http=True))["http_get"]
     assert (await open_get.invoke({"url": http_server}, CTX))["status"] == 200
+
+
+async def test_text_stats_counts_lines_words_and_characters(ws: Path) -> None:
+    from forethought.tools.base import ToolContext
+
+    stats = _by_name(builtin_tools(ws))["text_stats"]
+    out = await stats.invoke({"text": "one two\nthree\n\n four  "}, ToolContext())
+    assert out == {"lines": 4, "words": 4, "characters": 22}
+    assert await stats.invoke({"text": ""}, ToolContext()) == {"lines": 0, "words": 0,
+                                                                "characters": 0}
