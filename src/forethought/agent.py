@@ -23,7 +23,13 @@ from typing import Any, Literal
 
 from forethought import events as E
 from forethought.agent_step import AgentStepRunner
-from forethought.approval import Approval, ApprovalGate, default_approver, needs_new_approval
+from forethought.approval import (
+    Approval,
+    ApprovalGate,
+    default_approver,
+    needs_new_approval,
+    recorded_plans_and_approvals,
+)
 from forethought.errors import UserError
 from forethought.events import Event
 from forethought.executor import Executor, StopRequest
@@ -518,15 +524,6 @@ def _with_history(sink: Callable[[Event], Awaitable[None]],
         await sink(event)
 
     return deliver
-
-
-def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], list[Approval]]:
-    """Every plan version and approval in a stored run (authenticity is checked by the gate)."""
-    plans = [Plan.model_validate(e.plan) for e in events
-             if isinstance(e, (E.PlanProposed, E.PlanRevised))]
-    approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature)
-                 for e in events if isinstance(e, E.PlanApproved)]
-    return plans, approvals
 
 
 def _failure_text(failure: Mapping[str, Any]) -> str:

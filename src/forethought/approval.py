@@ -20,14 +20,16 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 import platformdirs
 
+from forethought import events as E
 from forethought.errors import UserError
+from forethought.events import Event
 from forethought.plan import Plan, Step, canonical_dumps
 from forethought.tools.base import ToolSpec
 
@@ -205,3 +207,12 @@ class ApprovalGate:
 def needs_new_approval(plan: Plan, gate: ApprovalGate) -> list[str]:
     """Side-effecting steps of ``plan`` not covered by the run's approvals (empty = covered)."""
     return gate.pending(plan)
+
+
+def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], list[Approval]]:
+    """Every plan version and approval in a stored run (authenticity is checked by the gate)."""
+    plans = [Plan.model_validate(e.plan) for e in events
+             if isinstance(e, (E.PlanProposed, E.PlanRevised))]
+    approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature)
+                 for e in events if isinstance(e, E.PlanApproved)]
+    return plans, approvals
