@@ -1,0 +1,398 @@
+"""Executor benchmarks: scheduling overhead, makespan vs critical path, peak memory.
+
+Peers (LangGraph, LLMCompiler's task-fetching unit) are optional and never package dependencies:
+install LangGraph in a separate venv (see REPORT.md) and pass ``--llmcompiler DIR`` pointing at a
+directory holding LLMCompiler's ``task_fetching_unit.py`` (obtained outside this repository).
+
+    python bench/executor/bench_executor.py [--n 10000] [--llmcompiler DIR] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import importlib.util
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Annotated, Any, TypedDict
+
+from forethought import Plan, Step, ToolContext, ToolSpec
+from forethought.executor import Executor
+
+Deps = dict[int, list[int]]
+
+
+# ------------------------------------------------------------------------------ DAG shapes
+
+def chain(n: int) -> Deps:
+    return {i: ([i - 1] if i else []) for i in range(n)}
+
+
+def fan(n: int) -> Deps:
+    mid = list(range(1, n - 1))
+    return {0: [], **{i: [0] for i in mid}, n - 1: mid}
+
+
+def layered(n: int, width: int = 100, seed: int = 7) -> Deps:
+    rng = random.Random(seed)
+    deps: Deps = {}
+    prev: list[int] = []
+    i = 0
+    while i < n:
+        layer = list(range(i, min(n, i + width)))
+        for j in layer:
+            deps[j] = sorted(rng.sample(prev, k=min(len(prev), rng.randint(1, 3)))) if prev else []
+        prev, i = layer, i + width
+    return deps
+
+
+SHAPES: dict[str, Callable[[int], Deps]] = {"chain": chain, "fan-out/fan-in": fan,
+                                            "random layered": layered}
+
+
+# ------------------------------------------------------------------------------ forethought
+
+class NoopTool:
+    spec = ToolSpec(name="noop")
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> Any:
+        return 1
+
+
+class SleepTool:
+    spec = ToolSpec(name="sleep")
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> Any:
+        await asyncio.sleep(args["s"])
+        return 1
+
+
+def make_plan(deps: Deps, tool: str = "noop", secs: dict[int, float] | None = None) -> Plan:
+    steps = []
+    for i, ds in deps.items():
+        # every dependency is expressed as a reference, so resolution runs for every edge
+        args: dict[str, Any] = {f"in{k}": f"${{s{d}}}" for k, d in enumerate(ds)}
+        if secs is not None:
+            args["s"] = secs[i]
+        steps.append(Step(id=f"s{i}", tool=tool, args=args))
+    return Plan(goal="bench", steps=steps)
+
+
+async def run_forethought(plan: Plan, tools: dict[str, Any],
+                          keep_log: bool = True) -> tuple[float, Executor]:
+    ex = Executor(plan, tools, keep_log=keep_log)
+    count = 0
+
+    async def consume() -> None:  # a live subscriber: events are on and consumed
+        nonlocal count
+        async for _ in ex.events():
+            count += 1
+
+    consumer = asyncio.create_task(consume())
+    t0 = time.perf_counter()
+    await ex.run()
+    elapsed = time.perf_counter() - t0
+    await consumer
+    assert ex.state.status == "succeeded" and (count == len(ex.log) or not keep_log)
+    return elapsed, ex
+
+
+# ------------------------------------------------------------------------------ bare asyncio
+
+async def _bare(deps: Deps, secs: dict[int, float] | None = None) -> float:
+    loop = asyncio.get_running_loop()
+    futs = {i: loop.create_future() for i in deps}
+
+    async def step(i: int) -> None:
+        vals = [await futs[d] for d in deps[i]]
+        if secs is not None:
+            await asyncio.sleep(secs[i])
+        futs[i].set_result(len(vals))
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(step(i) for i in deps))
+    return time.perf_counter() - t0
+
+
+# ------------------------------------------------------------------------------ LLMCompiler
+
+def load_llmcompiler(path: str | None) -> Any:
+    if not path:
+        return None
+    sys.path.insert(0, path)
+    spec = importlib.util.spec_from_file_location("tfu", f"{path}/task_fetching_unit.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["tfu"] = mod  # dataclasses look the module up while the class is created
+    spec.loader.exec_module(mod)
+    return mod
+
+
+async def _llmcompiler(mod: Any, deps: Deps, secs: dict[int, float] | None = None) -> float:
+    async def noop(*args: Any) -> Any:
+        if secs is not None:
+            await asyncio.sleep(args[-1])
+        return 1
+
+    tfu = mod.TaskFetchingUnit()
+    tasks = {}
+    for i, ds in deps.items():
+        args = [f"${{{d}}}" for d in ds] + ([secs[i]] if secs is not None else [])
+        tasks[i] = mod.Task(idx=i, name="noop", tool=noop, args=args, dependencies=ds)
+    tfu.set_tasks(tasks)
+    t0 = time.perf_counter()
+    await tfu.schedule()
+    return time.perf_counter() - t0
+
+
+# ------------------------------------------------------------------------------ LangGraph
+
+def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    a.update(b)  # in place: keeps the reducer O(1) so LangGraph is not charged for copies
+    return a
+
+
+class State(TypedDict):
+    out: Annotated[dict[str, Any], merge]
+
+
+def _langgraph_graph(deps: Deps, secs: dict[int, float] | None = None) -> Any:
+    from langgraph.graph import END, START, StateGraph
+
+    g = StateGraph(State)
+    dependents: dict[int, list[int]] = {i: [] for i in deps}
+    for i, ds in deps.items():
+        def node(state: State, i: int = i, ds: list[int] = deps[i]) -> dict[str, Any]:
+            _ = [state["out"][f"s{d}"] for d in ds]  # reference resolution
+            return {"out": {f"s{i}": 1}}
+
+        async def anode(state: State, i: int = i, ds: list[int] = deps[i]) -> dict[str, Any]:
+            _ = [state["out"][f"s{d}"] for d in ds]
+            await asyncio.sleep(secs[i])  # type: ignore[index]
+            return {"out": {f"s{i}": 1}}
+
+        g.add_node(f"s{i}", anode if secs is not None else node)
+        for d in ds:
+            dependents[d].append(i)
+    for i, ds in deps.items():
+        if not ds:
+            g.add_edge(START, f"s{i}")
+        elif len(ds) == 1:
+            g.add_edge(f"s{ds[0]}", f"s{i}")
+        else:
+            g.add_edge([f"s{d}" for d in ds], f"s{i}")
+        if not dependents[i]:
+            g.add_edge(f"s{i}", END)
+    return g.compile()
+
+
+def langgraph_graph_or_none(deps: Deps) -> Any:
+    try:
+        return _langgraph_graph(deps)
+    except ImportError:
+        return None
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, float]:
+    """(wall, cpu) seconds of ``fn()``; CPU time is robust to other processes on the machine."""
+    gc.collect()
+    w0, c0 = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w0, time.process_time() - c0
+
+
+async def _langgraph_sleep(deps: Deps, secs: dict[int, float]) -> float:
+    graph = _langgraph_graph(deps, secs)
+    t0 = time.perf_counter()
+    await graph.ainvoke({"out": {}}, {"recursion_limit": len(deps) + 10})
+    return time.perf_counter() - t0
+
+
+# ------------------------------------------------------------------------------ makespan
+
+def critical_path(deps: Deps, secs: dict[int, float]) -> float:
+    finish: dict[int, float] = {}
+    for i in sorted(deps):
+        finish[i] = max((finish[d] for d in deps[i]), default=0.0) + secs[i]
+    return max(finish.values())
+
+
+def sleep_dag(n: int, jitter: bool, seed: int) -> tuple[Deps, dict[int, float]]:
+    rng = random.Random(seed)
+    deps = layered(n, width=10, seed=seed)
+    secs = {i: (rng.uniform(0.005, 0.040) if jitter else 0.02) for i in deps}
+    return deps, secs
+
+
+def makespan_ratios(n: int, jitter: bool, llm: Any, repeats: int) -> dict[str, float]:
+    out: dict[str, list[float]] = {}
+    for r in range(repeats):
+        deps, secs = sleep_dag(n, jitter, seed=r)
+        cp = critical_path(deps, secs)
+        plan = make_plan(deps, "sleep", secs)
+        elapsed, _ = asyncio.run(run_forethought(plan, {"sleep": SleepTool()}))
+        out.setdefault("forethought", []).append(elapsed / cp)
+        out.setdefault("bare asyncio", []).append(asyncio.run(_bare(deps, secs)) / cp)
+        if llm is not None:
+            out.setdefault("LLMCompiler", []).append(
+                asyncio.run(_llmcompiler(llm, deps, secs)) / cp)
+        with contextlib.suppress(ImportError):  # LangGraph not installed: measure the rest
+            out.setdefault("LangGraph", []).append(asyncio.run(_langgraph_sleep(deps, secs)) / cp)
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
+# ------------------------------------------------------------------------------ slow sibling
+
+# layer 1: a, b; layer 2: a_slow (400 ms, after a), b2 (10 ms, after b); layer 3: c (after b2)
+SIBLING = {0: [], 1: [], 2: [0], 3: [1], 4: [3]}
+SIBLING_S = {0: 0.01, 1: 0.01, 2: 0.4, 3: 0.01, 4: 0.01}
+
+
+def slow_sibling_forethought() -> float:
+    plan = make_plan(SIBLING, "sleep", SIBLING_S)
+    _, ex = asyncio.run(run_forethought(plan, {"sleep": SleepTool()}))
+    st = ex.state.steps
+    return st["s4"].started_at - st["s3"].ended_at  # type: ignore[operator]
+
+
+def slow_sibling_langgraph() -> float | None:
+    marks: dict[str, float] = {}
+    try:
+        from langgraph.graph import END, START, StateGraph
+    except ImportError:
+        return None
+    g = StateGraph(State)
+    for i, ds in SIBLING.items():
+        async def node(state: State, i: int = i) -> dict[str, Any]:
+            marks[f"start{i}"] = time.time()
+            await asyncio.sleep(SIBLING_S[i])
+            marks[f"end{i}"] = time.time()
+            return {"out": {f"s{i}": 1}}
+
+        g.add_node(f"s{i}", node)
+        if not ds:
+            g.add_edge(START, f"s{i}")
+        for d in ds:
+            g.add_edge(f"s{d}", f"s{i}")
+    g.add_edge("s2", END)
+    g.add_edge("s4", END)
+    asyncio.run(g.compile().ainvoke({"out": {}}))
+    return marks["start4"] - marks["end3"]
+
+
+# ------------------------------------------------------------------------------ memory
+
+def peak_memory_child(n: int) -> None:
+    deps = layered(n)
+    plan = make_plan(deps)
+    gc.collect()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    tracemalloc.start()
+    asyncio.run(run_forethought(plan, {"noop": NoopTool()}))
+    _, traced_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"before_kib": before, "peak_kib": after,
+                      "traced_peak_kib": traced_peak / 1024}))
+
+
+def peak_memory(n: int) -> dict[str, float]:
+    out = subprocess.run([sys.executable, __file__, "--memory-child", str(n)],
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"before_mib": data["before_kib"] / 1024, "peak_mib": data["peak_kib"] / 1024,
+            "run_mib": data["traced_peak_kib"] / 1024}
+
+
+# ------------------------------------------------------------------------------ main
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--llmcompiler", default=None, help="dir with task_fetching_unit.py")
+    ap.add_argument("--llmcompiler-chain-n", type=int, default=300,
+                    help="LLMCompiler polls every 10 ms: a 10k chain would take ~100 s")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.memory_child:
+        peak_memory_child(args.memory_child)
+        return
+    llm = load_llmcompiler(args.llmcompiler)
+    print(f"python {sys.version.split()[0]}, n={args.n}, repeats={args.repeats}, "
+          f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print("\n(1) scheduling overhead, µs per step (no-op tools, events + references on);"
+          " min over repeats of CPU time and wall time of the whole run")
+    print(f"{'shape':<16}{'implementation':<28}{'cpu µs/step':>12}{'wall µs/step':>14}")
+    for name, shape in SHAPES.items():
+        deps = shape(args.n)
+        rows: list[tuple[str, list[tuple[float, float]], int]] = []
+        plan = make_plan(deps)
+        for s in plan.steps:  # warm the per-step caches, as plan validation does before a run
+            s.all_dependencies()
+        loop_only: list[float] = []
+
+        def ours(plan: Plan = plan, loop_only: list[float] = loop_only) -> None:
+            _, ex = asyncio.run(run_forethought(plan, {"noop": NoopTool()}))
+            st = ex.state.steps
+            first = min(v.started_at for v in st.values() if v.started_at)
+            last = max(v.ended_at for v in st.values() if v.ended_at)
+            loop_only.append(last - first)
+
+        rows.append(("forethought", [timed(ours) for _ in range(args.repeats)], args.n))
+
+        def lean(plan: Plan = plan) -> None:
+            asyncio.run(run_forethought(plan, {"noop": NoopTool()}, keep_log=False))
+
+        rows.append(("forethought keep_log=False", [timed(lean) for _ in range(args.repeats)],
+                     args.n))
+        rows.append(("bare asyncio futures",
+                     [timed(lambda d=deps: asyncio.run(_bare(d))) for _ in range(args.repeats)],
+                     args.n))
+        if llm is not None:
+            ldeps = shape(args.llmcompiler_chain_n) if name == "chain" else deps
+            rows.append((f"LLMCompiler (n={len(ldeps)})",
+                         [timed(lambda d=ldeps: asyncio.run(_llmcompiler(llm, d)))], len(ldeps)))
+        graph = langgraph_graph_or_none(deps)
+        if graph is not None:
+            limit = {"recursion_limit": args.n + 10}
+            rows.append(("LangGraph", [timed(lambda g=graph, lim=limit: g.invoke(
+                {"out": {}}, lim))], args.n))
+        for impl, samples, n in rows:
+            cpu = min(c for _, c in samples) / n * 1e6
+            wall = min(w for w, _ in samples) / n * 1e6
+            print(f"{name:<16}{impl:<28}{cpu:>12.1f}{wall:>14.1f}")
+        print(f"{name:<16}{'forethought, loop only':<28}{'':>12}"
+              f"{min(loop_only) / args.n * 1e6:>14.1f}")
+    print("\n(2) makespan / critical path (200-step layered sleep DAGs, width 10)")
+    for jitter in (False, True):
+        ratios = makespan_ratios(200, jitter, llm, args.repeats)
+        label = "jittered 5-40 ms" if jitter else "fixed 20 ms"
+        print(f"{label:<18}" + "  ".join(f"{k} {v:.3f}" for k, v in ratios.items()))
+    print("\n(2b) slow sibling: start delay of a layer-3 step after its own dependency ended, "
+          "while an unrelated layer-2 step takes 400 ms (median of repeats)")
+    ours = statistics.median(slow_sibling_forethought() for _ in range(args.repeats))
+    line = f"forethought {ours * 1e3:.2f} ms"
+    lg_delays = [slow_sibling_langgraph() for _ in range(args.repeats)]
+    if lg_delays[0] is not None:
+        line += f"  LangGraph {statistics.median(d for d in lg_delays if d is not None) * 1e3:.2f} ms"
+    print(line)
+    print(f"\n(3) peak memory of a {args.n}-step run (random layered, events kept in memory)")
+    mem = peak_memory(args.n)
+    print(f"process RSS after building the plan {mem['before_mib']:.1f} MiB, peak RSS "
+          f"{mem['peak_mib']:.1f} MiB; peak Python allocations during run() "
+          f"(tracemalloc) {mem['run_mib']:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Per-step helpers of the executor's hot path: argument resolution, context, failure classes."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from forethought._executor_parts import UnserializableOutput
+from forethought.backends.base import WorkerCrashed
+from forethought.errors import ToolError, ToolTimeout
+from forethought.events import FailureClass
+from forethought.plan import Plan, Step, canonical_dumps
+from forethought.refs import ReferenceError_, lookup, resolve
+from forethought.tools.base import Tool, ToolContext, ToolSpec
+
+
+def plan_record(plan: Plan) -> tuple[dict[str, Any], str]:
+    """The plan as recorded in events (full form, defaults included) and its plan hash.
+
+    One dump serves both: the hash is sha256 of exactly this data in canonical JSON (the same as
+    ``Plan.plan_hash()``), so re-hashing a stored plan reproduces the approved hash even if a
+    later version of forethought changes a default. Hashing a 10,000-step plan is the largest
+    fixed cost of starting a run; this halves it.
+    """
+    data = plan.model_dump(mode="json", by_alias=True)
+    return data, hashlib.sha256(canonical_dumps(data).encode("utf-8")).hexdigest()
+
+
+Failure = tuple[FailureClass, str, bool]
+"""A failed attempt: (failure class, message, retryable)."""
+
+
+def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
+    """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
+    found = step.arg_references
+    if not found:
+        return dict(step.args)
+    args = dict(step.args)
+    for ref in found:
+        if not ref.whole or len(ref.location) != 2:
+            return dict(resolve(step.args, outputs))
+        if ref.step_id not in outputs:
+            raise ReferenceError_(f"${{{ref.step_id}}}: step {ref.step_id!r} has no recorded output")
+        value = outputs[ref.step_id]
+        args[str(ref.location[1])] = lookup(value, ref.path, ref.text()) if ref.path else value
+    return args
+
+
+def classify(exc: Exception, limit_s: float | None) -> Failure:
+    """A tool call's exception → (failure class, message, retryable)."""
+    if isinstance(exc, TimeoutError):
+        return ("timeout", f"timed out after {limit_s:g}s" if limit_s else "timed out", True)
+    if isinstance(exc, ToolTimeout):
+        return ("timeout", str(exc), True)
+    if isinstance(exc, WorkerCrashed):
+        return ("crashed", str(exc), True)
+    if isinstance(exc, UnserializableOutput):
+        return ("error", str(exc), False)
+    if isinstance(exc, ToolError):
+        return ("error", str(exc) or type(exc).__name__, exc.retryable)
+    return ("error", f"{type(exc).__name__}: {exc}", True)
+
+
+_CTX_HAS_DICT = not hasattr(ToolContext, "__slots__")
+
+
+def context(run_id: str, step_id: str, attempt: int, key: str,
+             extra: Mapping[str, Any]) -> ToolContext:
+    """A ToolContext without the frozen-dataclass ``__init__`` (six ``object.__setattr__`` calls).
+
+    Built once per attempt on the hot path; falls back to the constructor should ToolContext
+    ever gain ``__slots__``.
+    """
+    if not _CTX_HAS_DICT:
+        return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key,
+                           extra=extra)
+    ctx = object.__new__(ToolContext)
+    ctx.__dict__.update(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key,
+                        workspace=None, extra=extra)
+    return ctx
+
+
+def spec_of(tools: Mapping[str, Tool], step: Step) -> ToolSpec | None:
+    tool = tools.get(step.tool) if step.tool is not None else None
+    return tool.spec if tool is not None else None
+
+
+def step_data(step: Step) -> dict[str, Any]:
+    return step.model_dump(mode="json", by_alias=True, exclude_defaults=True)

@@ -1,0 +1,73 @@
+"""RunState as a fold over events: rebuild equals live, round trip through JSON, and speed."""
+
+from __future__ import annotations
+
+import time
+
+from forethought import events as E
+from forethought.events import event_from_json, event_to_json
+from forethought.state import RunState, apply, fold
+
+
+def _synthetic(n_steps: int) -> list[E._Event]:
+    evs: list[E._Event] = [E.RunCreated(run_id="r", seq=0, goal="g"),
+                           E.PlanProposed(run_id="r", seq=1, plan_hash="h", plan={
+                               "goal": "g", "steps": [{"id": f"s{i}", "tool": "t"}
+                                                      for i in range(n_steps)]})]
+    seq = 2
+    for i in range(n_steps):
+        sid = f"s{i}"
+        evs.append(E.StepReady(run_id="r", seq=seq, step_id=sid))
+        evs.append(E.StepStarted(run_id="r", seq=seq + 1, step_id=sid, attempt=1,
+                                 idempotency_key=f"r:{sid}", args={"x": i}))
+        evs.append(E.StepFailed(run_id="r", seq=seq + 2, step_id=sid, attempt=1, error="e",
+                                final=False, retry_in_s=0.1))
+        evs.append(E.StepStarted(run_id="r", seq=seq + 3, step_id=sid, attempt=2))
+        evs.append(E.StepSucceeded(run_id="r", seq=seq + 4, step_id=sid, attempt=2, output=i))
+        seq += 5
+    evs.append(E.ModelCalled(run_id="r", seq=seq, role="planner", model="m", input_tokens=10,
+                             output_tokens=5, cost_usd=0.01))
+    evs.append(E.RunFinished(run_id="r", seq=seq + 1, status="succeeded"))
+    return evs
+
+
+def test_fold_content() -> None:
+    st = fold(_synthetic(3))  # type: ignore[arg-type]
+    assert st.status == "succeeded" and st.run_id == "r" and st.goal == "g"
+    s = st.steps["s1"]
+    assert (s.status, s.attempts, s.output, s.idempotency_key) == ("succeeded", 2, 1, "r:s1")
+    assert st.completion_order == ["s0", "s1", "s2"]
+    assert (st.input_tokens, st.output_tokens, st.tokens) == (10, 5, 15)
+    assert st.last_seq == 3 * 5 + 3
+
+
+def test_incremental_apply_equals_fold_and_json_round_trip() -> None:
+    evs = _synthetic(20)
+    live = RunState()
+    for e in evs:
+        apply(live, e)  # type: ignore[arg-type]
+    rebuilt = fold(event_from_json(event_to_json(e)) for e in evs)  # type: ignore[arg-type]
+    assert live == rebuilt == fold(evs)  # type: ignore[arg-type]
+
+
+def test_resume_resets_failed_but_keeps_interrupted() -> None:
+    evs: list[E._Event] = [
+        E.RunCreated(run_id="r", seq=0, goal="g"),
+        E.StepStarted(run_id="r", seq=1, step_id="a", attempt=1),
+        E.StepFailed(run_id="r", seq=2, step_id="a", attempt=1, error="x"),
+        E.StepStarted(run_id="r", seq=3, step_id="b", attempt=1),
+        E.RunFinished(run_id="r", seq=4, status="failed", reason="x"),
+        E.RunResumed(run_id="r", seq=5),
+    ]
+    st = fold(evs)  # type: ignore[arg-type]
+    assert st.status == "running" and st.steps["a"].status == "pending"
+    assert st.steps["b"].status == "running"
+
+
+def test_fold_of_50k_events_is_fast() -> None:
+    evs = _synthetic(10_000)  # 50,004 events
+    t0 = time.perf_counter()
+    st = fold(evs)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - t0
+    assert len(st.steps) == 10_000 and st.status == "succeeded"
+    assert elapsed < 1.0, f"fold of {len(evs)} events took {elapsed:.3f}s"
