@@ -35,7 +35,7 @@ from forethought.events import Event
 from forethought.executor import Executor, StopRequest
 from forethought.models.base import Model
 from forethought.models.record import model_called_fields
-from forethought.plan import Plan
+from forethought.plan import Plan, Step
 from forethought.state import RunState, fold
 from forethought.supervisor import Budgets, Supervisor
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
@@ -183,10 +183,13 @@ class Agent:
         reviewer: Reviewer | None = None,
         on_event: Callable[[Event], Awaitable[None]] | None = None,
         run_config: Mapping[str, Any] | None = None,
+        stream: bool = False,
     ) -> RunResult:
         """Plan (unless given a plan), review, execute. ``approve`` is the non-interactive policy:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
         (recorded as an approval by this process's user); ``none`` asks ``reviewer`` or pauses."""
+        if stream and isinstance(goal_or_plan, str) and reviewer is None and approve != "none":
+            return await self._run_streaming(goal_or_plan, approve, on_event, run_config)
         run_id = uuid.uuid4().hex[:12]
         self.last_run_id = run_id
         pre = _Preamble(run_id)
@@ -328,6 +331,99 @@ class Agent:
         if state.status == "succeeded" and self.memory is not None and executor.plan is not None:
             self.memory.remember(executor.plan)
         return RunResult(executor.run_id, state, executor.summary(), executor.plan)
+
+    async def _run_streaming(self, goal: str, approve: ApproveMode,
+                             on_event: Callable[[Event], Awaitable[None]] | None,
+                             run_config: Mapping[str, Any] | None) -> RunResult:
+        """Plan and execute at once: each step starts as soon as the planner has streamed it and
+        its dependencies are done, if it is read-only. Side effects wait for the complete plan
+        (and, with ``approve="all"``, its recorded approval)."""
+        from forethought.plan_stream import PlanDone, stream_plan
+        from forethought.runs import execute_recorded
+
+        plans: list[Plan] = []
+        approvals: list[Approval] = []
+        options, bind = self.executor_options(plans, approvals, approve)
+        gate: ApprovalGate = options["gate"]
+        ready = asyncio.Event()
+        box: list[Executor] = []
+
+        def on_executor(ex: Executor) -> None:
+            box.append(ex)
+            bind(ex)
+            self.last_run_id = ex.run_id
+            ready.set()
+
+        async def feed() -> None:
+            await ready.wait()
+            executor = box[0]
+            streamed: list[Step] = []
+            try:
+                async for item in stream_plan(goal, self.specs, self.model("planner"),
+                                              memory=self.memory):
+                    if isinstance(item, PlanDone):
+                        self._close_streamed(executor, item, streamed, plans, approvals, approve,
+                                             gate)
+                        return
+                    streamed.append(item)
+                    executor.extend([item])
+            except Exception as exc:  # the model failed mid-plan: stop, and say why
+                executor.stop("failed", f"planning failed: {type(exc).__name__}: {exc}")
+                raise
+
+        feeder = asyncio.create_task(feed(), name="plan-stream")
+        sinks = [on_event] if on_event is not None else []
+        config = {"approve": approve, "budgets": self.budgets.model_dump(), "stream": True,
+                  **(run_config or {})}
+        try:
+            if self.store is None:
+                executor = Executor(None, self.tools, goal=goal, plan_open=True, sinks=sinks,
+                                    config=config, **options)
+                on_executor(executor)
+                state = await executor.run()
+            else:
+                state = await execute_recorded(self.store, None, self.tools, goal=goal,
+                                               plan_open=True, sinks=sinks, config=config,
+                                               on_executor=on_executor, **options)
+        finally:
+            self._stop_watchdog()
+            if not feeder.done():
+                feeder.cancel()
+            await asyncio.gather(feeder, return_exceptions=True)
+        executor = box[0]
+        if state.status == "succeeded" and self.memory is not None and executor.plan is not None:
+            self.memory.remember(executor.plan)
+        return RunResult(executor.run_id, state, executor.summary(), executor.plan)
+
+    def _close_streamed(self, executor: Executor, done: Any, streamed: list[Step],
+                        plans: list[Plan], approvals: list[Approval], approve: ApproveMode,
+                        gate: ApprovalGate) -> None:
+        """The planner finished: record its calls, close the plan, approve it if allowed.
+
+        Synchronous on purpose: no other task runs between closing the plan and re-asking the
+        gate, so the executor cannot conclude "awaiting approval" in between.
+        """
+        for call in done.calls:
+            executor.record(E.ModelCalled, **model_called_fields(call.role, call.request,
+                                                                 call.response))
+        if done.plan is None or done.problems:
+            first = str(done.problems[0]) if done.problems else "the planner returned no plan"
+            executor.record(E.PlanValidated, plan_hash="", problems=[str(p) for p in done.problems])
+            executor.stop("failed", f"invalid plan: {first}")
+            return
+        plan = executor.close_plan(rollback=done.plan.rollback)
+        plans.append(plan)
+        gate.add(plan=plan)
+        executor.record(E.PlanValidated, plan_hash=plan.plan_hash(), problems=[])
+        if approve == "all" and not self._low_confidence(done.plan) and \
+                needs_new_approval(plan, gate):
+            approval = Approval.grant(plan, self.specs, approver=self.approver + " (--yes-all)")
+            approvals.append(approval)
+            gate.add(approval=approval)
+            executor.record(E.PlanApproved, plan_hash=approval.plan_hash,
+                            approver=approval.approver, scope=approval.scope,
+                            tool_hashes=dict(approval.tool_hashes), signature=approval.signature)
+        executor.reconsider()
 
     async def resume(self, run_id: str, *, approve: ApproveMode = "none",
                      on_event: Callable[[Event], Awaitable[None]] | None = None) -> RunResult:

@@ -213,6 +213,14 @@ class Executor:
         self._add_steps(new)
         self._link(new)
 
+    def reconsider(self) -> None:
+        """Ask the gate again about steps waiting for approval (after one was recorded)."""
+        for sid in list(self._blocked):
+            if self._gate.allows(self._steps[sid], self._specs[sid]):
+                del self._blocked[sid]
+                self._enqueue_or_launch(sid)
+        self._poke()
+
     def close_plan(self, rollback: Sequence[Step] = ()) -> Plan:
         """Mark a streaming plan complete; steps needing approval may be considered from now on."""
         if self._plan_closed:

@@ -105,9 +105,11 @@ def _final_steps(result: RunResult) -> list[str]:
 @click.argument("goal")
 @tools_option
 @common_run_options
+@click.option("--no-stream", is_flag=True,
+              help="With --yes/--yes-all, plan completely before starting any step.")
 @json_option
 def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_json: bool,
-        **flags: Any) -> int:
+        no_stream: bool, **flags: Any) -> int:
     """Plan GOAL, review and approve the plan, execute it with live progress."""
     if not goal.strip():
         raise UserError("the goal is empty; say what you want done, e.g. "
@@ -128,7 +130,8 @@ def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_js
                 return await agent.run(
                     goal, approve=_approve_mode(yes, yes_all),
                     reviewer=InteractiveReviewer(console) if interactive else None,
-                    on_event=None if as_json else progress, run_config={"setup": setup})
+                    on_event=None if as_json else progress, run_config={"setup": setup},
+                    stream=not no_stream)
 
     try:
         result = run_async(go)
