@@ -279,3 +279,22 @@ async def test_step_that_never_ends_is_stopped_by_the_wall_clock(store: SqliteSt
     assert "budget max_wall_s exceeded" in result.state.reason
     assert STATE.get("hang_cleaned_up") is True  # the hung call was cancelled, not left running
     assert result.state.steps["s1"].status in ("cancelled", "pending", "failed")
+
+
+async def test_model_critic_checks_results_and_disagreement_is_recorded(store: SqliteStore) -> None:
+    step = {"id": "s1", "tool": "read_config", "args": {"name": "db"},
+            "check": {"expr": "len(output.value) > 0", "critic": "the value must name a host"},
+            "retry": {"attempts": 2, "backoff_s": 0, "retry_on": ["check"]}}
+    planner = ScriptedModel([plan_json(step)])
+    critic = ScriptedModel([json.dumps({"ok": False, "reason": "no host in it"}),
+                            json.dumps({"ok": True, "reason": "fine"})])
+    a = Agent(TOOLS, planner_model=planner, critic_model=critic, store=store)
+    result = await a.run("read the db setting", approve="all")
+    critic.assert_all_used()
+    assert result.status == "succeeded"
+    assert result.state.steps["s1"].attempts == 2  # the critic's rejection triggered a retry
+    events = store.events(result.run_id)
+    failed = [e for e in events if e.kind == "check_failed"]
+    assert [f.criterion for f in failed] == ["critic"]
+    assert "evaluator disagreement" in failed[0].detail
+    assert [e.role for e in events if e.kind == "model_called"].count("critic") == 2

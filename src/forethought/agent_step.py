@@ -87,7 +87,7 @@ def _describe(specs: Mapping[str, ToolSpec]) -> str:
     return "\n".join(lines)
 
 
-def _quote(value: Any) -> str:
+def quote_data(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     if len(text) > _RESULT_CHARS:
         text = text[:_RESULT_CHARS] + f"... [{len(text) - _RESULT_CHARS} more characters]"
@@ -132,7 +132,7 @@ class AgentStepRunner:
         messages = [
             Message(role="system", content=f"{_SYSTEM}\n\nTools:\n{_describe(specs)}"),
             Message(role="user", content=f"Step: {step.agent}\n"
-                    + (f"Inputs:\n{_quote(inputs)}" if inputs else "")),
+                    + (f"Inputs:\n{quote_data(inputs)}" if inputs else "")),
         ]
         for _turn in range(max_turns):
             request = ModelRequest(messages=tuple(messages), json_schema=schema,
@@ -174,7 +174,7 @@ class AgentStepRunner:
         except ModelError:
             raise
         self._record(E.ToolCalled, step_id=step.id, tool=name, args=args, output=output)
-        return f"Result of {name}:\n{_quote(output)}"
+        return f"Result of {name}:\n{quote_data(output)}"
 
     def _record(self, cls: type[E._Event], **fields: Any) -> None:
         if self.record is not None:
