@@ -298,3 +298,25 @@ async def test_model_critic_checks_results_and_disagreement_is_recorded(store: S
     assert [f.criterion for f in failed] == ["critic"]
     assert "evaluator disagreement" in failed[0].detail
     assert [e.role for e in events if e.kind == "model_called"].count("critic") == 2
+
+
+def test_secrets_in_outputs_never_reach_cli_output(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    secret = "sk-proj-" + "Zq9" * 16
+    (tmp_path / "leaky.py").write_text(
+        "from forethought import tool\n\n"
+        "@tool\ndef leak() -> dict:\n"
+        f"    'Return a config with a key in it.'\n    return {{'api_key': '{secret}'}}\n")
+    (tmp_path / "plan.yaml").write_text("goal: leak\nsteps:\n  - {id: s1, tool: leak}\n")
+    for extra in ([], ["--json"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "forethought", "exec", "plan.yaml", "--tools", "leaky.py",
+             "--yes", "--db", str(tmp_path / "r.db"), *extra],
+            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert secret not in result.stdout + result.stderr
+        assert "REDACTED" in result.stdout + result.stderr or extra == []
+    db_bytes = b"".join(p.read_bytes() for p in tmp_path.glob("r.db*"))
+    assert secret.encode() not in db_bytes

@@ -53,4 +53,8 @@ def load_tool_specs(paths: Sequence[str]) -> dict[str, ToolSpec] | None:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    """Every --json output goes through the redactor: secrets never reach a terminal or a pipe."""
+    from forethought.redact import default_redactor
+
+    clean = default_redactor().redact(data)
+    sys.stdout.write(json.dumps(clean, ensure_ascii=False, indent=2, default=str) + "\n")

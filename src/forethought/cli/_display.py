@@ -30,6 +30,7 @@ from forethought.events import Event
 from forethought.graph import plan_critical_path
 from forethought.plan import Plan
 from forethought.planfile import check_data, dump_plan, parse_text
+from forethought.redact import redact_text
 from forethought.tools.base import ToolSpec
 
 SYMBOLS = {"succeeded": "✓", "failed": "✗", "running": "⟳", "pending": "⏸", "ready": "⏸",
@@ -208,6 +209,7 @@ class Progress:
                 "tokens": 0, "error": None, "action": action}
 
     def _note(self, text: str) -> None:
+        text = redact_text(text)
         self.notes.append(text)
         if not self.live_mode:
             click.echo(f"  · {text}", err=True)
@@ -217,8 +219,8 @@ class Progress:
         if row["start"] and row["end"]:
             took = f" {row['end'] - row['start']:.2f}s"
         error = f" — {row['error']}" if row["error"] and row["status"] != "succeeded" else ""
-        click.echo(f"{SYMBOLS.get(row['status'], ' ')} {sid} {row['action']}{took}{error}"[:300],
-                   err=True)
+        line = f"{SYMBOLS.get(row['status'], ' ')} {sid} {row['action']}{took}{error}"
+        click.echo(redact_text(line)[:300], err=True)
 
     def render(self) -> Group:
         table = Table(show_header=True, header_style="bold")

@@ -27,6 +27,7 @@ from forethought.cli._common import (
     tools_option,
 )
 from forethought.events import Event
+from forethought.redact import redact_text
 
 _EXIT_BY_STATUS = {"succeeded": EXIT_OK, "failed": EXIT_FAILED, "cancelled": EXIT_FAILED,
                    "paused": EXIT_PAUSED, "awaiting_approval": EXIT_PAUSED}
@@ -63,7 +64,7 @@ def _progress_line(event: Event) -> str | None:
 async def _progress(event: Event) -> None:
     line = _progress_line(event)
     if line is not None:
-        click.echo(line, err=True)
+        click.echo(redact_text(line), err=True)
 
 
 def _human_summary(summary: dict[str, Any]) -> str:
@@ -140,7 +141,7 @@ def exec_command(plan_file: str, tools_paths: tuple[str, ...], as_json: bool,
     if as_json:
         print_json(summary)
     else:
-        click.echo(_human_summary(summary))
+        click.echo(redact_text(_human_summary(summary)))
     sys.stdout.flush()
     return _EXIT_BY_STATUS.get(summary["status"], EXIT_INVALID)
 

@@ -56,14 +56,17 @@ def _approve_mode(yes: bool, yes_all: bool) -> ApproveMode:
 
 
 def report(result: RunResult, as_json: bool, console: Console) -> int:
-    summary = result.summary
+    from forethought.redact import default_redactor
+
+    summary = default_redactor().redact(result.summary)
     if as_json:
         print_json(summary)
     else:
         status = result.state.status
         style = {"succeeded": "green", "failed": "red"}.get(status, "yellow")
-        console.print(f"[{style}]run {result.run_id}: {status}[/]"
-                      + (f" — {result.state.reason}" if result.state.reason else ""))
+        reason = summary.get("reason") or ""
+        console.print(f"[{style}]run {result.run_id}: {status}[/]" + (f" — {reason}" if reason
+                                                                      else ""), highlight=False)
         for sid in _final_steps(result):
             output = summary["steps"].get(sid, {}).get("output")
             if output is not None:
