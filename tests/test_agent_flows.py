@@ -320,3 +320,19 @@ def test_secrets_in_outputs_never_reach_cli_output(tmp_path: Path) -> None:
         assert "REDACTED" in result.stdout + result.stderr or extra == []
     db_bytes = b"".join(p.read_bytes() for p in tmp_path.glob("r.db*"))
     assert secret.encode() not in db_bytes
+
+
+async def test_agent_steps_are_routed_to_their_executor_pool(store: SqliteStore) -> None:
+    planner = ScriptedModel([plan_json(
+        {"id": "cheap_step", "agent": "summarize", "executor": "cheap"},
+        {"id": "main_step", "agent": "think"})])
+    cheap = ScriptedModel([json.dumps({"action": "finish", "answer": "short"})], name="cheap")
+    default = ScriptedModel([json.dumps({"action": "finish", "answer": "deep"})], name="big")
+    a = Agent(TOOLS, planner_model=planner, executor_model=default,
+              executors={"cheap": cheap, "unused": "openai:gpt-4o"}, store=store)
+    result = await a.run("two agent steps", approve="all")
+    assert result.status == "succeeded", result.state.reason
+    cheap.assert_all_used()
+    default.assert_all_used()
+    assert result.state.outputs == {"cheap_step": "short", "main_step": "deep"}
+    # the `unused` pool names a provider with no API key here: never resolved, never an error

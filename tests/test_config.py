@@ -48,3 +48,14 @@ def test_config_command_masks_secrets(tmp_path: Path) -> None:
                                  "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c")})
     assert result.returncode == 0, result.stderr
     assert "max_steps" in result.stdout and "12  [$FORETHOUGHT_MAX_STEPS]" in result.stdout
+
+
+def test_executor_pools_from_file_and_env(tmp_path: Path) -> None:
+    (tmp_path / "forethought.toml").write_text(
+        '[forethought]\nexecutors = {cheap = "ollama:qwen2.5:0.5b", code = "openai:gpt-4o"}\n')
+    cfg = load_config(cwd=tmp_path, env={})
+    assert cfg.executors == {"cheap": "ollama:qwen2.5:0.5b", "code": "openai:gpt-4o"}
+    env = load_config(cwd=tmp_path, env={"FORETHOUGHT_EXECUTORS": "fast=local"})
+    assert env.executors == {"fast": "local"}
+    with pytest.raises(UserError, match="name=model pairs"):
+        load_config(cwd=tmp_path, env={"FORETHOUGHT_EXECUTORS": "oops"})

@@ -17,7 +17,7 @@ import json
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -498,8 +498,7 @@ class Agent:
         their events through it)."""
         supervisor = Supervisor(self.budgets)
         gate = ApprovalGate(plans, approvals, self.specs)
-        pools = {name: _resolve(m) for name, m in self._executor_pools.items()}
-        runner = AgentStepRunner(_LazyPools(self, pools), self.tools)
+        runner = AgentStepRunner(_LazyPools(self, self._executor_pools), self.tools)
         options: dict[str, Any] = {
             "gate": gate,
             "max_concurrency": self.max_concurrency,
@@ -631,17 +630,30 @@ _CRITIC_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"},
                   "required": ["ok", "reason"], "additionalProperties": False}
 
 
-class _LazyPools(dict[str, Model]):
-    """Executor pools resolved on first use, so a plan without agent steps loads no model."""
+class _LazyPools(Mapping[str, Model]):
+    """Executor pools resolved on first use, so a plan without agent steps loads no model (and
+    a pool whose provider is not configured only matters to the steps that name it)."""
 
-    def __init__(self, agent: Agent, pools: Mapping[str, Model]) -> None:
-        super().__init__(pools)
+    def __init__(self, agent: Agent, pools: Mapping[str, str | Model]) -> None:
         self._agent = agent
+        self._names = dict(pools)
+        self._models: dict[str, Model] = {}
 
-    def get(self, key: str, default: Any = None) -> Any:
-        if key == "default" and not super().__contains__("default"):
-            self["default"] = self._agent.model("executor")
-        return super().get(key, default)
+    def __getitem__(self, key: str) -> Model:
+        if key not in self._models:
+            if key in self._names:
+                self._models[key] = _resolve(self._names[key])
+            elif key == "default":
+                self._models[key] = self._agent.model("executor")
+            else:
+                raise KeyError(key)
+        return self._models[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self._names, "default": None})
+
+    def __len__(self) -> int:
+        return len({**self._names, "default": None})
 
 
 def _with_history(sink: Callable[[Event], Awaitable[None]],

@@ -28,6 +28,8 @@ _SPEC: dict[str, tuple[Any, str, type, str]] = {
     "planner_model": (None, "FORETHOUGHT_PLANNER_MODEL", str, "model that writes plans"),
     "executor_model": (None, "FORETHOUGHT_EXECUTOR_MODEL", str, "model that runs agent steps"),
     "critic_model": (None, "FORETHOUGHT_CRITIC_MODEL", str, "model that reviews step results"),
+    "executors": ({}, "FORETHOUGHT_EXECUTORS", dict,
+                  "executor pools for agent steps: name = model (env: name=model,name=model)"),
     "db": (None, "FORETHOUGHT_DB", str, "run database (default: in the user data directory)"),
     "tools": ([], "FORETHOUGHT_TOOLS", list, "tool files (.py / .yaml), os.pathsep-separated in env"),
     "builtins": (list(DEFAULT_BUILTINS), "FORETHOUGHT_BUILTINS", list,
@@ -84,6 +86,16 @@ def _coerce(key: str, raw: Any, kind: type, source: str) -> Any:
     if raw is None:
         return None
     try:
+        if kind is dict:
+            if isinstance(raw, str):
+                pairs = [p.split("=", 1) for p in raw.split(",") if p.strip()]
+                if any(len(p) != 2 for p in pairs):
+                    raise ValueError("expected name=model pairs separated by commas")
+                raw = {k.strip(): v.strip() for k, v in pairs}
+            if isinstance(raw, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                             for k, v in raw.items()):
+                return dict(raw)
+            raise ValueError("expected a table of pool name = model name")
         if kind is list:
             if isinstance(raw, str):
                 sep = os.pathsep if key == "tools" else ","

@@ -55,7 +55,8 @@ async def open_agent(cfg: Config, setup: Mapping[str, Any]) -> AsyncIterator[Age
         try:
             yield Agent(
                 registry, model=cfg.model, planner_model=cfg.planner_model,
-                executor_model=cfg.executor_model, critic_model=cfg.critic_model, store=store,
+                executor_model=cfg.executor_model, critic_model=cfg.critic_model,
+                executors=cfg.executors, store=store,
                 budgets=budgets_from(cfg),
                 max_concurrency=cfg.max_concurrency, memory=PlanMemory(),
                 confidence_threshold=cfg.confidence_threshold,
