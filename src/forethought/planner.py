@@ -250,8 +250,9 @@ def build_planning_request(
     tools = rank_tools(goal, tools)
     literals = goal_literals(goal)
     strict = _strict_literals(opts.literal_mode, model)
-    examples = memory.similar(goal, tools=tools, k=opts.examples) if memory and opts.examples \
-        else []
+    # `is not None`, not truthiness: an empty memory still offers the shipped starter plans.
+    examples = (memory.similar(goal, tools=tools, k=opts.examples)
+                if memory is not None and opts.examples else [])
     # Examples go in as earlier chat turns: small chat models imitate a previous assistant
     # answer far more reliably than an example embedded in the prompt text.
     messages = [Message(role="system", content=SYSTEM + "\n\nTools:\n" + render_tools(tools))]
