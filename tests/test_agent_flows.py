@@ -336,3 +336,28 @@ async def test_agent_steps_are_routed_to_their_executor_pool(store: SqliteStore)
     default.assert_all_used()
     assert result.state.outputs == {"cheap_step": "short", "main_step": "deep"}
     # the `unused` pool names a provider with no API key here: never resolved, never an error
+
+
+@tool(effect="destructive")
+def drop_table(name: str) -> str:
+    """Drop a table."""
+    EFFECTS.append(f"drop {name}")
+    return "dropped"
+
+
+async def test_destructive_steps_can_require_confirmation_at_execution_time(
+        store: SqliteStore) -> None:
+    steps = [READ, {"id": "d", "tool": "drop_table", "args": {"name": "old"}, "depends_on": ["s1"]}]
+    a = Agent([*TOOLS, drop_table], model=ScriptedModel([plan_json(*steps)]), store=store,
+              reconfirm_destructive=True)
+    first = await a.run("drop the old table", approve="all")
+    assert first.status == "awaiting_approval"  # --yes-all is not a confirmation
+    assert EFFECTS == ["read db"]
+    with pytest.raises(Exception, match="no step 'nope'"):
+        await a.approve(first.run_id, steps=["nope"])
+    done = await a.approve(first.run_id, steps=["d"], approver="alice")
+    assert done is not None and done.status == "succeeded"
+    assert EFFECTS == ["read db", "drop old"]
+    confirmations = [e for e in store.events(first.run_id)
+                     if e.kind == "plan_approved" and e.steps]
+    assert [(c.approver, c.steps) for c in confirmations] == [("alice", ["d"])]

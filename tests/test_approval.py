@@ -90,3 +90,24 @@ def test_agent_steps_unknown_tools_and_required_approval_are_side_effecting() ->
         {"id": "ok", "tool": "read"},
     ]})
     assert [s.id for s in p.steps if has_side_effects(s, SPECS)] == ["a", "u", "q", "c"]
+
+
+def test_reconfirm_policy_needs_an_execution_time_step_confirmation() -> None:
+    p = plan()
+    blanket = Approval.grant(p, SPECS, approver="alice")
+    gate = ApprovalGate([p], [blanket], SPECS, reconfirm_destructive=True)
+    assert gate.allows(p.step("w"), SPECS["write"])  # mutating: the plan approval suffices
+    assert not gate.allows(p.step("d"), SPECS["drop"])
+    assert "forethought approve RUN --step d" in gate.reason_denied["d"]
+    confirm = Approval.grant(p, SPECS, approver="alice", steps=["d"])
+    gate.add(approval=confirm)
+    assert gate.allows(p.step("d"), SPECS["drop"])
+    # the confirmation is signed with its step list: widening it forges nothing
+    forged = dataclasses.replace(confirm, steps=("d", "w"))
+    assert not ApprovalGate([p], [blanket, forged], SPECS,
+                            reconfirm_destructive=True).allows(p.step("d"), SPECS["drop"])
+    # a confirmation for a changed step (edited plan) does not carry over
+    edited = plan(d={"args": {"table": "users"}})
+    again = ApprovalGate([p, edited], [Approval.grant(edited, SPECS), confirm], SPECS,
+                         reconfirm_destructive=True)
+    assert not again.allows(edited.step("d"), SPECS["drop"])

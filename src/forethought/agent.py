@@ -119,6 +119,7 @@ class Agent:
         memory: Any = None,
         approver: str | None = None,
         confidence_threshold: float = 0.0,
+        reconfirm_destructive: bool = False,
         record: bool = True,
     ) -> None:
         self.tools = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
@@ -131,6 +132,7 @@ class Agent:
         self.memory = memory
         self.approver = approver or default_approver()
         self.confidence_threshold = confidence_threshold
+        self.reconfirm_destructive = reconfirm_destructive
         self._store_arg = store
         self._store: Any = None
         self._record = record
@@ -348,17 +350,19 @@ class Agent:
         approvals: list[Approval] = []
         options, bind = self.executor_options(plans, approvals, approve)
         gate: ApprovalGate = options["gate"]
-        ready = asyncio.Event()
+        started = asyncio.Event()
         box: list[Executor] = []
 
         def on_executor(ex: Executor) -> None:
             box.append(ex)
             bind(ex)
             self.last_run_id = ex.run_id
-            ready.set()
+
+        async def mark_started(event: Event) -> None:
+            started.set()  # the executor is running: it accepts steps and recorded events now
 
         async def feed() -> None:
-            await ready.wait()
+            await started.wait()
             executor = box[0]
             streamed: list[Step] = []
             try:
@@ -375,7 +379,7 @@ class Agent:
                 raise
 
         feeder = asyncio.create_task(feed(), name="plan-stream")
-        sinks = [on_event] if on_event is not None else []
+        sinks = [mark_started, *([on_event] if on_event is not None else [])]
         config = {"approve": approve, "budgets": self.budgets.model_dump(), "stream": True,
                   **(run_config or {})}
         try:
@@ -455,11 +459,13 @@ class Agent:
 
     async def approve(self, run_id: str, *, plan_hash: str | None = None,
                       approver: str | None = None, continue_run: bool = True,
+                      steps: Sequence[str] = (),
                       on_event: Callable[[Event], Awaitable[None]] | None = None
                       ) -> RunResult | None:
         """Approve the current plan of a stored run (bound to its hash) and, by default, continue
         it. ``plan_hash`` (a prefix is enough) guards against approving a plan that changed
-        since it was reviewed."""
+        since it was reviewed. ``steps`` confirms those steps now (execution-time approval of
+        destructive steps under the ``reconfirm_destructive`` policy)."""
         run_id = self._resolve_run(run_id)
         state = fold(self.store.events(run_id))
         if state.plan is None:
@@ -473,14 +479,18 @@ class Agent:
             raise UserError(f"run {run_id}: the plan changed since it was reviewed (current hash "
                             f"{current[:12]}, approved {plan_hash[:12]}); review it again with "
                             f"`forethought show {run_id}`")
-        grant = Approval.grant(plan, self.specs, approver=approver or self.approver)
+        unknown = [sid for sid in steps if sid not in {s.id for s in plan.iter_all_steps()}]
+        if unknown:
+            raise UserError(f"run {run_id}: no step {unknown[0]!r} in the current plan")
+        grant = Approval.grant(plan, self.specs, approver=approver or self.approver, steps=steps)
         base = state.last_seq + 1
         self.store.append_many([
             E.ApprovalDecided(run_id=run_id, seq=base, plan_version=plan.version,
                               plan_hash=current, decision="approved", approver=grant.approver),
             E.PlanApproved(run_id=run_id, seq=base + 1, plan_version=plan.version,
                            plan_hash=current, approver=grant.approver, scope="all",
-                           tool_hashes=dict(grant.tool_hashes), signature=grant.signature),
+                           tool_hashes=dict(grant.tool_hashes), signature=grant.signature,
+                           steps=list(grant.steps)),
         ])
         if not continue_run:
             return None
@@ -497,7 +507,8 @@ class Agent:
         runner, plus ``bind(executor)`` to call once the executor exists (collaborators record
         their events through it)."""
         supervisor = Supervisor(self.budgets)
-        gate = ApprovalGate(plans, approvals, self.specs)
+        gate = ApprovalGate(plans, approvals, self.specs,
+                            reconfirm_destructive=self.reconfirm_destructive)
         runner = AgentStepRunner(_LazyPools(self, self._executor_pools), self.tools)
         options: dict[str, Any] = {
             "gate": gate,

@@ -105,9 +105,13 @@ def approval_key() -> bytes:
     return key
 
 
-def sign(plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str]) -> str:
-    message = canonical_dumps({"plan_hash": plan_hash, "approver": approver, "scope": scope,
-                               "tool_hashes": dict(tool_hashes)})
+def sign(plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str],
+         steps: Sequence[str] = ()) -> str:
+    fields: dict[str, object] = {"plan_hash": plan_hash, "approver": approver, "scope": scope,
+                                 "tool_hashes": dict(tool_hashes)}
+    if steps:  # a step confirmation signs the steps too (plan approvals keep their old form)
+        fields["steps"] = sorted(steps)
+    message = canonical_dumps(fields)
     return hmac.new(approval_key(), message.encode(), hashlib.sha256).hexdigest()
 
 
@@ -129,17 +133,19 @@ class Approval:
     scope: Scope
     tool_hashes: Mapping[str, str] = field(default_factory=dict)
     signature: str = ""
+    steps: tuple[str, ...] = ()  # non-empty: confirms these steps now (execution-time approval)
 
     @classmethod
     def grant(cls, plan: Plan, specs: Mapping[str, ToolSpec], approver: str | None = None,
-              scope: Scope = "all") -> Approval:
+              scope: Scope = "all", steps: Sequence[str] = ()) -> Approval:
         who = approver or default_approver()
         pinned = side_effect_tool_hashes(plan, specs)
         h = plan.plan_hash()
-        return cls(h, who, scope, pinned, sign(h, who, scope, pinned))
+        chosen = tuple(sorted(steps))
+        return cls(h, who, scope, pinned, sign(h, who, scope, pinned, chosen), chosen)
 
     def is_authentic(self) -> bool:
-        expected = sign(self.plan_hash, self.approver, self.scope, self.tool_hashes)
+        expected = sign(self.plan_hash, self.approver, self.scope, self.tool_hashes, self.steps)
         return bool(self.signature) and hmac.compare_digest(expected, self.signature)
 
 
@@ -156,6 +162,9 @@ class ApprovalGate:
     specs: Mapping[str, ToolSpec]
     approve_all: bool = False  # --yes-all given for this run: everything is approved by the caller
     reason_denied: dict[str, str] = field(default_factory=dict)
+    # Policy: a destructive step also needs a step confirmation given after the plan approval,
+    # i.e. at execution time (`forethought approve RUN --step ID`); blanket approvals never count.
+    reconfirm_destructive: bool = False
 
     def __post_init__(self) -> None:
         self.plans = list(self.plans)
@@ -165,12 +174,17 @@ class ApprovalGate:
     def _index(self) -> None:
         by_hash = {p.plan_hash(): p for p in self.plans}
         self._covered: dict[str, Approval] = {}
+        self._confirmed: set[str] = set()
         for a in self.approvals:
             plan = by_hash.get(a.plan_hash)
             if plan is None or a.scope != "all" or not a.is_authentic():
                 continue
             for s in side_effect_steps(plan, self.specs):
+                if a.steps and s.id not in a.steps:
+                    continue
                 self._covered.setdefault(step_digest(s), a)
+                if a.steps:
+                    self._confirmed.add(step_digest(s))
 
     def add(self, plan: Plan | None = None, approval: Approval | None = None) -> None:
         """Record a new plan version and/or approval (e.g. after a replan) and re-index."""
@@ -197,7 +211,16 @@ class ApprovalGate:
                 self.reason_denied[step.id] = (f"tool {name!r} changed since it was approved; "
                                                "re-approve the plan")
                 return False
+        if self.reconfirm_destructive and self._destructive(step) and \
+                step_digest(step) not in self._confirmed:
+            self.reason_denied[step.id] = ("destructive step: confirm it now with "
+                                           f"`forethought approve RUN --step {step.id}`")
+            return False
         return True
+
+    def _destructive(self, step: Step) -> bool:
+        spec = self.specs.get(step.tool or "")
+        return spec is not None and spec.effect == "destructive"
 
     def pending(self, plan: Plan) -> list[str]:
         """Ids of steps in ``plan`` that would be refused now."""
@@ -213,6 +236,7 @@ def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], l
     """Every plan version and approval in a stored run (authenticity is checked by the gate)."""
     plans = [Plan.model_validate(e.plan) for e in events
              if isinstance(e, (E.PlanProposed, E.PlanRevised))]
-    approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature)
+    approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature,
+                          tuple(e.steps))
                  for e in events if isinstance(e, E.PlanApproved)]
     return plans, approvals

@@ -42,6 +42,8 @@ _SPEC: dict[str, tuple[Any, str, type, str]] = {
     "max_cost_usd": (None, "FORETHOUGHT_MAX_COST_USD", float, "model cost per run (USD)"),
     "max_wall_s": (None, "FORETHOUGHT_MAX_WALL_S", float, "active wall time per run (seconds)"),
     "on_breach": ("pause", "FORETHOUGHT_ON_BREACH", str, "pause | abort when a budget is exceeded"),
+    "reconfirm_destructive": (False, "FORETHOUGHT_RECONFIRM_DESTRUCTIVE", bool,
+                              "destructive steps need a confirmation at execution time too"),
     "confidence_threshold": (0.0, "FORETHOUGHT_CONFIDENCE_THRESHOLD", float,
                              "below this planner confidence, side effects always ask a human"),
     "openai_base_url": (None, "OPENAI_BASE_URL", str, "OpenAI-compatible server base URL"),
@@ -104,6 +106,13 @@ def _coerce(key: str, raw: Any, kind: type, source: str) -> Any:
             if isinstance(raw, list) and all(isinstance(x, str) for x in raw):
                 return list(raw)
             raise ValueError("expected a list of strings")
+        if kind is bool:
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.lower() in ("1", "true", "yes", "on", "0", "false",
+                                                        "no", "off"):
+                return raw.lower() in ("1", "true", "yes", "on")
+            raise ValueError("expected true or false")
         if kind is int and not isinstance(raw, bool):
             return int(raw)
         if kind is float and not isinstance(raw, bool):

@@ -60,6 +60,7 @@ class PlanApproved(_Event):
     scope: Literal["read_only", "all"] = "all"
     tool_hashes: dict[str, str] = Field(default_factory=dict)
     signature: str = ""
+    steps: list[str] = Field(default_factory=list)  # non-empty: an execution-time confirmation
 
 
 class PlanRevised(_Event):

@@ -287,7 +287,7 @@ def approval_gate(events: Sequence[Event], specs: Mapping[str, ToolSpec], *,
             by_hash[e.plan_hash] = Plan.model_validate(e.plan)
             plans.append(by_hash[e.plan_hash])
     approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes),
-                          str(getattr(e, "signature", "") or ""))
+                          str(getattr(e, "signature", "") or ""), tuple(e.steps))
                  for e in events if isinstance(e, E.PlanApproved)]
     return ApprovalGate(plans, approvals, specs)
 

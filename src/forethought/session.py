@@ -60,6 +60,7 @@ async def open_agent(cfg: Config, setup: Mapping[str, Any]) -> AsyncIterator[Age
                 budgets=budgets_from(cfg),
                 max_concurrency=cfg.max_concurrency, memory=PlanMemory(),
                 confidence_threshold=cfg.confidence_threshold,
+                reconfirm_destructive=cfg.reconfirm_destructive,
             )
         finally:
             store.close()

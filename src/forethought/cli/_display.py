@@ -26,7 +26,7 @@ from rich.text import Text
 from forethought.agent import Decision, Review
 from forethought.approval import has_side_effects
 from forethought.errors import UserError
-from forethought.events import Event
+from forethought.events import Event, StepsAdded
 from forethought.graph import plan_critical_path
 from forethought.plan import Plan
 from forethought.planfile import check_data, dump_plan, parse_text
@@ -179,8 +179,8 @@ class Progress:
                 self._note(f"plan v{event.new_version}: +{len(d.get('added', []))} "  # type: ignore[union-attr]
                            f"-{len(d.get('removed', []))} ~{len(d.get('changed', {}))} "
                            f"({event.reason})")  # type: ignore[union-attr]
-        elif kind == "steps_added":
-            for step in event.steps:  # type: ignore[union-attr]
+        elif isinstance(event, StepsAdded):
+            for step in event.steps:
                 self.steps.setdefault(str(step["id"]), self._blank(step))
         status = {"step_started": "running", "step_succeeded": "succeeded",
                   "step_skipped": "skipped", "step_cancelled": "cancelled",

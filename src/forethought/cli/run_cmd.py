@@ -151,9 +151,11 @@ def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_js
 @click.option("--plan-hash", help="Approve only if the current plan still has this hash.")
 @click.option("--db", type=click.Path(dir_okay=False), help="Run database file.")
 @click.option("--no-run", is_flag=True, help="Record the approval but do not continue the run.")
+@click.option("--step", "steps", multiple=True, metavar="STEP_ID",
+              help="Confirm this step now (destructive steps under reconfirm_destructive).")
 @json_option
 def approve(run_id: str, plan_hash: str | None, db: str | None, no_run: bool,
-            as_json: bool) -> int:
+            steps: tuple[str, ...], as_json: bool) -> int:
     """Approve the current plan of RUN_ID (bound to its hash) and continue the run."""
     cfg = load_config({"db": db})
     console = Console(stderr=not as_json, no_color=not is_interactive())
@@ -169,7 +171,7 @@ def approve(run_id: str, plan_hash: str | None, db: str | None, no_run: bool,
             holder.append(agent)
             with Progress(console, live=is_interactive() and not as_json) as progress:
                 return await agent.approve(run_id, plan_hash=plan_hash, continue_run=not no_run,
-                                           on_event=None if as_json else progress)
+                                           steps=steps, on_event=None if as_json else progress)
 
     holder: list[Agent] = []
     try:
