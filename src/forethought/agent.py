@@ -466,32 +466,12 @@ class Agent:
         it. ``plan_hash`` (a prefix is enough) guards against approving a plan that changed
         since it was reviewed. ``steps`` confirms those steps now (execution-time approval of
         destructive steps under the ``reconfirm_destructive`` policy)."""
+        from forethought.runs import grant_approval
+
         run_id = self._resolve_run(run_id)
-        state = fold(self.store.events(run_id))
-        if state.plan is None:
-            raise UserError(f"run {run_id} has no plan to approve")
-        if state.status not in ("awaiting_approval", "paused"):
-            raise UserError(f"run {run_id} is {state.status}; only a run awaiting approval or "
-                            "paused can be approved")
-        plan = Plan.model_validate(state.plan)
-        current = plan.plan_hash()
-        if plan_hash is not None and not (len(plan_hash) >= 8 and current.startswith(plan_hash)):
-            raise UserError(f"run {run_id}: the plan changed since it was reviewed (current hash "
-                            f"{current[:12]}, approved {plan_hash[:12]}); review it again with "
-                            f"`forethought show {run_id}`")
-        unknown = [sid for sid in steps if sid not in {s.id for s in plan.iter_all_steps()}]
-        if unknown:
-            raise UserError(f"run {run_id}: no step {unknown[0]!r} in the current plan")
-        grant = Approval.grant(plan, self.specs, approver=approver or self.approver, steps=steps)
-        base = state.last_seq + 1
-        self.store.append_many([
-            E.ApprovalDecided(run_id=run_id, seq=base, plan_version=plan.version,
-                              plan_hash=current, decision="approved", approver=grant.approver),
-            E.PlanApproved(run_id=run_id, seq=base + 1, plan_version=plan.version,
-                           plan_hash=current, approver=grant.approver, scope="all",
-                           tool_hashes=dict(grant.tool_hashes), signature=grant.signature,
-                           steps=list(grant.steps)),
-        ])
+        await asyncio.to_thread(grant_approval, self.store, run_id, self.specs,
+                                approver or self.approver, plan_hash=plan_hash, steps=steps,
+                                require_waiting=True)
         if not continue_run:
             return None
         return await self.resume(run_id, on_event=on_event)

@@ -252,20 +252,39 @@ def record_review(store: Store, run_id: str, review: Review, reviewer: str = "op
     return append_under_lease(store, run_id, lambda st: _review_events(st, review, reviewer))
 
 
-def grant_approval(store: Store, run_id: str, specs: Mapping[str, ToolSpec], approver: str
-                   ) -> list[Event]:
-    """Record a signed approval of the run's current plan (``resume --yes-all``)."""
+def grant_approval(store: Store, run_id: str, specs: Mapping[str, ToolSpec], approver: str,
+                   *, plan_hash: str | None = None, steps: Sequence[str] = (),
+                   note: str = "", require_waiting: bool = False) -> list[Event]:
+    """Record a signed approval of the run's current plan, under the run's lease.
+
+    ``plan_hash`` (a prefix of at least 8 characters) refuses a plan that changed since it was
+    reviewed; ``steps`` makes it an execution-time confirmation of those steps;
+    ``require_waiting`` refuses runs that are not awaiting approval or paused.
+    """
 
     def build(state: RunState) -> list[dict[str, Any]]:
         if not state.plan:
             raise UserError(f"run {run_id} has no plan to approve")
-        grant = Approval.grant(Plan.model_validate(state.plan), specs, approver=approver)
+        if require_waiting and state.status not in ("awaiting_approval", "paused"):
+            raise UserError(f"run {run_id} is {state.status}; only a run awaiting approval or "
+                            "paused can be approved")
+        plan = Plan.model_validate(state.plan)
+        current = plan.plan_hash()
+        if plan_hash is not None and not (len(plan_hash) >= 8 and current.startswith(plan_hash)):
+            raise UserError(f"run {run_id}: the plan changed since it was reviewed (current hash "
+                            f"{current[:12]}, approved {plan_hash[:12]}); review it again with "
+                            f"`forethought show {run_id}`")
+        known = {s.id for s in plan.iter_all_steps()}
+        unknown = [sid for sid in steps if sid not in known]
+        if unknown:
+            raise UserError(f"run {run_id}: no step {unknown[0]!r} in the current plan")
+        grant = Approval.grant(plan, specs, approver=approver, steps=steps)
         return [
             {"cls": E.ApprovalDecided, "plan_hash": grant.plan_hash, "decision": "approved",
-             "approver": grant.approver, "note": "resume --yes-all"},
+             "approver": grant.approver, "note": note},
             {"cls": E.PlanApproved, "plan_hash": grant.plan_hash, "approver": grant.approver,
              "scope": grant.scope, "tool_hashes": dict(grant.tool_hashes),
-             "signature": grant.signature},
+             "signature": grant.signature, "steps": list(grant.steps)},
         ]
 
     return append_under_lease(store, run_id, build)
