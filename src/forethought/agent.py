@@ -151,13 +151,15 @@ class Agent:
 
     @property
     def store(self) -> Any:
+        """The run store: the one given, a SQLite file at the given path, or the default one
+        (every run is recorded unless the agent was made with ``record=False``)."""
         if self._store is None and self._record:
-            from forethought.store.sqlite import SqliteStore, open_store
-
             arg = self._store_arg
-            self._store = arg if arg is not None and not isinstance(arg, (str, Path)) \
-                else open_store(arg)
-            assert isinstance(self._store, SqliteStore) or hasattr(self._store, "append_many")
+            if arg is None or isinstance(arg, (str, Path)):
+                from forethought.store.sqlite import open_store
+
+                arg = open_store(arg)
+            self._store = arg
         return self._store
 
     @property
