@@ -34,6 +34,8 @@ from forethought.plan import Plan, Step, canonical_dumps
 from forethought.tools.base import ToolSpec
 
 Scope = Literal["read_only", "all"]
+# The non-interactive approval policy of a run: nothing, read-only work (--yes), all (--yes-all).
+ApproveMode = Literal["none", "read_only", "all"]
 
 _KEY_ENV = "FORETHOUGHT_APPROVAL_KEY_FILE"
 

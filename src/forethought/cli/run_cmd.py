@@ -8,7 +8,8 @@ from typing import Any
 import click
 from rich.console import Console
 
-from forethought.agent import Agent, ApproveMode, RunResult
+from forethought.agent import Agent, RunResult
+from forethought.approval import ApproveMode
 from forethought.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
