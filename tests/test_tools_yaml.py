@@ -158,3 +158,23 @@ async def test_mcp_servers_without_the_sdk_is_a_clear_user_error(tmp_path: Path,
     with pytest.raises(UserError, match="`mcp_servers` needs the MCP SDK"):
         await _load_text(tmp_path, "mcp_servers:\n  - {name: s, command: [x]}\n")
     assert await _load_text(tmp_path, "tools:\n  - {name: t, command: [x]}\n")  # command tools still load
+
+
+def test_tools_files_read_yaml_like_plans(tmp_path: Path) -> None:
+    """One YAML reading everywhere: tags refused, YAML 1.2 scalars, duplicate keys are errors."""
+    import asyncio
+
+    async def load(text: str) -> list[object]:
+        path = tmp_path / "t.yaml"
+        path.write_text(text)
+        async with contextlib.AsyncExitStack() as stack:
+            return list(await load_yaml_tools(path, stack))
+
+    with pytest.raises(UserError, match="tag '!!python/object/apply:os.system' is not allowed"):
+        asyncio.run(load("tools: !!python/object/apply:os.system ['true']\n"))
+    with pytest.raises(UserError, match="duplicate mapping key"):
+        asyncio.run(load("tools: []\ntools: []\n"))
+    tools = asyncio.run(load("tools:\n  - name: say\n    command: [echo, '{{word}}']\n"
+                             "    parameters:\n      - {name: word, type: string, required: true, enum: [no, yes]}\n"))
+    enum = tools[0].spec.input_schema["properties"]["word"]["enum"]  # type: ignore[attr-defined]
+    assert enum == ["no", "yes"]  # strings, not YAML 1.1 booleans

@@ -7,10 +7,7 @@ lazily — only when there is a problem to report — so the happy path stays fa
 
 from __future__ import annotations
 
-import datetime
 import json
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +18,7 @@ import yaml_rs
 from pydantic import ValidationError
 
 from forethought import refs
+from forethought._yaml import SafeLoader, load_yaml
 from forethought.errors import UserError
 from forethought.plan import Plan
 from forethought.tools.base import ToolSpec
@@ -29,7 +27,6 @@ from forethought.validate import Problem, problems_from_validation_error, valida
 MAX_PLAN_BYTES = 64 * 1024 * 1024
 Format = Literal["yaml", "json"]
 
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class PlanFileError(UserError):
@@ -97,16 +94,7 @@ def parse_text(text: str, fmt: Format, source: str) -> Any:
         except RecursionError:
             raise PlanFileError(f"{source}: JSON nested too deeply") from None
         return data  # JSON yields only JSON types, and non-finite numbers were refused above
-    else:
-        _refuse_tags(text, source)
-        try:
-            data = yaml_rs.loads(text)
-        except yaml_rs.YAMLDecodeError as exc:
-            raise PlanFileError(f"{source}{_yaml_rs_location(str(exc))}: invalid YAML: "
-                                f"{_yaml_rs_reason(str(exc))}") from None
-        except RecursionError:
-            raise PlanFileError(f"{source}: YAML nested too deeply") from None
-    return _json_compatible(data, source, ())
+    return load_yaml(text, source, error=PlanFileError)
 
 
 class _NonFinite(ValueError):
@@ -115,72 +103,6 @@ class _NonFinite(ValueError):
 
 def _reject_constant(name: str) -> Any:
     raise _NonFinite(name)
-
-
-# A tag can only start a token: at line start or after whitespace or a flow indicator.
-_TAG_CANDIDATE = re.compile(r"(?:^|[\s,\[{])!", re.MULTILINE)
-
-
-def _refuse_tags(text: str, source: str) -> None:
-    if not _TAG_CANDIDATE.search(text):
-        return
-    # Rare: a `!` that might be a tag. Let PyYAML's scanner say for sure (it builds no objects).
-    try:
-        for token in yaml.scan(text, Loader=_SafeLoader):
-            if isinstance(token, yaml.TagToken):
-                handle, suffix = token.value
-                mark = token.start_mark
-                raise PlanFileError(
-                    f"{source}:{mark.line + 1}:{mark.column + 1}: invalid YAML: tag "
-                    f"{(handle or '') + suffix!r} is not allowed in plan files (tags such as "
-                    "!!python/... could construct objects); write plain values")
-    except yaml.YAMLError:
-        return  # a syntax error: the parser below reports it with its position
-
-
-_LOC_RE = re.compile(r"line (\d+), column (\d+)")
-
-
-def _yaml_rs_location(message: str) -> str:
-    m = _LOC_RE.search(message)
-    return f":{m.group(1)}:{m.group(2)}" if m else ""
-
-
-def _yaml_rs_reason(message: str) -> str:
-    lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
-    reason = lines[-1] if lines else "syntax error"
-    if len(lines) == 1:
-        reason = _LOC_RE.sub("", reason).replace("YAML parse error at", "").strip(" ,:") or reason
-    return " ".join(reason.split())[:300]
-
-
-def _json_compatible(value: Any, source: str, path: tuple[Any, ...]) -> Any:
-    """Dates become ISO strings; non-finite floats and non-string keys are refused."""
-    if isinstance(value, dict):
-        out = {}
-        for k, v in value.items():
-            if not isinstance(k, str):
-                if isinstance(k, (int, float, bool)) or k is None:
-                    k = json.dumps(k)
-                else:
-                    raise PlanFileError(f"{source}: {_where(path)}: mapping keys must be strings "
-                                        f"(found {type(k).__name__} key)")
-            out[k] = _json_compatible(v, source, (*path, k))
-        return out
-    if isinstance(value, list):
-        return [_json_compatible(v, source, (*path, i)) for i, v in enumerate(value)]
-    if isinstance(value, float) and not math.isfinite(value):
-        raise PlanFileError(f"{source}: {_where(path)}: {value} is not a finite number; use a "
-                            "finite number or a string")
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, bytes):
-        raise PlanFileError(f"{source}: {_where(path)}: binary values are not allowed; use text")
-    return value
-
-
-def _where(path: tuple[Any, ...]) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".") or "top level"
 
 
 # ----------------------------------------------------------------------------- seed import
@@ -252,7 +174,7 @@ def import_foreign(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> An
 def line_index(text: str, fmt: Format) -> dict[tuple[Any, ...], int]:
     """Map data paths (``("steps", 3, "args", "x")``) to 1-based lines; empty if unavailable."""
     try:
-        root = yaml.compose(text, Loader=_SafeLoader)
+        root = yaml.compose(text, Loader=SafeLoader)
     except (yaml.YAMLError, RecursionError):
         return {}
     index: dict[tuple[Any, ...], int] = {}

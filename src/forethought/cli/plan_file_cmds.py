@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import click
-import yaml
 
+from forethought._yaml import load_yaml
 from forethought.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
@@ -54,10 +54,10 @@ def _parse_latency(values: tuple[str, ...], latency_file: str | None) -> dict[st
     out: dict[str, float] = {}
     if latency_file:
         try:
-            data = yaml.safe_load(Path(latency_file).read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise UserError(f"{latency_file}: cannot read latencies: "
-                            f"{' '.join(str(exc).split())[:200]}") from None
+            text = Path(latency_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"{latency_file}: cannot read latencies: {exc}") from None
+        data = load_yaml(text, latency_file)
         if not isinstance(data, dict) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in data.values()
         ):

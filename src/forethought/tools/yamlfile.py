@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from forethought._yaml import SafeLoader, load_yaml
 from forethought.errors import UserError
 from forethought.tools.base import Tool
 from forethought.tools.command import CommandTool, CommandToolConfig
@@ -37,7 +38,7 @@ _TOP_KEYS = {"tools", "mcp_servers", "root"}
 def _item_lines(text: str, key: str) -> list[int]:
     """1-based line of each item of the top-level sequence ``key`` (for error messages)."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=SafeLoader)
     except yaml.YAMLError:
         return []
     if not isinstance(node, yaml.MappingNode):
@@ -66,13 +67,7 @@ def read_tools_document(path: Path) -> tuple[dict[str, Any], str]:
         raise UserError(f"{path}: tools file not found; check the --tools path") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: cannot read tools file: {exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise UserError(f"{path}{where}: invalid YAML: {problem}; fix the syntax") from None
+    data = load_yaml(text, str(path))  # the same YAML 1.2, tag-free reading as plan files
     if not isinstance(data, dict):
         raise UserError(f"{path}: a tools file must be a mapping with a `tools:` list "
                         "(and optionally `mcp_servers:`)")
