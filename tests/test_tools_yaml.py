@@ -170,11 +170,12 @@ def test_tools_files_read_yaml_like_plans(tmp_path: Path) -> None:
         async with contextlib.AsyncExitStack() as stack:
             return list(await load_yaml_tools(path, stack))
 
-    with pytest.raises(UserError, match="tag '!!python/object/apply:os.system' is not allowed"):
+    with pytest.raises(UserError, match=r"tag '!!python/object/apply:os\.system' is not allowed"):
         asyncio.run(load("tools: !!python/object/apply:os.system ['true']\n"))
     with pytest.raises(UserError, match="duplicate mapping key"):
         asyncio.run(load("tools: []\ntools: []\n"))
     tools = asyncio.run(load("tools:\n  - name: say\n    command: [echo, '{{word}}']\n"
-                             "    parameters:\n      - {name: word, type: string, required: true, enum: [no, yes]}\n"))
+                             "    parameters:\n"
+                             "      - {name: word, type: string, required: true, enum: [no, yes]}\n"))
     enum = tools[0].spec.input_schema["properties"]["word"]["enum"]  # type: ignore[attr-defined]
     assert enum == ["no", "yes"]  # strings, not YAML 1.1 booleans
