@@ -225,3 +225,14 @@ def test_prune_gives_up_when_nothing_valid_remains() -> None:
         {"id": "s1", "tool": "count_words", "args": {"text": 3}}]})
     assert prune_invalid_steps(bad_plan, [Problem("x", "m", "s1")], SPECS) is None
     assert prune_invalid_steps(bad_plan, [Problem("x", "m", None)], SPECS) is None
+
+
+def test_goal_literals_find_directories() -> None:
+    from forethought._planner_schema import goal_literals
+
+    assert goal_literals("list the files in docs and save them to report.txt").directories == (
+        "docs",)
+    assert goal_literals("list the files in the workspace").directories == (".",)
+    assert goal_literals("list the files in this directory").directories == (".",)
+    assert goal_literals("list files under src/app").directories == ("src/app",)
+    assert goal_literals("count the words in notes.txt").directories == ()

@@ -33,6 +33,14 @@ _FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6})(?![\
 _PATHY_PARAM = re.compile(r"path|file|dest|src|source|target|output|input", re.I)
 _DIR_PARAM = re.compile(r"dir|folder", re.I)
 _NUMBER_RE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
+# "in docs", "under src/app", "of the reports folder": a directory named in the goal.
+_DIR_PHRASE_RE = re.compile(
+    r"\b(?:in|under|inside|within|of|from)\s+(?:the\s+)?(?:(?:folder|directory|dir)\s+)?"
+    r"([A-Za-z0-9_][\w-]*(?:/[\w-]+)*/?)(?!\.\w)(?:\s+(?:folder|directory|dir))?\b")
+_NOT_DIRS = frozenset({"this", "that", "it", "them", "file", "files", "text", "words", "lines",
+                       "a", "an", "the", "my", "each", "all", "every", "current"})
+_DIR_TOOL = re.compile(r"dir|folder|list", re.I)
+_ROOT_WORDS = frozenset({"workspace", "root", "here", "project"})  # the tools' root directory
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,7 @@ class Literals:
 
     strings: tuple[str, ...] = ()
     numbers: tuple[float, ...] = ()
+    directories: tuple[str, ...] = ()
 
 
 def goal_literals(goal: str) -> Literals:
@@ -52,7 +61,13 @@ def goal_literals(goal: str) -> Literals:
     strings.extend(m.group(1) for m in _FILE_RE.finditer(unquoted))
     numbers = [float(m.group(1)) for m in _NUMBER_RE.finditer(unquoted)]
     strings = [s for s in strings if "$" not in s]
-    return Literals(tuple(dict.fromkeys(strings)), tuple(dict.fromkeys(numbers)))
+    dirs = ["." if m.group(1).lower() in _ROOT_WORDS else m.group(1).rstrip("/")
+            for m in _DIR_PHRASE_RE.finditer(unquoted)
+            if m.group(1).lower() not in _NOT_DIRS and not _FILE_RE.fullmatch(m.group(1))]
+    if re.search(r"\b(?:this|current)\s+(?:folder|directory|dir)\b", unquoted, re.I):
+        dirs.append(".")
+    return Literals(tuple(dict.fromkeys(strings)), tuple(dict.fromkeys(numbers)),
+                    tuple(dict.fromkeys(d for d in dirs if d)))
 
 
 def _stems(text: str) -> set[str]:
@@ -172,7 +187,7 @@ class PlanSchemaBuilder:
             self._args_inputs[name] = (schema, spec.input_schema)
 
     def _literal(self, pname: str, prop: dict[str, Any], root: Mapping[str, Any],
-                 relaxed: bool) -> dict[str, Any] | None:
+                 relaxed: bool, tool: str = "") -> dict[str, Any] | None:
         """The non-reference alternatives for one argument; None means "references only"."""
         types = types_of(prop, root)
         if types != {"string"} or any(k in prop for k in ("enum", "const", "pattern", "format")):
@@ -181,8 +196,11 @@ class PlanSchemaBuilder:
             # Type-directed pruning: file names go to path-like parameters and other literals to
             # the rest. A text parameter with no fitting literal must take an earlier step's
             # output, so "count the words in notes.txt" cannot become count_words("notes.txt").
-            if _DIR_PARAM.search(pname):
-                return self._free({**prop, "pattern": r"^[^$.]*$"})  # a directory, not a file
+            if _DIR_PARAM.search(pname) or (_DIR_TOOL.search(tool) and pname == "path"):
+                # A directory, not a file: one named in the goal if any, else free text.
+                if self.literals.directories:
+                    return {"type": "string", "enum": list(self.literals.directories)}
+                return self._free({**prop, "pattern": r"^[^$.]*$|^\.$"})
             pathy = bool(_PATHY_PARAM.search(pname))
             fitting = [v for v in self.literals.strings if bool(_FILE_RE.fullmatch(v)) == pathy]
             if fitting:
@@ -208,7 +226,7 @@ class PlanSchemaBuilder:
         for pname, pschema in props.items():
             want = types_of(pschema, original)
             literal = self._literal(str(pname), dict(pschema) if isinstance(pschema, Mapping)
-                                    else {}, original, relaxed)
+                                    else {}, original, relaxed, tool)
             options = [r.text for r in refs
                        if compatible(set(r.types) if r.types is not None else None, want)]
             if literal is None and not options:
