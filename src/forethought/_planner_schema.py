@@ -192,15 +192,16 @@ class PlanSchemaBuilder:
         types = types_of(prop, root)
         if types != {"string"} or any(k in prop for k in ("enum", "const", "pattern", "format")):
             return prop
+        takes_dir = bool(_DIR_PARAM.search(pname)) or (bool(_DIR_TOOL.search(tool))
+                                                        and pname == "path")
+        if takes_dir and self.literals.directories and not relaxed:
+            return {"type": "string", "enum": list(self.literals.directories)}  # named in the goal
         if self.literals.strings and not relaxed:
             # Type-directed pruning: file names go to path-like parameters and other literals to
             # the rest. A text parameter with no fitting literal must take an earlier step's
             # output, so "count the words in notes.txt" cannot become count_words("notes.txt").
-            if _DIR_PARAM.search(pname) or (_DIR_TOOL.search(tool) and pname == "path"):
-                # A directory, not a file: one named in the goal if any, else free text.
-                if self.literals.directories:
-                    return {"type": "string", "enum": list(self.literals.directories)}
-                return self._free({**prop, "pattern": r"^[^$.]*$|^\.$"})
+            if takes_dir:
+                return self._free({**prop, "pattern": r"^[^$.]*$|^\.$"})  # a directory
             pathy = bool(_PATHY_PARAM.search(pname))
             fitting = [v for v in self.literals.strings if bool(_FILE_RE.fullmatch(v)) == pathy]
             if fitting:
