@@ -1,6 +1,6 @@
 """Crash test: SIGKILL a child running 20-step plans at random points, resume, check the books.
 
-The child (forked from this process, so it starts in milliseconds) runs a series of runs; each
+The child (a fresh interpreter; kills are timed from its READY line) runs a series of runs; each
 run's plan mixes read-only, idempotent and non-idempotent tools that write to an effect log (the
 "outside world"). After every commit the child prints ``ACK run seq kind``. The parent kills it
 at a random moment, checks ``PRAGMA integrity_check`` and that every acknowledged event is in the
@@ -139,19 +139,34 @@ async def _child_main(db: str, run_ids: list[str], out: int) -> None:
 
 
 def _spawn(db: str, run_ids: list[str]) -> tuple[int, int]:
+    """Start a child interpreter (exec, not fork: a forked copy of this test process would
+    inherit whatever threads earlier tests left running, e.g. an in-process model server, and
+    could deadlock on a lock one of them held). Returns once the child has imported everything
+    and said READY, so the random kill time is measured from the start of real work."""
     r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(r)
-        code = 0
-        try:
-            asyncio.run(_child_main(db, run_ids, w))
-        except BaseException as exc:
-            os.write(w, f"ERROR {type(exc).__name__}: {exc}\n".encode())
-            code = 1
-        os._exit(code)
+    os.set_inheritable(w, True)
+    argv = [sys.executable, __file__, "--child", db, _EFFECTS[0], str(w), *run_ids]
+    pid = os.posix_spawn(sys.executable, argv, dict(os.environ))
     os.close(w)
+    ready = bytearray()
+    while b"READY\n" not in ready:
+        chunk = os.read(r, 1)
+        if not chunk:
+            break  # died during start-up: the caller reads EOF and sees its ERROR line
+        ready.extend(chunk)
     return pid, r
+
+
+def _child(db: str, effects: str, fd: int, run_ids: list[str]) -> None:
+    _EFFECTS[0] = effects
+    os.write(fd, b"READY\n")
+    code = 0
+    try:
+        asyncio.run(_child_main(db, run_ids, fd))
+    except BaseException as exc:
+        os.write(fd, f"ERROR {type(exc).__name__}: {exc}\n".encode())
+        code = 1
+    os._exit(code)
 
 
 def _read_until(fd: int, deadline: float | None, buf: bytearray) -> bool:
@@ -284,3 +299,7 @@ def test_crash_resume_200_kills(tmp_path: Path, capsys: pytest.CaptureFixture[st
     # Kills land at random times; on a loaded machine more of them hit a child before it got to
     # a resume, so this floor only guards that the resume path was exercised many times.
     assert figures["resumes"] >= 50
+
+
+if __name__ == "__main__" and len(sys.argv) > 5 and sys.argv[1] == "--child":
+    _child(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:])
