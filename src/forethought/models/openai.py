@@ -16,7 +16,13 @@ from typing import Any
 from forethought.errors import ModelError
 from forethought.models._errors import map_sdk_error
 from forethought.models._retry import with_retries
-from forethought.models.base import ModelRequest, ModelResponse, StreamChunk, Usage
+from forethought.models.base import (
+    ModelRequest,
+    ModelResponse,
+    StreamChunk,
+    Usage,
+    sampling_options,
+)
 from forethought.models.pricing import price_call
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -74,14 +80,7 @@ class OpenAIModel:
             "model": self.model,
             "messages": [m.model_dump() for m in request.messages],
         }
-        if request.temperature is not None:
-            params["temperature"] = request.temperature
-        if request.max_tokens is not None:
-            params["max_tokens"] = request.max_tokens
-        if request.stop:
-            params["stop"] = list(request.stop)
-        if request.seed is not None:
-            params["seed"] = request.seed
+        params.update(sampling_options(request))
         if request.json_schema is not None:
             # strict=False: OpenAI's strict mode rejects optional properties, which tool argument
             # schemas have; compatible servers enforce the schema while decoding either way.
