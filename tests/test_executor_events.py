@@ -7,30 +7,60 @@ from typing import Any
 
 import pytest
 
+from forethought import _executor_events as fast
 from forethought import events as E
-from forethought._executor_parts import trusted_event
 from forethought.events import event_from_json, event_to_json
 
 
-@pytest.mark.parametrize(("cls", "fields"), [
-    (E.StepStarted, {"step_id": "s1", "attempt": 2, "idempotency_key": "r:s1",
-                     "args": {"a": [1, {"b": None}]}, "backend": "local"}),
-    (E.StepSucceeded, {"step_id": "s1", "attempt": 1, "output": {"x": [1.5, "y", True]},
-                       "duration_s": 0.25}),
-])
-def test_trusted_event_equals_validated(cls: type[Any], fields: dict[str, Any]) -> None:
-    envelope = {"run_id": "r", "seq": 7, "ts": time.time(), "plan_version": 3,
-                "kind": cls.model_fields["kind"].default}
-    fast = trusted_event(cls, {**fields, **envelope})
-    slow = cls.model_validate({**fields, **envelope})
-    assert fast == slow
-    assert event_to_json(fast) == event_to_json(slow)
-    assert event_from_json(event_to_json(fast)) == slow
-    assert fast.model_dump() == slow.model_dump()
+def test_the_fast_path_is_in_use() -> None:
+    # If pydantic's instance layout or the event classes change, the builders silently fall back
+    # to validation (correct, but slow): this makes that visible instead.
+    assert fast.FAST_EVENTS
 
 
-def test_trusted_event_with_missing_field_falls_back_to_validation() -> None:
-    fields = {"run_id": "r", "seq": 0, "plan_version": 1, "kind": "step_succeeded",
-              "step_id": "s", "attempt": 1}  # no ts/output/duration_s: defaults apply
-    ev = trusted_event(E.StepSucceeded, fields)
-    assert ev.output is None and ev.duration_s == 0.0 and ev.ts > 0
+@pytest.mark.parametrize("args", [{}, {"a": [1, {"b": None}], "s": "x"}])
+def test_step_started_equals_validated(args: dict[str, Any]) -> None:
+    ts = time.time()
+    quick = fast.step_started("r", 7, ts, 3, "s1", 2, "r:s1", args, "local")
+    slow = E.StepStarted(run_id="r", seq=7, ts=ts, plan_version=3, kind="step_started",
+                         step_id="s1", attempt=2,
+                         idempotency_key="r:s1", args=args, backend="local")
+    _assert_same(quick, slow)
+
+
+@pytest.mark.parametrize("output", [None, 1, "text", {"x": [1.5, "y", True]}, [1, [2]]])
+def test_step_succeeded_equals_validated(output: Any) -> None:
+    ts = time.time()
+    quick = fast.step_succeeded("r", 8, ts, 1, "s1", 1, output, 0.25)
+    slow = E.StepSucceeded(run_id="r", seq=8, ts=ts, plan_version=1, kind="step_succeeded",
+                           step_id="s1", attempt=1, output=output, duration_s=0.25)
+    _assert_same(quick, slow)
+
+
+def _assert_same(quick: Any, slow: Any) -> None:
+    assert type(quick) is type(slow)
+    assert quick == slow
+    assert event_to_json(quick) == event_to_json(slow)
+    assert event_from_json(event_to_json(quick)) == slow
+    assert quick.model_dump() == slow.model_dump()
+    assert quick.model_fields_set == slow.model_fields_set  # as read back from the store
+    assert repr(quick) == repr(slow)
+
+
+def test_copies_of_fast_events_do_not_share_their_fields_set() -> None:
+    # The builders share one fields-set per class; pydantic copies it on model_copy, so an
+    # updated copy must not leak into other events.
+    a = fast.step_succeeded("r", 1, 1.0, 1, "a", 1, 1, 0.1)
+    b = a.model_copy(update={"output": 2})
+    assert b.output == 2 and a.output == 1
+    assert b.__pydantic_fields_set__ is not a.__pydantic_fields_set__
+    c = fast.step_succeeded("r", 2, 1.0, 1, "c", 1, 3, 0.1)
+    assert c.model_fields_set == a.model_fields_set
+
+
+def test_without_the_fast_path_the_builders_validate(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "FAST_EVENTS", False)
+    ev = fast.step_started("r", 0, 1.0, 1, "s", 1, "k", {}, "local")
+    assert isinstance(ev, E.StepStarted) and ev.attempt == 1
+    with pytest.raises(ValueError, match="attempt"):
+        fast.step_succeeded("r", 0, 1.0, 1, "s", 0, None, 0.0)  # attempt must be >= 1

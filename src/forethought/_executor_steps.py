@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +9,7 @@ from forethought._executor_parts import UnserializableOutput
 from forethought.backends.base import WorkerCrashed
 from forethought.errors import ToolError, ToolTimeout
 from forethought.events import FailureClass
-from forethought.plan import Plan, Step, canonical_dumps
+from forethought.plan import Plan, Step
 from forethought.refs import ReferenceError_, lookup, resolve
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
@@ -18,13 +17,11 @@ from forethought.tools.base import Tool, ToolContext, ToolSpec
 def plan_record(plan: Plan) -> tuple[dict[str, Any], str]:
     """The plan as recorded in events (full form, defaults included) and its plan hash.
 
-    One dump serves both: the hash is sha256 of exactly this data in canonical JSON (the same as
-    ``Plan.plan_hash()``), so re-hashing a stored plan reproduces the approved hash even if a
-    later version of forethought changes a default. Hashing a 10,000-step plan is the largest
-    fixed cost of starting a run; this halves it.
+    The hash is sha256 of exactly this data in canonical JSON, so re-hashing a stored plan
+    reproduces the approved hash even if a later version of forethought changes a default. Both
+    are computed once per plan object (see ``Plan.record_data``).
     """
-    data = plan.model_dump(mode="json", by_alias=True)
-    return data, hashlib.sha256(canonical_dumps(data).encode("utf-8")).hexdigest()
+    return plan.record_data(), plan.plan_hash()
 
 
 Failure = tuple[FailureClass, str, bool]
@@ -63,10 +60,12 @@ def classify(exc: Exception, limit_s: float | None) -> Failure:
 
 
 _CTX_HAS_DICT = not hasattr(ToolContext, "__slots__")
+_new = object.__new__
+_set = object.__setattr__
 
 
 def context(run_id: str, step_id: str, attempt: int, key: str,
-             extra: Mapping[str, Any]) -> ToolContext:
+            extra: Mapping[str, Any]) -> ToolContext:
     """A ToolContext without the frozen-dataclass ``__init__`` (six ``object.__setattr__`` calls).
 
     Built once per attempt on the hot path; falls back to the constructor should ToolContext
@@ -75,9 +74,9 @@ def context(run_id: str, step_id: str, attempt: int, key: str,
     if not _CTX_HAS_DICT:
         return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key,
                            extra=extra)
-    ctx = object.__new__(ToolContext)
-    ctx.__dict__.update(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key,
-                        workspace=None, extra=extra)
+    ctx = _new(ToolContext)
+    _set(ctx, "__dict__", {"run_id": run_id, "step_id": step_id, "attempt": attempt,
+                           "idempotency_key": key, "workspace": None, "extra": extra})
     return ctx
 
 

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from forethought import _executor_recovery as recovery
 from forethought import events as E
-from forethought._executor_events import EventLog
+from forethought._executor_events import EventLog, step_started, step_succeeded
 from forethought._executor_parts import (
     AgentRunner,
     ApproveAll,
@@ -39,7 +39,6 @@ from forethought._executor_parts import (
     needs_approval,
     normalize_output,
     run_summary,
-    trusted_event,
 )
 from forethought._executor_steps import (
     Failure,
@@ -50,16 +49,25 @@ from forethought._executor_steps import (
     spec_of,
     step_data,
 )
+from forethought._resume import Resume
 from forethought.backends.base import Backend, LocalBackend
 from forethought.errors import ToolError
 from forethought.evaluate import Critic, evaluate
 from forethought.events import Event
 from forethought.plan import Plan, Step
 from forethought.refs import ReferenceError_
-from forethought.state import TERMINAL_STEP_STATUSES, RunState, apply, fold
+from forethought.state import TERMINAL_STEP_STATUSES, RunState, apply, fold, fold_handler
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
 __all__ = ["ApproveAll", "Executor", "ReadOnlyGate", "StopRequest", "run_plan"]
+
+_fold_started = fold_handler("step_started")
+_fold_succeeded = fold_handler("step_succeeded")
+
+# A worker running steps that never suspend yields to the event loop after this long.
+_SLICE_S = 0.002
+# At most this many new workers at once when a worker's step suspends with steps still waiting.
+_SPAWN_BATCH = 32
 
 
 class Executor:
@@ -128,14 +136,21 @@ class Executor:
         # scheduling structures
         self._steps: dict[str, Step] = {}
         self._specs: dict[str, ToolSpec | None] = {}
+        self._how: dict[str, tuple[Tool | None, float | None, str]] = {}
         self._gated: set[str] = set()  # steps that need the gate's approval to start
         self._every_step: dict[str, Step] = {}  # incl. retired ones, for compensation
-        self._dependents: dict[str, list[str]] = {}
+        # Step id → its dependents; tuples shared with ``Plan.dependents_map`` until a step is
+        # linked one at a time (streaming, resume), which turns that entry into a list.
+        self._dependents: dict[str, Sequence[str]] = {}
         self._waiting: dict[str, int] = {}
+        # Running steps and the worker task each runs in (see ``_worker``).
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        # Launched but not yet entered: cancelling such a task would skip its bookkeeping
-        # entirely (the coroutine never starts), so a halt lets it enter and stand down itself.
+        # Launched steps waiting for a worker to pick them up, in launch order. A halt does not
+        # drop them: a worker still enters each one, and it stands down with its bookkeeping.
+        self._ready_q: deque[Step] = deque()
         self._unstarted: set[str] = set()
+        self._workers: set[asyncio.Task[None]] = set()
+        self._pickers = 0  # workers that will look at ``_ready_q`` before they end
         self._running = 0
         self._running_by_key: dict[str, int] = {}
         self._queues: dict[str, deque[tuple[int, str]]] = {}
@@ -294,18 +309,6 @@ class Executor:
                     plan_version=self._plan.version if self._plan else 1, **fields)
         return self._push(event)
 
-    def _emit_trusted(self, cls: type[E._Event], kind: str, fields: dict[str, Any]) -> Any:
-        """The hot-path twin of ``_emit`` for events whose fields this module builds itself.
-
-        ``fields`` must hold every field of ``cls`` except the envelope; see ``trusted_event``.
-        """
-        fields["run_id"] = self.run_id
-        fields["seq"] = self._seq
-        fields["ts"] = time.time()
-        fields["plan_version"] = self._plan.version if self._plan else 1
-        fields["kind"] = kind
-        return self._push(trusted_event(cls, fields))
-
     def _push(self, event: Any) -> Any:
         self._seq += 1
         apply(self.state, event)
@@ -344,12 +347,25 @@ class Executor:
             self._every_step[s.id] = s
             tool = self._tools.get(s.tool) if s.tool is not None else None
             spec = self._specs[s.id] = tool.spec if tool is not None else None
+            self._how[s.id] = self._how_to_run(s, spec)
             if needs_approval(s, spec):
                 self._gated.add(s.id)
+
+    def _how_to_run(self, step: Step, spec: ToolSpec | None) -> tuple[Tool | None, float | None,
+                                                                         str]:
+        """(the tool to await directly or None for the dispatch path, timeout, backend name)."""
+        limit_s = step.timeout_s if step.timeout_s is not None else (
+            spec.timeout_s if spec is not None else None)
+        backend_name = step.executor or "local"
+        direct = None
+        if step.agent is None and backend_name == "local" and self._local_is_default:
+            direct = self._tools.get(step.tool or "")
+        return direct, limit_s, backend_name
 
     def _link(self, steps: Iterable[Step]) -> None:
         """Wire dependency counters for ``steps`` and launch those already satisfiable."""
         status = self.state.steps
+        dependents = self._dependents
         ready: list[str] = []
         for s in steps:
             st = status.get(s.id)
@@ -360,8 +376,27 @@ class Executor:
                 dst = status.get(d)
                 if dst is None or dst.status != "succeeded":
                     n += 1
-                    self._dependents.setdefault(d, []).append(s.id)
+                    waiting_on = dependents.get(d)
+                    if type(waiting_on) is not list:
+                        waiting_on = dependents[d] = list(waiting_on or ())
+                    waiting_on.append(s.id)
             self._waiting[s.id] = n
+            if n == 0:
+                ready.append(s.id)
+        for sid in ready:
+            self._ready(sid)
+
+    def _link_fresh(self, plan: Plan) -> None:
+        """``_link`` for a plan none of whose steps has run yet: counters straight from the plan.
+
+        The dependents map is the plan's own (computed once per plan object, e.g. by validation
+        before the run), so a 10,000-step plan is wired in a few milliseconds.
+        """
+        self._dependents = dict(plan.dependents_map())
+        waiting = self._waiting
+        ready: list[str] = []
+        for s in plan.steps:
+            n = waiting[s.id] = len(s.all_dependencies())
             if n == 0:
                 ready.append(s.id)
         for sid in ready:
@@ -369,17 +404,21 @@ class Executor:
 
     def _install(self, plan: Plan) -> None:
         self._steps, self._specs, self._dependents, self._waiting = {}, {}, {}, {}
+        self._how = {}
         self._add_steps(plan.steps)
         self._link(plan.steps)
 
     def _fail_unreachable(self) -> None:
         """At plan close: steps waiting on ids that are not in the plan can never start."""
-        for sid, s in list(self._steps.items()):
-            missing = [d for d in s.all_dependencies() if d not in self._steps]
-            if missing and self.state.step(sid).status == "pending":
-                self._emit(E.StepFailed, step_id=sid, attempt=0, failure_class="reference",
-                           error=f"depends on unknown step {missing[0]!r}")
-                self._after_failure(s, "reference", f"depends on unknown step {missing[0]!r}")
+        steps = self._steps
+        missing = [d for d in self._dependents if d not in steps]
+        for d in missing:
+            for sid in self._dependents.get(d, ()):
+                if sid in steps and self.state.step(sid).status == "pending":
+                    why = f"depends on unknown step {d!r}"
+                    self._emit(E.StepFailed, step_id=sid, attempt=0, failure_class="reference",
+                               error=why)
+                    self._after_failure(steps[sid], "reference", why)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -400,7 +439,10 @@ class Executor:
                            scope=self._approval_scope)
         if self._resuming and self._review_interrupted():
             return
-        self._link(list(self._steps.values()))
+        if plan is not None and not self._resuming and self._plan_closed:
+            self._link_fresh(plan)
+        else:
+            self._link(list(self._steps.values()))
         if self._plan_closed:
             self._fail_unreachable()
 
@@ -444,9 +486,8 @@ class Executor:
             return
 
     async def _drain(self) -> None:
-        tasks = [t for t in self._tasks.values() if not t.done()]
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        while self._workers:
+            await asyncio.gather(*self._workers, return_exceptions=True)
 
     def _finish(self) -> None:
         status, reason = self._final_status()
@@ -484,14 +525,14 @@ class Executor:
         """No new starts; cancel running steps; optionally skip everything not yet started."""
         self._halted = True
         self._cancel_reason = reason
-        for sid, task in self._tasks.items():
-            if sid not in self._unstarted:
-                task.cancel()
+        for task in self._tasks.values():
+            task.cancel()
         self._queues.clear()
         self._queued = 0
         if skip:
             for sid in self._steps:
-                if self.state.steps[sid].status in ("pending", "ready") and sid not in self._tasks:
+                if self.state.steps[sid].status in ("pending", "ready") and sid not in self._tasks \
+                        and sid not in self._unstarted:
                     self._emit(E.StepSkipped, step_id=sid, reason=reason)
             self._blocked.clear()
         self._poke()
@@ -542,7 +583,9 @@ class Executor:
             key = self._key_of(step)
             self._running_by_key[key] = self._running_by_key.get(key, 0) + 1
         self._unstarted.add(sid)
-        self._tasks[sid] = self._loop.create_task(self._run_step(step), name=sid)
+        self._ready_q.append(step)
+        if self._pickers == 0:
+            self._spawn_workers(1)
 
     def _release(self, step: Step) -> None:
         self._tasks.pop(step.id, None)
@@ -567,102 +610,171 @@ class Executor:
 
     # ------------------------------------------------------------------ one step
 
-    async def _run_step(self, step: Step) -> None:
-        self._unstarted.discard(step.id)
-        if self._stop is not None or self._fatal is not None:
-            if self._stop is None or self._stop.status == "failed":
-                self._emit(E.StepSkipped, step_id=step.id, reason=self._cancel_reason)
-            self._release(step)
-            if self._running == 0:
-                self._poke()
-            return
+    # ------------------------------------------------------------------ workers
+
+    def _spawn_workers(self, n: int) -> None:
+        for _ in range(n):
+            self._pickers += 1
+            task = self._loop.create_task(self._worker(), name="forethought-worker")
+            self._workers.add(task)
+
+    async def _worker(self) -> None:
+        """Run launched steps one after another until none is left; one task per busy worker.
+
+        A step runs inside the worker's task (renamed after the step), started by hand: if it
+        completes without suspending, the worker goes straight on to the next ready step — often
+        the one this step just unblocked — with no new task and no trip around the event loop.
+        If it suspends, the worker stays with it (it is that step's task: timeouts, cancellation
+        and task-bound context managers all see the right task), and hands the remaining ready
+        steps to fresh workers. A worker that ran steps for ``_SLICE_S`` without suspending
+        yields once, so subscribers, sinks and the supervisor keep up with long synchronous runs.
+        """
+        task = asyncio.current_task()
+        assert task is not None
+        queue, unstarted, tasks = self._ready_q, self._unstarted, self._tasks
+        clock = time.perf_counter
+        picking = True
+        slice_end = clock() + _SLICE_S
         try:
-            failure = await self._attempts(step)
-        except asyncio.CancelledError:
+            while queue:
+                step = queue.popleft()
+                sid = step.id
+                unstarted.discard(sid)
+                if self._stop is not None or self._fatal is not None:
+                    self._stand_down(step)
+                    continue
+                task.set_name(sid)
+                tasks[sid] = task
+                coro = self._attempts(step)
+                try:
+                    first = coro.send(None)
+                except StopIteration as done:
+                    failure: Failure | None = done.value
+                except BaseException as exc:
+                    failure = self._step_broke(step, exc)
+                else:
+                    picking = False
+                    self._pickers -= 1
+                    if queue:
+                        self._spawn_workers(max(0, min(len(queue), _SPAWN_BATCH) - self._pickers))
+                    try:
+                        failure = await Resume(coro, first)
+                    except BaseException as exc:
+                        failure = self._step_broke(step, exc)
+                    picking = True
+                    self._pickers += 1
+                    slice_end = clock() + _SLICE_S
+                self._release(step)
+                if failure is None:
+                    self._after_success(step)
+                else:
+                    self._after_failure(step, failure[0], failure[1])
+                if self._running == 0:
+                    self._poke()
+                if clock() > slice_end:
+                    await asyncio.sleep(0)
+                    slice_end = clock() + _SLICE_S
+        finally:
+            if picking:
+                self._pickers -= 1
+            self._workers.discard(task)
+
+    def _stand_down(self, step: Step) -> None:
+        """A launched step the run stopped before it started: skipped (failed stop) or left."""
+        if self._stop is None or self._stop.status == "failed":
+            self._emit(E.StepSkipped, step_id=step.id, reason=self._cancel_reason)
+        self._release(step)
+        if self._running == 0:
+            self._poke()
+
+    def _step_broke(self, step: Step, exc: BaseException) -> Failure:
+        """The step's coroutine raised: cancelled (re-raised), or a bug in forethought."""
+        if not isinstance(exc, Exception):  # cancelled, interrupted, exiting: record and go
             self._emit(E.StepCancelled, step_id=step.id, reason=self._cancel_reason)
             self._release(step)
             if self._running == 0:
                 self._poke()
-            raise
-        except Exception as exc:  # a bug in forethought, not in the tool: fail loudly, never hang
-            msg = f"internal error in the executor: {type(exc).__name__}: {exc}"
-            self._emit(E.StepFailed, step_id=step.id, attempt=max(self.state.step(step.id)
-                       .attempts, 0), error=msg, failure_class="error")
-            failure = ("error", msg, False)
-        self._release(step)
-        if failure is None:
-            self._after_success(step)
-        else:
-            self._after_failure(step, failure[0], failure[1])
-        if self._running == 0:
-            self._poke()
+            raise exc
+        # A bug in forethought, not in the tool (tool errors are failures already): fail the
+        # step loudly rather than hang the run.
+        msg = f"internal error in the executor: {type(exc).__name__}: {exc}"
+        self._emit(E.StepFailed, step_id=step.id, attempt=max(self.state.step(step.id).attempts,
+                   0), error=msg, failure_class="error")
+        return ("error", msg, False)
 
     async def _attempts(self, step: Step, *, rollback: bool = False) -> Failure | None:
         """Run ``step`` per its retry policy; emit its events; the final failure or None.
 
-        This is the hot path (once per step): one coroutine per attempt loop, and a local tool is
+        This is the hot path (once per step), written for it: the two per-step events are built
+        without re-validation and folded with their handlers directly, and a local tool is
         awaited directly rather than through the backend and dispatch layers.
         """
         sid = step.id
-        spec = self._specs.get(sid) if not rollback else spec_of(self._tools, step)
-        policy = step.retry
+        direct, limit_s, backend_name = self._how[sid] if not rollback else \
+            self._how_to_run(step, spec_of(self._tools, step))
         key = self._keys.get(sid) or f"{self.run_id}:{sid}"
-        limit_s = step.timeout_s if step.timeout_s is not None else (
-            spec.timeout_s if spec is not None else None)
-        backend_name = step.executor or "local"
-        direct = None
-        if step.agent is None and backend_name == "local" and self._local_is_default:
-            direct = self._tools.get(step.tool or "")
-        emit = self._emit
+        state, bus, run_id = self.state, self._bus, self.run_id
+        clock = time.perf_counter
         attempt = 0
         while True:
             attempt += 1
             try:
-                args = resolve_args(step, self.state.outputs)
+                args = resolve_args(step, state.outputs)
             except ReferenceError_ as exc:
                 msg = f"reference {exc}"
-                emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
-                     failure_class="reference")
+                self._emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
+                           failure_class="reference")
                 return ("reference", msg, False)
-            self._emit_trusted(E.StepStarted, "step_started", {
-                "step_id": sid, "attempt": attempt, "idempotency_key": key, "args": dict(args),
-                "backend": backend_name})
-            t0 = time.perf_counter()
-            ctx = context(self.run_id, sid, attempt, key,
-                           {"args": args, "record": self.record} if step.agent else {})
+            seq = self._seq
+            self._seq = seq + 1
+            version = self._plan.version if self._plan is not None else 1
+            event: Any = step_started(run_id, seq, time.time(), version, sid, attempt, key,
+                                      dict(args), backend_name)
+            _fold_started(state, event)
+            state.last_seq = seq
+            bus.push(event)
+            t0 = clock()
+            ctx = context(run_id, sid, attempt, key,
+                          {"args": args, "record": self.record} if step.agent else {})
             failure: Failure | None = None
             try:
                 call = direct.invoke(args, ctx) if direct is not None else \
                     self._call(step, args, ctx)
                 if limit_s is None:
-                    output = normalize_output(await call)
+                    output = await call
                 else:
                     async with asyncio.timeout(limit_s):
                         output = await call
-                    output = normalize_output(output)
+                output = normalize_output(output)
             except Exception as exc:
                 failure = classify(exc, limit_s)
             if failure is None and step.check is not None:
                 verdict = await evaluate(step.check, output, step=step, critic=self._critic)
                 if verdict is not None:
-                    emit(E.CheckFailed, step_id=sid, attempt=attempt,
-                         criterion=verdict.criterion, detail=verdict.detail)
+                    self._emit(E.CheckFailed, step_id=sid, attempt=attempt,
+                               criterion=verdict.criterion, detail=verdict.detail)
                     failure = ("check", str(verdict), True)
-            dur = time.perf_counter() - t0
+            dur = clock() - t0
             if failure is None:
-                self._emit_trusted(E.StepSucceeded, "step_succeeded", {
-                    "step_id": sid, "attempt": attempt, "output": output, "duration_s": dur})
+                seq = self._seq
+                self._seq = seq + 1
+                event = step_succeeded(run_id, seq, time.time(), version, sid, attempt, output,
+                                       dur)
+                _fold_succeeded(state, event)
+                state.last_seq = seq
+                bus.push(event)
                 return None
             cls, msg, retryable = failure
             retry_class = "error" if cls == "crashed" else cls
+            policy = step.retry
             if retryable and attempt < policy.attempts and retry_class in policy.retry_on:
                 delay = policy.delay_before(attempt + 1, self._rng.random())
-                emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg, failure_class=cls,
-                     final=False, retry_in_s=delay, duration_s=dur)
+                self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg,
+                           failure_class=cls, final=False, retry_in_s=delay, duration_s=dur)
                 await asyncio.sleep(delay)
                 continue
-            emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg, failure_class=cls,
-                 duration_s=dur)
+            self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg, failure_class=cls,
+                       duration_s=dur)
             return failure
 
     async def _call(self, step: Step, args: dict[str, Any], ctx: ToolContext) -> Any:

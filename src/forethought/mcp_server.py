@@ -12,7 +12,6 @@ fake. ``python -m forethought.mcp_server --service module:factory`` serves any i
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import inspect
 import sys
@@ -23,6 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError as McpToolError
 from mcp_types import ToolAnnotations
 
+from forethought import eventloop
 from forethought.errors import ForethoughtError, UserError
 
 SERVER_NAME = "forethought"
@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
-    asyncio.run(serve_stdio(service))
+    eventloop.run(serve_stdio(service))
     return 0
 
 

@@ -110,6 +110,15 @@ def fold(events: Iterable[Event], state: RunState | None = None) -> RunState:
     return st
 
 
+def fold_handler(kind: str) -> Callable[[RunState, Any], None]:
+    """The fold's handler for one event kind, for a caller that emits only that kind.
+
+    The executor folds its two per-step events through these directly (it knows their kind);
+    the caller must still set ``last_seq``, as ``apply`` does.
+    """
+    return _HANDLERS[kind]
+
+
 def apply(state: RunState, event: Event) -> RunState:
     """Advance ``state`` by one event (in place) and return it: the live half of ``fold``."""
     handler = _HANDLERS.get(event.kind)
@@ -187,7 +196,7 @@ def _step_ready(st: RunState, e: Any) -> None:
 
 
 def _step_started(st: RunState, e: Any) -> None:
-    s = st.step(e.step_id)
+    s = st.steps.get(e.step_id) or st.step(e.step_id)  # the common case first: once per step
     s.status = "running"
     s.attempts = e.attempt
     if s.started_at is None or e.attempt == 1:
@@ -199,7 +208,7 @@ def _step_started(st: RunState, e: Any) -> None:
 
 
 def _step_succeeded(st: RunState, e: Any) -> None:
-    s = st.step(e.step_id)
+    s = st.steps.get(e.step_id) or st.step(e.step_id)
     s.status = "succeeded"
     s.attempts = e.attempt
     s.output = e.output
@@ -305,4 +314,4 @@ _HANDLERS: dict[str, Callable[[RunState, Any], None]] = {
 }
 
 __all__ = ["FINISHED_RUN_STATUSES", "TERMINAL_STEP_STATUSES", "RunState", "StepState", "apply",
-           "fold"]
+           "fold", "fold_handler"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -10,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from forethought import eventloop
 from forethought.tools.base import ToolSpec
 from forethought.tools.loader import open_tools
 
@@ -33,7 +33,7 @@ def json_option(fn: F) -> F:
 
 def run_async(factory: Callable[[], Awaitable[T]]) -> T:
     """Run a coroutine from a synchronous click command."""
-    return asyncio.run(_call(factory))
+    return eventloop.run(_call(factory))
 
 
 async def _call(factory: Callable[[], Awaitable[T]]) -> T:

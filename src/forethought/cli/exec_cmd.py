@@ -8,7 +8,6 @@ Every event is recorded in the run database (``--db``), so the run can be shown,
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from forethought import eventloop
 from forethought.agent import Agent, RunResult
 from forethought.approval import ApproveMode
 from forethought.cli._common import (
@@ -127,7 +127,7 @@ def exec_command(plan_file: str, tools_paths: tuple[str, ...], as_json: bool,
     approve: ApproveMode = "all" if approve_all else "read_only" if approve_read_only else "none"
     holder: list[RunResult | Agent] = []
     try:
-        asyncio.run(_execute(plan_file, tools_paths, approve, max_concurrency, db, holder))
+        eventloop.run(_execute(plan_file, tools_paths, approve, max_concurrency, db, holder))
     except KeyboardInterrupt:
         # The executor recorded a resumable pause before the interrupt propagated.
         agent = holder[0] if holder and isinstance(holder[0], Agent) else None

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
+from forethought import eventloop
 from forethought.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -187,7 +188,7 @@ def resume_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as
             return await agent.resume(run_id, on_event=None if as_json else _progress)
 
     try:
-        result = asyncio.run(go())
+        result = eventloop.run(go())
     except KeyboardInterrupt:
         click.echo(f"run {run_id}: paused (interrupted); continue with: forethought resume "
                    f"{run_id}", err=True)
@@ -263,7 +264,7 @@ def replay_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as
                                         approve_all=approve_all, record=not no_record,
                                         sinks=(_progress,))
 
-    result = asyncio.run(go())
+    result = eventloop.run(go())
     ok = result.same if not from_step else result.state.status == "succeeded"
     if as_json:
         data = _summary(result.state)

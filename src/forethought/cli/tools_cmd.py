@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
+from forethought import eventloop
 from forethought.cli._common import json_option, print_json, run_async, tools_option
 from forethought.errors import UserError
 from forethought.tools.base import ToolSpec
@@ -111,4 +111,4 @@ def serve(service: str) -> None:
                         "install it with `pip install 'mcp>=2.3,<3'`") from None
 
     agent_service = load_service(service)
-    asyncio.run(serve_stdio(agent_service))
+    eventloop.run(serve_stdio(agent_service))

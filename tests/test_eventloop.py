@@ -1,0 +1,80 @@
+"""The precise event loop: timers never fire early, I/O still wakes it at once, and it falls back."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+import time
+
+import pytest
+
+from forethought import eventloop
+
+
+def test_run_returns_the_result_on_the_precise_loop() -> None:
+    async def main() -> str:
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop._selector, eventloop.PreciseSelector)  # type: ignore[attr-defined]
+        return "ok"
+
+    assert eventloop.run(main()) == "ok"
+
+
+@pytest.mark.parametrize("delay", [0.0003, 0.0021, 0.0105])
+def test_sleep_never_returns_early(delay: float) -> None:
+    async def main() -> list[float]:
+        out = []
+        for _ in range(20):
+            t0 = time.perf_counter()
+            await asyncio.sleep(delay)
+            out.append(time.perf_counter() - t0)
+        return out
+
+    assert min(eventloop.run(main())) >= delay
+
+
+def test_io_readiness_wakes_a_long_wait() -> None:
+    async def main() -> bytes:
+        loop = asyncio.get_running_loop()
+        a, b = socket.socketpair()
+        a.setblocking(False)
+        b.setblocking(False)
+        try:
+            loop.call_later(0.05, b.send, b"ping")
+            # Also a far-away timer: the select must end on the socket, not on this.
+            loop.call_later(30, lambda: None)
+            return await asyncio.wait_for(loop.sock_recv(a, 4), 10)
+        finally:
+            a.close()
+            b.close()
+
+    assert eventloop.run(main()) == b"ping"
+
+
+def test_subprocesses_and_timeouts_work() -> None:
+    async def main() -> tuple[bytes, bool]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "print('hi')", stdout=asyncio.subprocess.PIPE)
+        out, _ = await proc.communicate()
+        timed_out = False
+        try:
+            async with asyncio.timeout(0.01):
+                await asyncio.sleep(5)
+        except TimeoutError:
+            timed_out = True
+        return out, timed_out
+
+    assert eventloop.run(main()) == (b"hi\n", True)
+
+
+def test_a_descriptor_beyond_select_limits_falls_back_to_epoll(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(eventloop, "_FD_SETSIZE", 0)  # as if the epoll fd were >= FD_SETSIZE
+
+    async def main() -> float:
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.003)
+        return time.perf_counter() - t0
+
+    assert eventloop.run(main()) >= 0.003
