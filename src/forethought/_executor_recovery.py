@@ -99,6 +99,7 @@ async def rollback(ex: Executor) -> None:
             continue
         ex._emit(E.CompensationSucceeded, step_id=sid, output=output)
     ex._halted = False
+    ex._cancelling = False
     ex._cancel_reason = "cancelled"
     for step in ex._plan.rollback if ex._plan else ():
         spec = spec_of(ex._tools, step)

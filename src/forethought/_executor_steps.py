@@ -30,17 +30,17 @@ Failure = tuple[FailureClass, str, bool]
 
 def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
-    found = step.arg_references
-    if not found:
-        return dict(step.args)
+    bindings = step.arg_bindings
+    if bindings is None:
+        return dict(resolve(step.args, outputs))
     args = dict(step.args)
-    for ref in found:
-        if not ref.whole or len(ref.location) != 2:
-            return dict(resolve(step.args, outputs))
-        if ref.step_id not in outputs:
-            raise ReferenceError_(f"${{{ref.step_id}}}: step {ref.step_id!r} has no recorded output")
-        value = outputs[ref.step_id]
-        args[str(ref.location[1])] = lookup(value, ref.path, ref.text()) if ref.path else value
+    for name, ref in bindings:
+        try:
+            value = outputs[ref.step_id]
+        except KeyError:
+            raise ReferenceError_(f"${{{ref.step_id}}}: step {ref.step_id!r} has no recorded "
+                                  "output") from None
+        args[name] = lookup(value, ref.path, ref.text()) if ref.path else value
     return args
 
 

@@ -143,12 +143,14 @@ class Executor:
         # linked one at a time (streaming, resume), which turns that entry into a list.
         self._dependents: dict[str, Sequence[str]] = {}
         self._waiting: dict[str, int] = {}
-        # Running steps and the worker task each runs in (see ``_worker``).
+        # Steps suspended mid-call and the worker task each is suspended in (see ``_worker``):
+        # what a halt cancels. A step running synchronously is never cancelled from outside (no
+        # other code runs meanwhile); if it stops the run itself, it is cancelled when it suspends.
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # Launched steps waiting for a worker to pick them up, in launch order. A halt does not
         # drop them: a worker still enters each one, and it stands down with its bookkeeping.
         self._ready_q: deque[Step] = deque()
-        self._unstarted: set[str] = set()
+        self._cancelling = False  # a halt cancelled the running steps
         self._workers: set[asyncio.Task[None]] = set()
         self._pickers = 0  # workers that will look at ``_ready_q`` before they end
         self._running = 0
@@ -342,14 +344,24 @@ class Executor:
     # ------------------------------------------------------------------ plan bookkeeping
 
     def _add_steps(self, steps: Iterable[Step]) -> None:
+        # Most steps differ only in id and args: their placement depends on the tool alone.
+        by_tool: dict[str, tuple[ToolSpec | None, tuple[Tool | None, float | None, str], bool]] = {}
         for s in steps:
-            self._steps[s.id] = s
-            self._every_step[s.id] = s
-            tool = self._tools.get(s.tool) if s.tool is not None else None
-            spec = self._specs[s.id] = tool.spec if tool is not None else None
-            self._how[s.id] = self._how_to_run(s, spec)
-            if needs_approval(s, spec):
-                self._gated.add(s.id)
+            sid = s.id
+            self._steps[sid] = s
+            self._every_step[sid] = s
+            plain = (s.tool is not None and s.timeout_s is None and s.executor is None
+                     and s.approval == "auto")
+            placed = by_tool.get(s.tool) if plain else None  # type: ignore[arg-type]
+            if placed is None:
+                tool = self._tools.get(s.tool) if s.tool is not None else None
+                spec = tool.spec if tool is not None else None
+                placed = (spec, self._how_to_run(s, spec), needs_approval(s, spec))
+                if plain:
+                    by_tool[s.tool] = placed  # type: ignore[index]
+            self._specs[sid], self._how[sid], gated = placed
+            if gated:
+                self._gated.add(sid)
 
     def _how_to_run(self, step: Step, spec: ToolSpec | None) -> tuple[Tool | None, float | None,
                                                                          str]:
@@ -389,18 +401,14 @@ class Executor:
     def _link_fresh(self, plan: Plan) -> None:
         """``_link`` for a plan none of whose steps has run yet: counters straight from the plan.
 
-        The dependents map is the plan's own (computed once per plan object, e.g. by validation
-        before the run), so a 10,000-step plan is wired in a few milliseconds.
+        The dependency maps are the plan's own (computed once per plan object, e.g. by review
+        and approval before the run), so a 10,000-step plan is wired in a few milliseconds.
         """
         self._dependents = dict(plan.dependents_map())
-        waiting = self._waiting
-        ready: list[str] = []
-        for s in plan.steps:
-            n = waiting[s.id] = len(s.all_dependencies())
+        self._waiting = dict(plan.indegree_map())
+        for sid, n in self._waiting.items():
             if n == 0:
-                ready.append(s.id)
-        for sid in ready:
-            self._ready(sid)
+                self._ready(sid)
 
     def _install(self, plan: Plan) -> None:
         self._steps, self._specs, self._dependents, self._waiting = {}, {}, {}, {}
@@ -506,10 +514,15 @@ class Executor:
             return "failed", self._fatal
         if self._blocked:
             return "awaiting_approval", "approval needed for: " + ", ".join(self._blocked)
-        failed = [sid for sid in self._steps if self.state.steps[sid].status == "failed"]
+        failed: list[str] = []
+        unfinished: list[str] = []
+        states = self.state.steps
+        for sid in self._steps:
+            status = states[sid].status
+            if status != "succeeded":
+                (failed if status == "failed" else unfinished).append(sid)
         if failed:
             return "failed", f"{len(failed)} step(s) failed: {', '.join(failed[:10])}"
-        unfinished = [sid for sid in self._steps if self.state.steps[sid].status != "succeeded"]
         if unfinished:
             return "failed", f"{len(unfinished)} step(s) did not complete: " + ", ".join(
                 unfinished[:10])
@@ -524,15 +537,16 @@ class Executor:
     def _halt(self, reason: str, *, skip: bool) -> None:
         """No new starts; cancel running steps; optionally skip everything not yet started."""
         self._halted = True
+        self._cancelling = True
         self._cancel_reason = reason
         for task in self._tasks.values():
             task.cancel()
         self._queues.clear()
         self._queued = 0
         if skip:
+            launched = {step.id for step in self._ready_q}  # they stand down themselves
             for sid in self._steps:
-                if self.state.steps[sid].status in ("pending", "ready") and sid not in self._tasks \
-                        and sid not in self._unstarted:
+                if self.state.steps[sid].status in ("pending", "ready") and sid not in launched:
                     self._emit(E.StepSkipped, step_id=sid, reason=reason)
             self._blocked.clear()
         self._poke()
@@ -582,19 +596,20 @@ class Executor:
         if self._limited:
             key = self._key_of(step)
             self._running_by_key[key] = self._running_by_key.get(key, 0) + 1
-        self._unstarted.add(sid)
         self._ready_q.append(step)
         if self._pickers == 0:
             self._spawn_workers(1)
 
     def _release(self, step: Step) -> None:
-        self._tasks.pop(step.id, None)
         self._running -= 1
         if self._limited:
-            key = self._key_of(step)
-            self._running_by_key[key] -= 1
-            if self._queued and not self._halted:
-                self._launch_queued()
+            self._release_limit(step)
+
+    def _release_limit(self, step: Step) -> None:
+        key = self._key_of(step)
+        self._running_by_key[key] -= 1
+        if self._queued and not self._halted:
+            self._launch_queued()
 
     def _launch_queued(self) -> None:
         while self._queued:
@@ -631,7 +646,7 @@ class Executor:
         """
         task = asyncio.current_task()
         assert task is not None
-        queue, unstarted, tasks = self._ready_q, self._unstarted, self._tasks
+        queue, tasks = self._ready_q, self._tasks
         clock = time.perf_counter
         picking = True
         slice_end = clock() + _SLICE_S
@@ -639,12 +654,10 @@ class Executor:
             while queue:
                 step = queue.popleft()
                 sid = step.id
-                unstarted.discard(sid)
                 if self._stop is not None or self._fatal is not None:
                     self._stand_down(step)
                     continue
                 task.set_name(sid)
-                tasks[sid] = task
                 coro = self._attempts(step)
                 try:
                     first = coro.send(None)
@@ -657,16 +670,25 @@ class Executor:
                     self._pickers -= 1
                     if queue:
                         self._spawn_workers(max(0, min(len(queue), _SPAWN_BATCH) - self._pickers))
+                    tasks[sid] = task
+                    if self._cancelling:  # the step stopped the run itself before suspending
+                        task.cancel()
                     try:
                         failure = await Resume(coro, first)
                     except BaseException as exc:
                         failure = self._step_broke(step, exc)
+                    finally:
+                        del tasks[sid]
                     picking = True
                     self._pickers += 1
                     slice_end = clock() + _SLICE_S
-                self._release(step)
+                self._running -= 1
+                if self._limited:
+                    self._release_limit(step)
                 if failure is None:
-                    self._after_success(step)
+                    dependents = self._dependents.get(sid)
+                    if dependents:
+                        self._after_success(dependents)
                 else:
                     self._after_failure(step, failure[0], failure[1])
                 if self._running == 0:
@@ -678,6 +700,8 @@ class Executor:
             if picking:
                 self._pickers -= 1
             self._workers.discard(task)
+            if queue and self._pickers == 0:  # this worker was cancelled: the rest still run
+                self._spawn_workers(1)
 
     def _stand_down(self, step: Step) -> None:
         """A launched step the run stopped before it started: skipped (failed stop) or left."""
@@ -808,21 +832,26 @@ class Executor:
 
     # ------------------------------------------------------------------ outcomes
 
-    def _after_success(self, step: Step) -> None:
-        dependents = self._dependents.get(step.id)
-        if not dependents:
-            return
+    def _after_success(self, dependents: Sequence[str]) -> None:
+        """A step succeeded: count down its dependents; launch those it was the last one for."""
         waiting = self._waiting
-        direct = not self._limited and not self._halted  # skip the gate/queue checks en masse
-        gated = self._gated
-        for d in dependents:
-            n = waiting.get(d, 0) - 1
-            waiting[d] = n
-            if n == 0:
-                if direct and d not in gated:
-                    self._launch(d)
-                else:
+        if self._limited or self._halted:
+            for d in dependents:
+                n = waiting[d] = waiting.get(d, 0) - 1
+                if n == 0:
                     self._ready(d)
+            return
+        gated, steps, queue = self._gated, self._steps, self._ready_q
+        for d in dependents:
+            n = waiting[d] = waiting.get(d, 0) - 1
+            if n == 0:
+                if d in gated:
+                    self._ready(d)
+                else:  # ``_launch`` inlined: no limits, and a worker is picking (the caller)
+                    self._running += 1
+                    queue.append(steps[d])
+                    if self._pickers == 0:
+                        self._spawn_workers(1)
 
     def _after_failure(self, step: Step, cls: str, msg: str) -> None:
         policy = step.on_failure

@@ -140,6 +140,21 @@ class Step(_Frozen):
         """Every reference in ``args``, located under ``("args", ...)``."""
         return tuple(refs.find_references(self.args, ("args",)))
 
+    @cached_property
+    def arg_bindings(self) -> tuple[tuple[str, refs.Reference], ...] | None:
+        """(argument name, reference) when every reference is a whole top-level argument.
+
+        The common shape (``x: ${s1}``, ``rows: ${s1.items}``) lets the executor fill arguments
+        in with one lookup each; None means some reference is nested or inside a longer string,
+        so the general resolver walks the arguments.
+        """
+        out = []
+        for ref in self.arg_references:
+            if not ref.whole or len(ref.location) != 2:
+                return None
+            out.append((str(ref.location[1]), ref))
+        return tuple(out)
+
     def referenced_steps(self) -> set[str]:
         """Ids of steps whose outputs this step's args reference."""
         return {r.step_id for r in self.arg_references}
@@ -186,19 +201,26 @@ class Plan(_Frozen):
 
         Ids that no step of the plan has (dangling dependencies) appear as keys too.
         """
-        return self._dependents
+        return self._wiring[0]
+
+    def indegree_map(self) -> Mapping[str, int]:
+        """Step id → how many dependencies it has (computed once; read-only)."""
+        return self._wiring[1]
 
     @cached_property
-    def _dependents(self) -> dict[str, tuple[str, ...]]:
+    def _wiring(self) -> tuple[dict[str, tuple[str, ...]], dict[str, int]]:
         out: dict[str, list[str]] = {}
+        indegree: dict[str, int] = {}
         for s in self.steps:
-            for d in s.all_dependencies():
-                deps = out.get(d)
-                if deps is None:
+            deps = s.all_dependencies()
+            indegree[s.id] = len(deps)
+            for d in deps:
+                waiting = out.get(d)
+                if waiting is None:
                     out[d] = [s.id]
                 else:
-                    deps.append(s.id)
-        return {d: tuple(ids) for d, ids in out.items()}
+                    waiting.append(s.id)
+        return {d: tuple(ids) for d, ids in out.items()}, indegree
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data, with defaults omitted so files stay short and diffable."""

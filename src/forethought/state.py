@@ -138,8 +138,10 @@ def _install_plan(st: RunState, plan: dict[str, Any], version: int, plan_hash: s
     st.plan_hash = plan_hash
     if not st.goal:
         st.goal = str(plan.get("goal", ""))
+    steps = st.steps
     for sid in _plan_steps(plan):
-        st.step(sid)
+        if sid not in steps:
+            steps[sid] = StepState(sid)
 
 
 def _run_created(st: RunState, e: Any) -> None:
