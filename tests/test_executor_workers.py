@@ -198,3 +198,44 @@ def test_resume_behaves_like_await_for_values_exceptions_and_close() -> None:
         assert coro.cr_frame is None  # the inner coroutine finished (cancelled), not leaked
 
     asyncio.run(cancelled())
+
+
+@pytest.mark.parametrize("suspend_first", [False, True])
+async def test_retries_continue_after_a_quick_first_attempt(suspend_first: bool) -> None:
+    # The first attempt of a plain step runs without a coroutine of the executor's own; its
+    # retries must follow the same policy and produce the same events as any other retry.
+    calls = 0
+
+    async def fn(args: dict[str, Any], ctx: ToolContext) -> Any:
+        nonlocal calls
+        calls += 1
+        if suspend_first or calls > 1:
+            await asyncio.sleep(0)
+        if calls < 3:
+            raise RuntimeError(f"flaky {calls}")
+        return {"n": calls, "attempt": ctx.attempt}
+
+    plan = Plan(goal="g", steps=[Step(id="a", tool="t", retry={"attempts": 3, "backoff_s": 0})])
+    ex = Executor(plan, registry(FnTool("t", fn)))
+    state = await asyncio.wait_for(ex.run(), 10)
+    assert state.status == "succeeded"
+    assert state.steps["a"].attempts == 3 and state.outputs["a"] == {"n": 3, "attempt": 3}
+    kinds = [e.kind for e in ex.log if getattr(e, "step_id", None) == "a"]
+    assert kinds == ["step_started", "step_failed"] * 2 + ["step_started", "step_succeeded"]
+    failed = [e for e in ex.log if e.kind == "step_failed"]
+    assert [e.final for e in failed] == [False, False]
+    assert [e.error for e in failed] == ["RuntimeError: flaky 1", "RuntimeError: flaky 2"]
+
+
+async def test_a_cancelled_worker_leaves_no_launched_step_behind() -> None:
+    # One step's tool raises CancelledError while a hundred other ready steps wait in the
+    # queue behind it: the worker ends, and a fresh one must run the rest.
+    async def fn(args: dict[str, Any], ctx: ToolContext) -> Any:
+        if ctx.step_id == "s0":
+            raise asyncio.CancelledError()
+        return 1
+
+    ex = Executor(fan(101), registry(FnTool("t", fn)))
+    state = await asyncio.wait_for(ex.run(), 10)
+    assert state.steps["s0"].status == "cancelled"
+    assert sum(st.status == "succeeded" for st in state.steps.values()) == 100

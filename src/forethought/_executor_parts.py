@@ -73,7 +73,7 @@ class UnserializableOutput(ToolError):
     """A tool returned something the event serializer cannot write."""
 
 
-_PLAIN = (str, int, bool, type(None))
+PLAIN_OUTPUT = (str, int, bool, type(None))  # stored as they are: no round trip needed
 
 
 def normalize_output(value: Any) -> Any:
@@ -82,7 +82,7 @@ def normalize_output(value: Any) -> Any:
     Live state and state rebuilt from stored events must be equal, so a tuple becomes a list, a
     datetime an ISO string — here, once, instead of differing after a resume.
     """
-    if type(value) in _PLAIN:
+    if type(value) in PLAIN_OUTPUT:
         return value
     try:
         return from_json(to_json(value))

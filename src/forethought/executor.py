@@ -21,13 +21,14 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from forethought import _executor_recovery as recovery
 from forethought import events as E
 from forethought._executor_events import EventLog, step_started, step_succeeded
 from forethought._executor_parts import (
+    PLAIN_OUTPUT,
     AgentRunner,
     ApproveAll,
     Gate,
@@ -60,6 +61,14 @@ from forethought.state import TERMINAL_STEP_STATUSES, RunState, apply, fold, fol
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
 __all__ = ["ApproveAll", "Executor", "ReadOnlyGate", "StopRequest", "run_plan"]
+
+class _Unresolved(Exception):
+    """An attempt's arguments could not be resolved (already recorded as ``step_failed``)."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure[1])
+        self.failure = failure
+
 
 _fold_started = fold_handler("step_started")
 _fold_succeeded = fold_handler("step_succeeded")
@@ -137,6 +146,7 @@ class Executor:
         self._steps: dict[str, Step] = {}
         self._specs: dict[str, ToolSpec | None] = {}
         self._how: dict[str, tuple[Tool | None, float | None, str]] = {}
+        self._quick: dict[str, Tool] = {}
         self._gated: set[str] = set()  # steps that need the gate's approval to start
         self._every_step: dict[str, Step] = {}  # incl. retired ones, for compensation
         # Step id → its dependents; tuples shared with ``Plan.dependents_map`` until a step is
@@ -362,6 +372,9 @@ class Executor:
             self._specs[sid], self._how[sid], gated = placed
             if gated:
                 self._gated.add(sid)
+            direct, limit_s, _ = placed[1]
+            if direct is not None and limit_s is None and s.check is None:
+                self._quick[sid] = direct  # see _quick_attempt
 
     def _how_to_run(self, step: Step, spec: ToolSpec | None) -> tuple[Tool | None, float | None,
                                                                          str]:
@@ -412,7 +425,7 @@ class Executor:
 
     def _install(self, plan: Plan) -> None:
         self._steps, self._specs, self._dependents, self._waiting = {}, {}, {}, {}
-        self._how = {}
+        self._how, self._quick = {}, {}
         self._add_steps(plan.steps)
         self._link(plan.steps)
 
@@ -646,7 +659,7 @@ class Executor:
         """
         task = asyncio.current_task()
         assert task is not None
-        queue, tasks = self._ready_q, self._tasks
+        queue, tasks, quick = self._ready_q, self._tasks, self._quick
         clock = time.perf_counter
         picking = True
         slice_end = clock() + _SLICE_S
@@ -658,30 +671,42 @@ class Executor:
                     self._stand_down(step)
                     continue
                 task.set_name(sid)
-                coro = self._attempts(step)
-                try:
-                    first = coro.send(None)
-                except StopIteration as done:
-                    failure: Failure | None = done.value
-                except BaseException as exc:
-                    failure = self._step_broke(step, exc)
-                else:
-                    picking = False
-                    self._pickers -= 1
-                    if queue:
-                        self._spawn_workers(max(0, min(len(queue), _SPAWN_BATCH) - self._pickers))
-                    tasks[sid] = task
-                    if self._cancelling:  # the step stopped the run itself before suspending
-                        task.cancel()
+                tool = quick.get(sid)
+                if tool is not None:
                     try:
-                        failure = await Resume(coro, first)
+                        outcome = self._quick_attempt(step, tool)
+                    except BaseException as exc:
+                        outcome = self._step_broke(step, exc)
+                else:
+                    outcome = self._attempts(step)
+                if outcome is None or type(outcome) is tuple:
+                    failure: Failure | None = outcome
+                else:
+                    coro: Coroutine[Any, Any, Failure | None] = outcome  # type: ignore[assignment]
+                    try:
+                        first = coro.send(None)
+                    except StopIteration as done:
+                        failure = done.value
                     except BaseException as exc:
                         failure = self._step_broke(step, exc)
-                    finally:
-                        del tasks[sid]
-                    picking = True
-                    self._pickers += 1
-                    slice_end = clock() + _SLICE_S
+                    else:
+                        picking = False
+                        self._pickers -= 1
+                        if queue:
+                            self._spawn_workers(max(0, min(len(queue), _SPAWN_BATCH)
+                                                    - self._pickers))
+                        tasks[sid] = task
+                        if self._cancelling:  # the step stopped the run itself, then suspended
+                            task.cancel()
+                        try:
+                            failure = await Resume(coro, first)
+                        except BaseException as exc:
+                            failure = self._step_broke(step, exc)
+                        finally:
+                            del tasks[sid]
+                        picking = True
+                        self._pickers += 1
+                        slice_end = clock() + _SLICE_S
                 self._running -= 1
                 if self._limited:
                     self._release_limit(step)
@@ -726,41 +751,27 @@ class Executor:
                    0), error=msg, failure_class="error")
         return ("error", msg, False)
 
-    async def _attempts(self, step: Step, *, rollback: bool = False) -> Failure | None:
+    async def _attempts(self, step: Step, *, rollback: bool = False, attempt: int = 0,
+                        delay: float = 0.0) -> Failure | None:
         """Run ``step`` per its retry policy; emit its events; the final failure or None.
 
-        This is the hot path (once per step), written for it: the two per-step events are built
-        without re-validation and folded with their handlers directly, and a local tool is
-        awaited directly rather than through the backend and dispatch layers.
+        ``attempt``/``delay``: continue after that many attempts, sleeping ``delay`` first (a
+        retry handed over by ``_quick_attempt``).
         """
         sid = step.id
         direct, limit_s, backend_name = self._how[sid] if not rollback else \
             self._how_to_run(step, spec_of(self._tools, step))
         key = self._keys.get(sid) or f"{self.run_id}:{sid}"
-        state, bus, run_id = self.state, self._bus, self.run_id
-        clock = time.perf_counter
-        attempt = 0
         while True:
+            if delay:
+                await asyncio.sleep(delay)
             attempt += 1
             try:
-                args = resolve_args(step, state.outputs)
-            except ReferenceError_ as exc:
-                msg = f"reference {exc}"
-                self._emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
-                           failure_class="reference")
-                return ("reference", msg, False)
-            seq = self._seq
-            self._seq = seq + 1
-            version = self._plan.version if self._plan is not None else 1
-            event: Any = step_started(run_id, seq, time.time(), version, sid, attempt, key,
-                                      dict(args), backend_name)
-            _fold_started(state, event)
-            state.last_seq = seq
-            bus.push(event)
-            t0 = clock()
-            ctx = context(run_id, sid, attempt, key,
-                          {"args": args, "record": self.record} if step.agent else {})
+                args, ctx, t0 = self._open(step, attempt, key, backend_name)
+            except _Unresolved as exc:
+                return exc.failure
             failure: Failure | None = None
+            output: Any = None
             try:
                 call = direct.invoke(args, ctx) if direct is not None else \
                     self._call(step, args, ctx)
@@ -778,28 +789,117 @@ class Executor:
                     self._emit(E.CheckFailed, step_id=sid, attempt=attempt,
                                criterion=verdict.criterion, detail=verdict.detail)
                     failure = ("check", str(verdict), True)
-            dur = clock() - t0
-            if failure is None:
-                seq = self._seq
-                self._seq = seq + 1
-                event = step_succeeded(run_id, seq, time.time(), version, sid, attempt, output,
-                                       dur)
-                _fold_succeeded(state, event)
-                state.last_seq = seq
-                bus.push(event)
-                return None
-            cls, msg, retryable = failure
-            retry_class = "error" if cls == "crashed" else cls
-            policy = step.retry
-            if retryable and attempt < policy.attempts and retry_class in policy.retry_on:
-                delay = policy.delay_before(attempt + 1, self._rng.random())
-                self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg,
-                           failure_class=cls, final=False, retry_in_s=delay, duration_s=dur)
-                await asyncio.sleep(delay)
-                continue
-            self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg, failure_class=cls,
-                       duration_s=dur)
-            return failure
+            outcome = self._close(step, attempt, t0, output, failure)
+            if type(outcome) is not float:
+                return outcome  # type: ignore[return-value]
+            delay = outcome
+
+    def _quick_attempt(self, step: Step, tool: Tool) -> Failure | Coroutine[Any, Any, Failure | None] | None:
+        """The first attempt of a plain step (local tool, no timeout, no check), without a task.
+
+        The tool's coroutine is started by hand: if it returns without suspending, the step is
+        done here — no coroutine of our own, no exception thrown through one — and the outcome is
+        returned. If it suspends (or fails and will retry), what is left is returned as an
+        awaitable for the worker to finish in the step's task.
+        """
+        sid = step.id
+        key = self._keys.get(sid) or f"{self.run_id}:{sid}"
+        try:
+            args, ctx, t0 = self._open(step, 1, key, "local")
+        except _Unresolved as exc:
+            return exc.failure
+        call = tool.invoke(args, ctx)
+        try:
+            first = call.send(None)
+        except StopIteration as done:
+            output = done.value
+            if type(output) not in PLAIN_OUTPUT:
+                try:
+                    output = normalize_output(output)
+                except Exception as exc:
+                    return self._after_quick(step, self._close(step, 1, t0, None,
+                                                               classify(exc, None)))
+            return self._close(step, 1, t0, output, None)  # type: ignore[return-value]
+        except Exception as exc:
+            return self._after_quick(step, self._close(step, 1, t0, None, classify(exc, None)))
+        return self._finish_quick(step, call, first, t0)
+
+    async def _finish_quick(self, step: Step, call: Coroutine[Any, Any, Any], first: Any,
+                            t0: float) -> Failure | None:
+        """The rest of a quick attempt whose tool suspended (awaited in the step's task)."""
+        failure: Failure | None = None
+        output: Any = None
+        try:
+            output = normalize_output(await Resume(call, first))
+        except Exception as exc:
+            failure = classify(exc, None)
+        outcome = self._close(step, 1, t0, output, failure)
+        if type(outcome) is float:
+            return await self._attempts(step, attempt=1, delay=outcome)
+        return outcome  # type: ignore[return-value]
+
+    def _after_quick(self, step: Step, outcome: Failure | float | None
+                     ) -> Failure | Coroutine[Any, Any, Failure | None] | None:
+        if type(outcome) is float:  # retry: the remaining attempts may sleep, so in a task
+            return self._attempts(step, attempt=1, delay=outcome)
+        return outcome  # type: ignore[return-value]
+
+    def _open(self, step: Step, attempt: int, key: str, backend_name: str
+              ) -> tuple[dict[str, Any], ToolContext, float]:
+        """Start an attempt: resolve its arguments, record ``step_started``, build the context.
+
+        The per-step event is built without re-validation and folded with its handler
+        directly (see ``_executor_events``). Raises ``_Unresolved`` (already recorded) when a
+        reference cannot be resolved.
+        """
+        sid = step.id
+        state = self.state
+        try:
+            args = resolve_args(step, state.outputs)
+        except ReferenceError_ as exc:
+            msg = f"reference {exc}"
+            self._emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
+                       failure_class="reference")
+            raise _Unresolved(("reference", msg, False)) from None
+        seq = self._seq
+        self._seq = seq + 1
+        event = step_started(self.run_id, seq, time.time(),
+                             self._plan.version if self._plan is not None else 1, sid, attempt,
+                             key, dict(args), backend_name)
+        _fold_started(state, event)
+        state.last_seq = seq
+        self._bus.push(event)
+        ctx = context(self.run_id, sid, attempt, key,
+                      {"args": args, "record": self.record} if step.agent else {})
+        return args, ctx, time.perf_counter()
+
+    def _close(self, step: Step, attempt: int, t0: float, output: Any,
+               failure: Failure | None) -> Failure | float | None:
+        """End an attempt: record success (None), a retry (its delay), or the final failure."""
+        dur = time.perf_counter() - t0
+        sid = step.id
+        if failure is None:
+            seq = self._seq
+            self._seq = seq + 1
+            state = self.state
+            event = step_succeeded(self.run_id, seq, time.time(),
+                                   self._plan.version if self._plan is not None else 1, sid,
+                                   attempt, output, dur)
+            _fold_succeeded(state, event)
+            state.last_seq = seq
+            self._bus.push(event)
+            return None
+        cls, msg, retryable = failure
+        retry_class = "error" if cls == "crashed" else cls
+        policy = step.retry
+        if retryable and attempt < policy.attempts and retry_class in policy.retry_on:
+            delay = policy.delay_before(attempt + 1, self._rng.random())
+            self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg,
+                       failure_class=cls, final=False, retry_in_s=delay, duration_s=dur)
+            return float(delay)
+        self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg, failure_class=cls,
+                   duration_s=dur)
+        return failure
 
     async def _call(self, step: Step, args: dict[str, Any], ctx: ToolContext) -> Any:
         if step.agent is not None:
