@@ -78,3 +78,27 @@ def test_a_descriptor_beyond_select_limits_falls_back_to_epoll(
         return time.perf_counter() - t0
 
     assert eventloop.run(main()) >= 0.003
+
+
+def test_the_loop_tightens_timer_slack_of_its_thread() -> None:
+    import ctypes
+    import threading
+
+    libc = ctypes.CDLL(None)
+
+    def slack() -> int:
+        return int(libc.prctl(30, 0, 0, 0, 0))  # PR_GET_TIMERSLACK: this thread's, in ns
+
+    result: dict[str, int] = {}
+
+    def in_a_thread() -> None:
+        libc.prctl(29, 50_000, 0, 0, 0)  # PR_SET_TIMERSLACK: the kernel default (threads inherit)
+        result["before"] = slack()
+        eventloop.new_event_loop().close()
+        result["after"] = slack()
+
+    t = threading.Thread(target=in_a_thread)
+    t.start()
+    t.join()
+    assert result["before"] == 50_000
+    assert result["after"] == eventloop._TIMER_SLACK_NS
