@@ -34,13 +34,12 @@ def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     if bindings is None:
         return dict(resolve(step.args, outputs))
     args = dict(step.args)
-    for name, ref in bindings:
+    for name, source, ref in bindings:
         try:
-            value = outputs[ref.step_id]
+            value = outputs[source]
         except KeyError:
-            raise ReferenceError_(f"${{{ref.step_id}}}: step {ref.step_id!r} has no recorded "
-                                  "output") from None
-        args[name] = lookup(value, ref.path, ref.text()) if ref.path else value
+            raise ReferenceError_(f"${{{source}}}: step {source!r} has no recorded output") from None
+        args[name] = value if ref is None else lookup(value, ref.path, ref.text())
     return args
 
 

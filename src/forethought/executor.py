@@ -870,7 +870,7 @@ class Executor:
         state.last_seq = seq
         self._bus.push(event)
         ctx = context(self.run_id, sid, attempt, key,
-                      {"args": args, "record": self.record} if step.agent else {})
+                      {"args": args, "record": self.record} if step.agent is not None else {})
         return args, ctx, time.perf_counter()
 
     def _close(self, step: Step, attempt: int, t0: float, output: Any,

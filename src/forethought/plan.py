@@ -141,8 +141,8 @@ class Step(_Frozen):
         return tuple(refs.find_references(self.args, ("args",)))
 
     @cached_property
-    def arg_bindings(self) -> tuple[tuple[str, refs.Reference], ...] | None:
-        """(argument name, reference) when every reference is a whole top-level argument.
+    def arg_bindings(self) -> tuple[tuple[str, str, refs.Reference | None], ...] | None:
+        """(argument name, step id, reference if it has a path) per whole top-level reference.
 
         The common shape (``x: ${s1}``, ``rows: ${s1.items}``) lets the executor fill arguments
         in with one lookup each; None means some reference is nested or inside a longer string,
@@ -152,7 +152,7 @@ class Step(_Frozen):
         for ref in self.arg_references:
             if not ref.whole or len(ref.location) != 2:
                 return None
-            out.append((str(ref.location[1]), ref))
+            out.append((str(ref.location[1]), ref.step_id, ref if ref.path else None))
         return tuple(out)
 
     def referenced_steps(self) -> set[str]:
