@@ -365,6 +365,57 @@ def peak_memory(n: int) -> dict[str, float]:
 
 # ------------------------------------------------------------------------------ main
 
+def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | None) -> None:
+    """One implementation on one DAG shape, in a fresh interpreter; prints min CPU/wall seconds.
+
+    Each measurement gets its own process so that no implementation pays for another's heap
+    (LangGraph's compiled 10,000-node graphs, earlier runs' garbage): garbage collection and
+    cache behaviour depend on everything alive in the process.
+    """
+    deps = SHAPES[shape](n)
+    samples: list[tuple[float, float]] = []
+    loop_only: list[float] = []
+    if impl.startswith("forethought"):
+        keep_log = impl != "forethought keep_log=False"
+        fresh = [make_plan(deps) for _ in range(repeats)] if impl.endswith("fresh plan") else []
+        plan = make_plan(deps) if fresh == [] else fresh[0]
+        if not fresh:
+            prepare(plan)
+        for _ in range(repeats):
+            this = fresh.pop() if fresh else plan
+            box: list[Executor] = []
+            samples.append(timed(lambda p=this, b=box: b.append(asyncio.run(run_forethought(
+                p, {"noop": NoopTool()}, keep_log=keep_log))[1])))
+            st = box[0].state.steps  # outside the timing: first start → last end
+            loop_only.append(max(v.ended_at for v in st.values() if v.ended_at)
+                             - min(v.started_at for v in st.values() if v.started_at))
+    elif impl == "bare asyncio futures":
+        samples = [timed(lambda: asyncio.run(_bare(deps))) for _ in range(repeats)]
+    elif impl == "LLMCompiler":
+        llm = load_llmcompiler(llm_dir)
+        samples = [timed(lambda: asyncio.run(_llmcompiler(llm, deps)))]  # one run: it is slow
+    elif impl == "LangGraph":
+        graph = langgraph_graph_or_none(deps)
+        if graph is None:
+            print(json.dumps(None))
+            return
+        limit = {"recursion_limit": n + 10}
+        samples = [timed(lambda: graph.invoke({"out": {}}, limit))]  # one run: it is slow
+    print(json.dumps({"wall": min(w for w, _ in samples), "cpu": min(c for _, c in samples),
+                      "loop_only": min(loop_only) if loop_only else None}))
+
+
+def overhead_in_child(shape: str, impl: str, n: int, repeats: int,
+                      llm_dir: str | None) -> dict[str, Any] | None:
+    cmd = [sys.executable, __file__, "--overhead-child", shape, impl, "--n", str(n),
+           "--repeats", str(repeats)]
+    if llm_dir:
+        cmd += ["--llmcompiler", llm_dir]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    result: dict[str, Any] | None = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=10_000)
@@ -373,9 +424,13 @@ def main() -> None:
                     help="LLMCompiler polls every 10 ms: a 10k chain would take ~100 s")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--overhead-child", nargs=2, metavar=("SHAPE", "IMPL"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.memory_child:
         peak_memory_child(args.memory_child)
+        return
+    if args.overhead_child:
+        overhead_child(*args.overhead_child, args.n, args.repeats, args.llmcompiler)
         return
     llm = load_llmcompiler(args.llmcompiler)
     print(f"python {sys.version.split()[0]}, n={args.n}, repeats={args.repeats}, "
@@ -383,54 +438,25 @@ def main() -> None:
     print("\n(1) scheduling overhead, µs per step (no-op tools, events + references on);"
           " min over repeats of CPU time and wall time of the whole run")
     print(f"{'shape':<16}{'implementation':<28}{'cpu µs/step':>12}{'wall µs/step':>14}")
-    for name, shape in SHAPES.items():
-        deps = shape(args.n)
-        rows: list[tuple[str, list[tuple[float, float]], int]] = []
-        plan = prepare(make_plan(deps))
-        loop_only: list[float] = []
-        last: list[Executor] = []
-
-        def ours(plan: Plan = plan, last: list[Executor] = last) -> None:
-            last[:] = [asyncio.run(run_forethought(plan, {"noop": NoopTool()}))[1]]
-
-        samples = []
-        for _ in range(args.repeats):
-            samples.append(timed(ours))
-            st = last[0].state.steps  # outside the timing: first start → last end
-            loop_only.append(max(v.ended_at for v in st.values() if v.ended_at)
-                             - min(v.started_at for v in st.values() if v.started_at))
-        rows.append(("forethought", samples, args.n))
-
-        def lean(plan: Plan = plan) -> None:
-            asyncio.run(run_forethought(plan, {"noop": NoopTool()}, keep_log=False))
-
-        rows.append(("forethought keep_log=False", [timed(lean) for _ in range(args.repeats)],
-                     args.n))
-        cold_plans = [make_plan(deps) for _ in range(args.repeats)]
-
-        def cold(plans: list[Plan] = cold_plans) -> None:
-            asyncio.run(run_forethought(plans.pop(), {"noop": NoopTool()}))
-
-        rows.append(("forethought, fresh plan", [timed(cold) for _ in range(args.repeats)],
-                     args.n))
-        rows.append(("bare asyncio futures",
-                     [timed(lambda d=deps: asyncio.run(_bare(d))) for _ in range(args.repeats)],
-                     args.n))
-        if llm is not None:
-            ldeps = shape(args.llmcompiler_chain_n) if name == "chain" else deps
-            rows.append((f"LLMCompiler (n={len(ldeps)})",
-                         [timed(lambda d=ldeps: asyncio.run(_llmcompiler(llm, d)))], len(ldeps)))
-        graph = langgraph_graph_or_none(deps)
-        if graph is not None:
-            limit = {"recursion_limit": args.n + 10}
-            rows.append(("LangGraph", [timed(lambda g=graph, lim=limit: g.invoke(
-                {"out": {}}, lim))], args.n))
-        for impl, samples, n in rows:
-            cpu = min(c for _, c in samples) / n * 1e6
-            wall = min(w for w, _ in samples) / n * 1e6
-            print(f"{name:<16}{impl:<28}{cpu:>12.1f}{wall:>14.1f}", flush=True)
-        print(f"{name:<16}{'forethought, loop only':<28}{'':>12}"
-              f"{min(loop_only) / args.n * 1e6:>14.1f}", flush=True)
+    impls = ["forethought", "forethought keep_log=False", "forethought, fresh plan",
+             "bare asyncio futures", "LLMCompiler", "LangGraph"]
+    for name in SHAPES:
+        loop_only: float | None = None
+        for impl in impls:
+            if impl == "LLMCompiler" and not args.llmcompiler:
+                continue
+            n = args.llmcompiler_chain_n if impl == "LLMCompiler" and name == "chain" else args.n
+            result = overhead_in_child(name, impl, n, args.repeats, args.llmcompiler)
+            if result is None:  # LangGraph not installed
+                continue
+            label = f"{impl} (n={n})" if impl == "LLMCompiler" else impl
+            print(f"{name:<16}{label:<28}{result['cpu'] / n * 1e6:>12.1f}"
+                  f"{result['wall'] / n * 1e6:>14.1f}", flush=True)
+            if impl == "forethought":
+                loop_only = result["loop_only"]
+        if loop_only is not None:
+            print(f"{name:<16}{'forethought, loop only':<28}{'':>12}"
+                  f"{loop_only / args.n * 1e6:>14.1f}", flush=True)
     print("\n(2) makespan / critical path (200-step layered sleep DAGs, width 10; critical path of "
           "the nominal sleeps, and of the sleeps as they actually lasted; median of seeds)")
     for loop_name, factory in LOOPS.items():

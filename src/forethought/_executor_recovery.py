@@ -11,6 +11,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from forethought import events as E
+from forethought._executor_attempts import attempts
 from forethought._executor_parts import needs_approval, normalize_output
 from forethought._executor_steps import classify, plan_record, spec_of
 from forethought.errors import ToolError
@@ -106,4 +107,4 @@ async def rollback(ex: Executor) -> None:
         if needs_approval(step, spec) and not ex._gate.allows(step, spec):
             ex._emit(E.StepSkipped, step_id=step.id, reason="rollback step not approved")
             continue
-        await ex._attempts(step, rollback=True)
+        await attempts(ex, step, rollback=True)

@@ -2,7 +2,9 @@
 
 No polling and no supersteps: every step knows how many of its dependencies are still
 outstanding; the step that completes last decrements the counter to zero and launches it, in the
-same turn of the event loop. Each running step is one asyncio task named after the step id.
+same turn of the event loop. Launched steps are run by worker tasks (``_worker``): a step always
+runs inside a task named after it, a step that never suspends costs no task of its own, and
+every step that suspends has one, so suspended steps all run concurrently.
 
 Every state change is an ``Event`` with a gap-free ``seq``; the executor's own ``RunState`` is
 advanced with ``state.apply`` — the very fold that rebuilds a stored run — so a resumed run starts
@@ -21,14 +23,14 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+from forethought import _executor_attempts as attempts_
 from forethought import _executor_recovery as recovery
 from forethought import events as E
-from forethought._executor_events import EventLog, step_started, step_succeeded
+from forethought._executor_events import EventLog
 from forethought._executor_parts import (
-    PLAIN_OUTPUT,
     AgentRunner,
     ApproveAll,
     Gate,
@@ -38,40 +40,23 @@ from forethought._executor_parts import (
     StopRequest,
     Supervisor,
     needs_approval,
-    normalize_output,
     run_summary,
 )
 from forethought._executor_steps import (
     Failure,
-    classify,
-    context,
     plan_record,
-    resolve_args,
-    spec_of,
     step_data,
 )
 from forethought._resume import Resume
 from forethought.backends.base import Backend, LocalBackend
-from forethought.errors import ToolError
-from forethought.evaluate import Critic, evaluate
+from forethought.evaluate import Critic
 from forethought.events import Event
 from forethought.plan import Plan, Step
-from forethought.refs import ReferenceError_
-from forethought.state import TERMINAL_STEP_STATUSES, RunState, apply, fold, fold_handler
-from forethought.tools.base import Tool, ToolContext, ToolSpec
+from forethought.state import TERMINAL_STEP_STATUSES, RunState, apply, fold
+from forethought.tools.base import Tool, ToolSpec
 
 __all__ = ["ApproveAll", "Executor", "ReadOnlyGate", "StopRequest", "run_plan"]
 
-class _Unresolved(Exception):
-    """An attempt's arguments could not be resolved (already recorded as ``step_failed``)."""
-
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(failure[1])
-        self.failure = failure
-
-
-_fold_started = fold_handler("step_started")
-_fold_succeeded = fold_handler("step_succeeded")
 
 # A worker running steps that never suspend yields to the event loop after this long.
 _SLICE_S = 0.002
@@ -374,7 +359,7 @@ class Executor:
                 self._gated.add(sid)
             direct, limit_s, _ = placed[1]
             if direct is not None and limit_s is None and s.check is None:
-                self._quick[sid] = direct  # see _quick_attempt
+                self._quick[sid] = direct  # see _executor_attempts.quick_attempt
 
     def _how_to_run(self, step: Step, spec: ToolSpec | None) -> tuple[Tool | None, float | None,
                                                                          str]:
@@ -674,15 +659,15 @@ class Executor:
                 tool = quick.get(sid)
                 if tool is not None:
                     try:
-                        outcome = self._quick_attempt(step, tool)
+                        outcome = attempts_.quick_attempt(self, step, tool)
                     except BaseException as exc:
                         outcome = self._step_broke(step, exc)
                 else:
-                    outcome = self._attempts(step)
+                    outcome = attempts_.attempts(self, step)
                 if outcome is None or type(outcome) is tuple:
                     failure: Failure | None = outcome
                 else:
-                    coro: Coroutine[Any, Any, Failure | None] = outcome  # type: ignore[assignment]
+                    coro: attempts_.Pending = outcome  # type: ignore[assignment]
                     try:
                         first = coro.send(None)
                     except StopIteration as done:
@@ -750,180 +735,6 @@ class Executor:
         self._emit(E.StepFailed, step_id=step.id, attempt=max(self.state.step(step.id).attempts,
                    0), error=msg, failure_class="error")
         return ("error", msg, False)
-
-    async def _attempts(self, step: Step, *, rollback: bool = False, attempt: int = 0,
-                        delay: float = 0.0) -> Failure | None:
-        """Run ``step`` per its retry policy; emit its events; the final failure or None.
-
-        ``attempt``/``delay``: continue after that many attempts, sleeping ``delay`` first (a
-        retry handed over by ``_quick_attempt``).
-        """
-        sid = step.id
-        direct, limit_s, backend_name = self._how[sid] if not rollback else \
-            self._how_to_run(step, spec_of(self._tools, step))
-        key = self._keys.get(sid) or f"{self.run_id}:{sid}"
-        while True:
-            if delay:
-                await asyncio.sleep(delay)
-            attempt += 1
-            try:
-                args, ctx, t0 = self._open(step, attempt, key, backend_name)
-            except _Unresolved as exc:
-                return exc.failure
-            failure: Failure | None = None
-            output: Any = None
-            try:
-                call = direct.invoke(args, ctx) if direct is not None else \
-                    self._call(step, args, ctx)
-                if limit_s is None:
-                    output = await call
-                else:
-                    async with asyncio.timeout(limit_s):
-                        output = await call
-                output = normalize_output(output)
-            except Exception as exc:
-                failure = classify(exc, limit_s)
-            if failure is None and step.check is not None:
-                verdict = await evaluate(step.check, output, step=step, critic=self._critic)
-                if verdict is not None:
-                    self._emit(E.CheckFailed, step_id=sid, attempt=attempt,
-                               criterion=verdict.criterion, detail=verdict.detail)
-                    failure = ("check", str(verdict), True)
-            outcome = self._close(step, attempt, t0, output, failure)
-            if type(outcome) is not float:
-                return outcome  # type: ignore[return-value]
-            delay = outcome
-
-    def _quick_attempt(self, step: Step, tool: Tool) -> Failure | Coroutine[Any, Any, Failure | None] | None:
-        """The first attempt of a plain step (local tool, no timeout, no check), without a task.
-
-        The tool's coroutine is started by hand: if it returns without suspending, the step is
-        done here — no coroutine of our own, no exception thrown through one — and the outcome is
-        returned. If it suspends (or fails and will retry), what is left is returned as an
-        awaitable for the worker to finish in the step's task.
-        """
-        sid = step.id
-        key = self._keys.get(sid) or f"{self.run_id}:{sid}"
-        try:
-            args, ctx, t0 = self._open(step, 1, key, "local")
-        except _Unresolved as exc:
-            return exc.failure
-        call = tool.invoke(args, ctx)
-        try:
-            first = call.send(None)
-        except StopIteration as done:
-            output = done.value
-            if type(output) not in PLAIN_OUTPUT:
-                try:
-                    output = normalize_output(output)
-                except Exception as exc:
-                    return self._after_quick(step, self._close(step, 1, t0, None,
-                                                               classify(exc, None)))
-            return self._close(step, 1, t0, output, None)  # type: ignore[return-value]
-        except Exception as exc:
-            return self._after_quick(step, self._close(step, 1, t0, None, classify(exc, None)))
-        return self._finish_quick(step, call, first, t0)
-
-    async def _finish_quick(self, step: Step, call: Coroutine[Any, Any, Any], first: Any,
-                            t0: float) -> Failure | None:
-        """The rest of a quick attempt whose tool suspended (awaited in the step's task)."""
-        failure: Failure | None = None
-        output: Any = None
-        try:
-            output = normalize_output(await Resume(call, first))
-        except Exception as exc:
-            failure = classify(exc, None)
-        outcome = self._close(step, 1, t0, output, failure)
-        if type(outcome) is float:
-            return await self._attempts(step, attempt=1, delay=outcome)
-        return outcome  # type: ignore[return-value]
-
-    def _after_quick(self, step: Step, outcome: Failure | float | None
-                     ) -> Failure | Coroutine[Any, Any, Failure | None] | None:
-        if type(outcome) is float:  # retry: the remaining attempts may sleep, so in a task
-            return self._attempts(step, attempt=1, delay=outcome)
-        return outcome  # type: ignore[return-value]
-
-    def _open(self, step: Step, attempt: int, key: str, backend_name: str
-              ) -> tuple[dict[str, Any], ToolContext, float]:
-        """Start an attempt: resolve its arguments, record ``step_started``, build the context.
-
-        The per-step event is built without re-validation and folded with its handler
-        directly (see ``_executor_events``). Raises ``_Unresolved`` (already recorded) when a
-        reference cannot be resolved.
-        """
-        sid = step.id
-        state = self.state
-        try:
-            args = resolve_args(step, state.outputs)
-        except ReferenceError_ as exc:
-            msg = f"reference {exc}"
-            self._emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
-                       failure_class="reference")
-            raise _Unresolved(("reference", msg, False)) from None
-        seq = self._seq
-        self._seq = seq + 1
-        event = step_started(self.run_id, seq, time.time(),
-                             self._plan.version if self._plan is not None else 1, sid, attempt,
-                             key, dict(args), backend_name)
-        _fold_started(state, event)
-        state.last_seq = seq
-        self._bus.push(event)
-        ctx = context(self.run_id, sid, attempt, key,
-                      {"args": args, "record": self.record} if step.agent is not None else {})
-        return args, ctx, time.perf_counter()
-
-    def _close(self, step: Step, attempt: int, t0: float, output: Any,
-               failure: Failure | None) -> Failure | float | None:
-        """End an attempt: record success (None), a retry (its delay), or the final failure."""
-        dur = time.perf_counter() - t0
-        sid = step.id
-        if failure is None:
-            seq = self._seq
-            self._seq = seq + 1
-            state = self.state
-            event = step_succeeded(self.run_id, seq, time.time(),
-                                   self._plan.version if self._plan is not None else 1, sid,
-                                   attempt, output, dur)
-            _fold_succeeded(state, event)
-            state.last_seq = seq
-            self._bus.push(event)
-            return None
-        cls, msg, retryable = failure
-        retry_class = "error" if cls == "crashed" else cls
-        policy = step.retry
-        if retryable and attempt < policy.attempts and retry_class in policy.retry_on:
-            delay = policy.delay_before(attempt + 1, self._rng.random())
-            self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg,
-                       failure_class=cls, final=False, retry_in_s=delay, duration_s=dur)
-            return float(delay)
-        self._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg, failure_class=cls,
-                   duration_s=dur)
-        return failure
-
-    async def _call(self, step: Step, args: dict[str, Any], ctx: ToolContext) -> Any:
-        if step.agent is not None:
-            if self._agent_runner is None:
-                raise ToolError("no executor model configured for agent steps; configure "
-                                "--executor-model (or pass agent_runner=...)", retryable=False)
-            return await self._agent_runner(step, ctx)
-        tool = self._tools.get(step.tool or "")
-        if tool is None:
-            raise ToolError(f"unknown tool {step.tool!r}; pass the --tools file that defines it",
-                            retryable=False)
-        backend = self._backends.get(step.executor or "local")
-        if backend is None:
-            backend = await self._default_backend(step.executor or "")
-        return await backend.call(tool, args, ctx)
-
-    async def _default_backend(self, name: str) -> Backend:
-        if name == "process" and self._own_backends:
-            from forethought.backends.process import ProcessBackend
-
-            backend = self._backends["process"] = ProcessBackend()
-            return backend
-        raise ToolError(f"no executor backend named {name!r} (have: "
-                        f"{', '.join(sorted(self._backends))})", retryable=False)
 
     async def _close_backends(self) -> None:
         if self._own_backends:
