@@ -79,3 +79,20 @@ def test_retry_delay_grows_exponentially_within_jitter_and_cap() -> None:
     assert policy.delay_before(4, 0.5) == pytest.approx(3.0)  # capped
     assert policy.delay_before(2, 0.0) == pytest.approx(0.5)
     assert policy.delay_before(2, 0.999) == pytest.approx(1.5, abs=0.01)
+
+
+def test_cached_hash_and_maps_describe_their_own_plan_not_a_copy() -> None:
+    plan = Plan(goal="g", steps=[Step(id="a", tool="t"), Step(id="b", tool="t",
+                                                             args={"x": "${a}"})])
+    first = plan.plan_hash()
+    assert plan.plan_hash() == first and plan.record_data()["steps"][1]["args"] == {"x": "${a}"}
+    assert plan.dependents_map() == {"a": ("b",)} and plan.indegree_map() == {"a": 0, "b": 1}
+    copy = plan.model_copy(update={"version": 2})
+    assert copy.plan_hash() != first
+    assert copy.plan_hash() == Plan(goal="g", steps=plan.steps, version=2).plan_hash()
+    step = plan.steps[1]
+    assert step.arg_bindings == (("x", "a", None),)
+    rebound = step.model_copy(update={"args": {"y": "${c.k}", "z": "text ${a}"}})
+    assert rebound.all_dependencies() == ("a", "c")
+    assert rebound.arg_bindings is None  # a reference inside a longer string: general resolver
+    assert plan == Plan.model_validate(plan.record_data())  # caches never leak into equality
