@@ -4,7 +4,7 @@ Peers (LangGraph, LLMCompiler's task-fetching unit) are optional and never packa
 install LangGraph in a separate venv (see REPORT.md) and pass ``--llmcompiler DIR`` pointing at a
 directory holding LLMCompiler's ``task_fetching_unit.py`` (obtained outside this repository).
 
-    python bench/executor/bench_executor.py [--n 10000] [--llmcompiler DIR] [--quick]
+    python bench/executor/bench_executor.py [--n 10000] [--repeats 5] [--rounds 3] [--llmcompiler DIR]
 """
 
 from __future__ import annotations
@@ -230,12 +230,30 @@ def langgraph_graph_or_none(deps: Deps) -> Any:
         return None
 
 
-def timed(fn: Callable[[], Any]) -> tuple[float, float]:
-    """(wall, cpu) seconds of ``fn()``; CPU time is robust to other processes on the machine."""
+def timed(fn: Callable[[], Any]) -> tuple[float, float, float]:
+    """(wall, cpu, gc) seconds of ``fn()``: gc is the time spent in garbage collections.
+
+    CPU time is robust to other processes on the machine; the garbage collector's share is
+    reported because a full collection of a heap holding a 10,000-step plan takes ~80 ms, and
+    whether one falls inside a run depends on the allocation history, not on the scheduler.
+    """
     gc.collect()
-    w0, c0 = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - w0, time.process_time() - c0
+    in_gc = [0.0, 0.0]
+
+    def clock_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            in_gc[1] = time.perf_counter()
+        else:
+            in_gc[0] += time.perf_counter() - in_gc[1]
+
+    gc.callbacks.append(clock_gc)
+    try:
+        w0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    finally:
+        gc.callbacks.remove(clock_gc)
+    return wall, cpu, in_gc[0]
 
 
 async def _langgraph_sleep(graph: Any, n: int) -> float:
@@ -366,14 +384,14 @@ def peak_memory(n: int) -> dict[str, float]:
 # ------------------------------------------------------------------------------ main
 
 def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | None) -> None:
-    """One implementation on one DAG shape, in a fresh interpreter; prints min CPU/wall seconds.
+    """One implementation on one DAG shape, in a fresh interpreter; prints every sample.
 
     Each measurement gets its own process so that no implementation pays for another's heap
     (LangGraph's compiled 10,000-node graphs, earlier runs' garbage): garbage collection and
     cache behaviour depend on everything alive in the process.
     """
     deps = SHAPES[shape](n)
-    samples: list[tuple[float, float]] = []
+    samples: list[tuple[float, float, float]] = []
     loop_only: list[float] = []
     if impl.startswith("forethought"):
         keep_log = impl != "forethought keep_log=False"
@@ -401,8 +419,8 @@ def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | N
             return
         limit = {"recursion_limit": n + 10}
         samples = [timed(lambda: graph.invoke({"out": {}}, limit))]  # one run: it is slow
-    print(json.dumps({"wall": min(w for w, _ in samples), "cpu": min(c for _, c in samples),
-                      "loop_only": min(loop_only) if loop_only else None}))
+    print(json.dumps({"wall": [w for w, _, _ in samples], "cpu": [c for _, c, _ in samples],
+                      "gc": [g for _, _, g in samples], "loop_only": loop_only}))
 
 
 def overhead_in_child(shape: str, impl: str, n: int, repeats: int,
@@ -422,7 +440,9 @@ def main() -> None:
     ap.add_argument("--llmcompiler", default=None, help="dir with task_fetching_unit.py")
     ap.add_argument("--llmcompiler-chain-n", type=int, default=300,
                     help="LLMCompiler polls every 10 ms: a 10k chain would take ~100 s")
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="interleaved rounds of the cheap implementations in section (1)")
     ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--overhead-child", nargs=2, metavar=("SHAPE", "IMPL"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -435,28 +455,40 @@ def main() -> None:
     llm = load_llmcompiler(args.llmcompiler)
     print(f"python {sys.version.split()[0]}, n={args.n}, repeats={args.repeats}, "
           f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print("\n(1) scheduling overhead, µs per step (no-op tools, events + references on);"
-          " min over repeats of CPU time and wall time of the whole run")
-    print(f"{'shape':<16}{'implementation':<28}{'cpu µs/step':>12}{'wall µs/step':>14}")
-    impls = ["forethought", "forethought keep_log=False", "forethought, fresh plan",
-             "bare asyncio futures", "LLMCompiler", "LangGraph"]
+    print("\n(1) scheduling overhead, µs per step (no-op tools, events + references on); CPU and "
+          "wall time of the whole run; each implementation in its own interpreter, the cheap ones "
+          f"in {args.rounds} interleaved rounds of {args.repeats} runs (peers: one run)")
+    print(f"{'shape':<16}{'implementation':<28}{'cpu min':>9}{'wall min':>10}{'wall median':>13}"
+          f"{'in gc, median':>15}{'min / bare':>12}")
+    cheap = ["forethought", "forethought keep_log=False", "forethought, fresh plan",
+             "bare asyncio futures"]
     for name in SHAPES:
-        loop_only: float | None = None
-        for impl in impls:
+        runs: dict[str, dict[str, list[float]]] = {}
+        for _ in range(args.rounds):  # interleaved: a slow spell of the machine hits all alike
+            for impl in cheap:
+                result = overhead_in_child(name, impl, args.n, args.repeats, args.llmcompiler)
+                assert result is not None
+                into = runs.setdefault(impl, {})
+                for field, values in result.items():
+                    into.setdefault(field, []).extend(values)
+        for impl in ("LLMCompiler", "LangGraph"):
             if impl == "LLMCompiler" and not args.llmcompiler:
                 continue
             n = args.llmcompiler_chain_n if impl == "LLMCompiler" and name == "chain" else args.n
-            result = overhead_in_child(name, impl, n, args.repeats, args.llmcompiler)
-            if result is None:  # LangGraph not installed
-                continue
-            label = f"{impl} (n={n})" if impl == "LLMCompiler" else impl
-            print(f"{name:<16}{label:<28}{result['cpu'] / n * 1e6:>12.1f}"
-                  f"{result['wall'] / n * 1e6:>14.1f}", flush=True)
-            if impl == "forethought":
-                loop_only = result["loop_only"]
-        if loop_only is not None:
-            print(f"{name:<16}{'forethought, loop only':<28}{'':>12}"
-                  f"{loop_only / args.n * 1e6:>14.1f}", flush=True)
+            result = overhead_in_child(name, impl, n, 1, args.llmcompiler)
+            if result is not None:  # None: LangGraph not installed
+                runs[f"{impl} (n={n})" if n != args.n else impl] = {**result, "n": [n]}
+        bare = min(runs["bare asyncio futures"]["wall"])
+        for label, r in runs.items():
+            n = int(r["n"][0]) if "n" in r else args.n
+            per = 1e6 / n
+            print(f"{name:<16}{label:<28}{min(r['cpu']) * per:>9.1f}{min(r['wall']) * per:>10.1f}"
+                  f"{statistics.median(r['wall']) * per:>13.1f}"
+                  f"{statistics.median(r['gc']) * per:>15.1f}"
+                  f"{min(r['wall']) / bare * args.n / n:>12.2f}", flush=True)
+        loop_only = runs["forethought"]["loop_only"]
+        print(f"{name:<16}{'forethought, loop only':<28}{'':>9}{min(loop_only) * 1e6 / args.n:>10.1f}"
+              f"{statistics.median(loop_only) * 1e6 / args.n:>13.1f}", flush=True)
     print("\n(2) makespan / critical path (200-step layered sleep DAGs, width 10; critical path of "
           "the nominal sleeps, and of the sleeps as they actually lasted; median of seeds)")
     for loop_name, factory in LOOPS.items():
