@@ -434,27 +434,7 @@ def overhead_in_child(shape: str, impl: str, n: int, repeats: int,
     return result
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=10_000)
-    ap.add_argument("--llmcompiler", default=None, help="dir with task_fetching_unit.py")
-    ap.add_argument("--llmcompiler-chain-n", type=int, default=300,
-                    help="LLMCompiler polls every 10 ms: a 10k chain would take ~100 s")
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--rounds", type=int, default=3,
-                    help="interleaved rounds of the cheap implementations in section (1)")
-    ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
-    ap.add_argument("--overhead-child", nargs=2, metavar=("SHAPE", "IMPL"), help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.memory_child:
-        peak_memory_child(args.memory_child)
-        return
-    if args.overhead_child:
-        overhead_child(*args.overhead_child, args.n, args.repeats, args.llmcompiler)
-        return
-    llm = load_llmcompiler(args.llmcompiler)
-    print(f"python {sys.version.split()[0]}, n={args.n}, repeats={args.repeats}, "
-          f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+def overhead_section(args: argparse.Namespace) -> None:
     print("\n(1) scheduling overhead, µs per step (no-op tools, events + references on); CPU and "
           "wall time of the whole run; each implementation in its own interpreter, the cheap ones "
           f"in {args.rounds} interleaved rounds of {args.repeats} runs (peers: one run)")
@@ -489,6 +469,9 @@ def main() -> None:
         loop_only = runs["forethought"]["loop_only"]
         print(f"{name:<16}{'forethought, loop only':<28}{'':>9}{min(loop_only) * 1e6 / args.n:>10.1f}"
               f"{statistics.median(loop_only) * 1e6 / args.n:>13.1f}", flush=True)
+
+
+def makespan_section(args: argparse.Namespace, llm: Any) -> None:
     print("\n(2) makespan / critical path (200-step layered sleep DAGs, width 10; critical path of "
           "the nominal sleeps, and of the sleeps as they actually lasted; median of seeds)")
     for loop_name, factory in LOOPS.items():
@@ -505,11 +488,71 @@ def main() -> None:
     if lg_delays[0] is not None:
         line += f"  LangGraph {statistics.median(d for d in lg_delays if d is not None) * 1e3:.2f} ms"
     print(line)
+
+
+def memory_section(args: argparse.Namespace) -> None:
     print(f"\n(3) peak memory of a {args.n}-step run (random layered, events kept in memory)")
     mem = peak_memory(args.n)
     print(f"process RSS after building the plan {mem['before_mib']:.1f} MiB, peak RSS "
           f"{mem['peak_mib']:.1f} MiB; peak Python allocations during run() "
           f"(tracemalloc) {mem['run_mib']:.1f} MiB")
+
+
+def machine_state() -> str:
+    """How much the machine itself disturbs timing right now: CPU stolen by the hypervisor, and
+    how late a plain 5 ms ``time.sleep`` wakes (no event loop involved)."""
+    def steal_and_total() -> tuple[int, int]:
+        try:
+            with open("/proc/stat") as f:
+                fields = [int(x) for x in f.readline().split()[1:]]
+        except OSError:
+            return 0, 0
+        return (fields[7] if len(fields) > 7 else 0), sum(fields)
+
+    s0, t0 = steal_and_total()
+    late = []
+    for _ in range(100):
+        w = time.perf_counter()
+        time.sleep(0.005)
+        late.append(time.perf_counter() - w - 0.005)
+    s1, t1 = steal_and_total()
+    late.sort()
+    stolen = f"{100 * (s1 - s0) / (t1 - t0):.1f}%" if t1 > t0 else "n/a"
+    return (f"CPU stolen by the hypervisor {stolen}; 5 ms sleep wakes late by {late[50] * 1e6:.0f} µs "
+            f"median, {late[90] * 1e6:.0f} µs p90")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--llmcompiler", default=None, help="dir with task_fetching_unit.py")
+    ap.add_argument("--llmcompiler-chain-n", type=int, default=300,
+                    help="LLMCompiler polls every 10 ms: a 10k chain would take ~100 s")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="interleaved rounds of the cheap implementations in section (1)")
+    ap.add_argument("--sections", default="1,2,3", help="which sections to run, e.g. 2 or 1,3")
+    ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--overhead-child", nargs=2, metavar=("SHAPE", "IMPL"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.memory_child:
+        peak_memory_child(args.memory_child)
+        return
+    if args.overhead_child:
+        overhead_child(*args.overhead_child, args.n, args.repeats, args.llmcompiler)
+        return
+    llm = load_llmcompiler(args.llmcompiler)
+    print(f"python {sys.version.split()[0]}, n={args.n}, repeats={args.repeats}, "
+          f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"machine at start: {machine_state()}")
+    sections = set(args.sections.split(","))
+    if "1" in sections:
+        overhead_section(args)
+    if "2" in sections:
+        makespan_section(args, llm)
+    if "3" in sections:
+        memory_section(args)
+    print(f"\nmachine at end: {machine_state()}")
 
 
 if __name__ == "__main__":
