@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 from forethought import events as E
 from forethought._executor_events import step_started, step_succeeded
 from forethought._executor_parts import PLAIN_OUTPUT, normalize_output
-from forethought._executor_steps import Failure, classify, context, resolve_args, spec_of
+from forethought._executor_steps import (
+    TOOL_FAILURES,
+    Failure,
+    classify,
+    context,
+    resolve_args,
+    spec_of,
+)
 from forethought._resume import Resume
 from forethought.backends.base import Backend
 from forethought.errors import ToolError
@@ -76,7 +83,7 @@ async def attempts(ex: Executor, step: Step, *, rollback: bool = False, attempt:
                 async with asyncio.timeout(limit_s):
                     output = await call
             output = normalize_output(output)
-        except Exception as exc:
+        except TOOL_FAILURES as exc:
             failure = classify(exc, limit_s)
         if failure is None and step.check is not None:
             verdict = await evaluate(step.check, output, step=step, critic=ex._critic)
@@ -112,11 +119,11 @@ def quick_attempt(ex: Executor, step: Step, tool: Tool) -> Failure | Pending | N
         if type(output) not in PLAIN_OUTPUT:
             try:
                 output = normalize_output(output)
-            except Exception as exc:
+            except TOOL_FAILURES as exc:
                 return _after_quick(ex, step, _close(ex, step, 1, t0, None,
                                                      classify(exc, None)))
         return _close(ex, step, 1, t0, output, None)  # type: ignore[return-value]
-    except Exception as exc:
+    except TOOL_FAILURES as exc:
         return _after_quick(ex, step, _close(ex, step, 1, t0, None, classify(exc, None)))
     return _finish_quick(ex, step, call, first, t0)
 
@@ -128,7 +135,7 @@ async def _finish_quick(ex: Executor, step: Step, call: Coroutine[Any, Any, Any]
     output: Any = None
     try:
         output = normalize_output(await Resume(call, first))
-    except Exception as exc:
+    except TOOL_FAILURES as exc:
         failure = classify(exc, None)
     outcome = _close(ex, step, 1, t0, output, failure)
     if type(outcome) is float:

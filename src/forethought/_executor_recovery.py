@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from forethought import events as E
 from forethought._executor_attempts import attempts
 from forethought._executor_parts import needs_approval, normalize_output
-from forethought._executor_steps import classify, plan_record, spec_of
+from forethought._executor_steps import TOOL_FAILURES, classify, plan_record, spec_of
 from forethought.errors import ToolError
 from forethought.refs import ReferenceError_, resolve
 from forethought.tools.base import ToolContext
@@ -94,7 +94,7 @@ async def rollback(ex: Executor) -> None:
                               idempotency_key=f"{ex.run_id}:{sid}:compensate")
             async with asyncio.timeout(tool.spec.timeout_s):
                 output = normalize_output(await ex._backends["local"].call(tool, args, ctx))
-        except Exception as exc:
+        except TOOL_FAILURES as exc:
             limit = tool.spec.timeout_s if tool is not None else None
             ex._emit(E.CompensationFailed, step_id=sid, error=classify(exc, limit)[1])
             continue

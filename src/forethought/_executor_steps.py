@@ -43,8 +43,20 @@ def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     return args
 
 
-def classify(exc: Exception, limit_s: float | None) -> Failure:
+TOOL_FAILURES = (Exception, SystemExit)
+"""What a tool call may raise that fails its step.
+
+``SystemExit`` included: a tool calling ``sys.exit()`` (or a sync tool's thread doing so) ends its
+step, not the whole run, as it would end only its worker process under the process backend. Other
+``BaseException``s — cancellation, a second Ctrl-C — still end the step's task and reach the run.
+"""
+
+
+def classify(exc: BaseException, limit_s: float | None) -> Failure:
     """A tool call's exception → (failure class, message, retryable)."""
+    if isinstance(exc, SystemExit):
+        return ("crashed", f"the tool called sys.exit({exc.code!r}) instead of returning or "
+                           "raising an exception", True)
     if isinstance(exc, TimeoutError):
         return ("timeout", f"timed out after {limit_s:g}s" if limit_s else "timed out", True)
     if isinstance(exc, ToolTimeout):

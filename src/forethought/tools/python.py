@@ -2,13 +2,13 @@
 
 The input schema comes from the signature's type hints (validated by pydantic at call time), the
 output schema from the return annotation, the description from the docstring. A parameter
-annotated ``ToolContext`` is injected and hidden from the schema. Sync functions run in a worker
-thread so a slow one cannot stall the scheduler; pass ``blocking=False`` for trivial ones.
+annotated ``ToolContext`` is injected and hidden from the schema. Sync functions run in a daemon
+thread (``_threads``) so a slow one cannot stall the scheduler, and one stuck past its timeout
+cannot keep the process from exiting; pass ``blocking=False`` for trivial ones.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import inspect
 import sys
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create
 
 from forethought.errors import ToolError, UserError
 from forethought.plan import Effect
+from forethought.tools._threads import run_blocking
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
 _NO_OUTPUT_SCHEMA = (Any, inspect.Signature.empty, None, type(None))
@@ -107,7 +108,7 @@ class PythonTool:
         if self._is_async:
             result = await self.fn(**kwargs)
         elif self._blocking:
-            result = await asyncio.to_thread(self.fn, **kwargs)
+            result = await run_blocking(self.fn, **kwargs)
         else:
             result = self.fn(**kwargs)
         if self._out_adapter is not None:
