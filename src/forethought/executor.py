@@ -147,6 +147,7 @@ class Executor:
         self._ready_q: deque[Step] = deque()
         self._cancelling = False  # a halt cancelled the running steps
         self._workers: set[asyncio.Task[None]] = set()
+        self._unstarted: set[asyncio.Task[None]] = set()  # spawned workers not yet running
         self._pickers = 0  # workers that will look at ``_ready_q`` before they end
         self._running = 0
         self._running_by_key: dict[str, int] = {}
@@ -630,6 +631,22 @@ class Executor:
             self._pickers += 1
             task = self._loop.create_task(self._worker(), name="forethought-worker")
             self._workers.add(task)
+            self._unstarted.add(task)
+            task.add_done_callback(self._worker_done)
+
+    def _worker_done(self, task: asyncio.Task[None]) -> None:
+        """Bookkeeping of a worker that ended, also one cancelled before it ever ran.
+
+        A task cancelled before its first step never enters its coroutine (no ``finally`` runs):
+        without this, ``_drain`` would wait on it forever and ``_pickers`` would count a worker
+        that will never pick, leaving launched steps unstarted.
+        """
+        self._workers.discard(task)
+        if task in self._unstarted:
+            self._unstarted.discard(task)
+            self._pickers -= 1
+            if self._ready_q and self._pickers == 0:
+                self._spawn_workers(1)
 
     async def _worker(self) -> None:
         """Run launched steps one after another until none is left; one task per busy worker.
@@ -644,6 +661,7 @@ class Executor:
         """
         task = asyncio.current_task()
         assert task is not None
+        self._unstarted.discard(task)
         queue, tasks, quick = self._ready_q, self._tasks, self._quick
         clock = time.perf_counter
         picking = True
@@ -709,7 +727,6 @@ class Executor:
         finally:
             if picking:
                 self._pickers -= 1
-            self._workers.discard(task)
             if queue and self._pickers == 0:  # this worker was cancelled: the rest still run
                 self._spawn_workers(1)
 
