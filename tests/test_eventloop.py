@@ -21,8 +21,10 @@ def test_run_returns_the_result_on_the_precise_loop() -> None:
     assert eventloop.run(main()) == "ok"
 
 
-@pytest.mark.parametrize("delay", [0.0003, 0.0021, 0.0105])
-def test_sleep_never_returns_early(delay: float) -> None:
+@pytest.mark.parametrize("spin_s", [eventloop.SPIN_S, 0.0])
+@pytest.mark.parametrize("delay", [0.00004, 0.0003, 0.0021, 0.0105])
+def test_sleep_never_returns_early(delay: float, spin_s: float) -> None:
+    # 40 µs is inside the spin window: that wait is all polling, no sleep at all.
     async def main() -> list[float]:
         out = []
         for _ in range(20):
@@ -31,7 +33,28 @@ def test_sleep_never_returns_early(delay: float) -> None:
             out.append(time.perf_counter() - t0)
         return out
 
-    assert min(eventloop.run(main())) >= delay
+    with asyncio.Runner(loop_factory=lambda: eventloop.new_event_loop(spin_s)) as runner:
+        assert min(runner.run(main())) >= delay
+
+
+@pytest.mark.parametrize("timeout", [0.00005, 5.0])
+def test_a_ready_descriptor_ends_the_wait_in_and_before_the_spin_window(timeout: float) -> None:
+    import selectors
+
+    selector = eventloop.PreciseSelector()
+    a, b = socket.socketpair()
+    try:
+        selector.register(a, selectors.EVENT_READ, "a")
+        assert selector.select(0.0002) == []  # nothing to read: waits out the timeout
+        b.send(b"x")
+        t0 = time.monotonic()
+        ready = selector.select(timeout)
+        assert [(key.data, events) for key, events in ready] == [("a", selectors.EVENT_READ)]
+        assert time.monotonic() - t0 < 4  # not the 5 s timeout: readiness ended the wait
+    finally:
+        selector.close()
+        a.close()
+        b.close()
 
 
 def test_io_readiness_wakes_a_long_wait() -> None:

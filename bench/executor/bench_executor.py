@@ -280,6 +280,7 @@ def sleep_dag(n: int, jitter: bool, seed: int) -> tuple[Deps, dict[int, float]]:
 
 LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
     "stock asyncio loop": asyncio.new_event_loop,
+    "forethought loop, no spin": lambda: new_event_loop(spin_s=0),
     "forethought loop": new_event_loop,
 }
 
@@ -291,17 +292,20 @@ def run_on(loop_factory: Callable[[], asyncio.AbstractEventLoop], coro: Any) -> 
 
 def makespan_ratios(n: int, jitter: bool, llm: Any, repeats: int,
                     loop_factory: Callable[[], asyncio.AbstractEventLoop]
-                    ) -> dict[str, tuple[float, float]]:
+                    ) -> dict[str, tuple[float, float, float]]:
     """Per implementation, medians over seeds of (wall time / critical path of the nominal
-    sleeps, wall time / critical path of the sleeps as they actually lasted)."""
-    out: dict[str, list[tuple[float, float]]] = {}
+    sleeps, wall time / critical path of the sleeps as they actually lasted, CPU seconds of the
+    whole process during the run — what a spinning selector costs shows up here)."""
+    out: dict[str, list[tuple[float, float, float]]] = {}
 
     def measure(name: str, coro: Any, deps: Deps, cp: float) -> None:
         ACTUAL.clear()
+        cpu0 = time.process_time()
         result = run_on(loop_factory, coro)
+        cpu = time.process_time() - cpu0
         elapsed = float(result[0] if isinstance(result, tuple) else result)
         assert len(ACTUAL) == len(deps), f"{name} ran {len(ACTUAL)} of {len(deps)} sleeps"
-        out.setdefault(name, []).append((elapsed / cp, elapsed / critical_path(deps, ACTUAL)))
+        out.setdefault(name, []).append((elapsed / cp, elapsed / critical_path(deps, ACTUAL), cpu))
 
     for r in range(repeats):
         deps, secs = sleep_dag(n, jitter, seed=r)
@@ -314,8 +318,8 @@ def makespan_ratios(n: int, jitter: bool, llm: Any, repeats: int,
         with contextlib.suppress(ImportError):  # LangGraph not installed: measure the rest
             graph = _langgraph_graph(deps, secs)
             measure("LangGraph", _langgraph_sleep(graph, len(deps)), deps, cp)
-    return {k: (statistics.median(a for a, _ in v), statistics.median(b for _, b in v))
-            for k, v in out.items()}
+    return {k: (statistics.median(a for a, _, _ in v), statistics.median(b for _, b, _ in v),
+                statistics.median(c for _, _, c in v)) for k, v in out.items()}
 
 
 # ------------------------------------------------------------------------------ slow sibling
@@ -473,13 +477,15 @@ def overhead_section(args: argparse.Namespace) -> None:
 
 def makespan_section(args: argparse.Namespace, llm: Any) -> None:
     print("\n(2) makespan / critical path (200-step layered sleep DAGs, width 10; critical path of "
-          "the nominal sleeps, and of the sleeps as they actually lasted; median of seeds)")
+          "the nominal sleeps, and of the sleeps as they actually lasted; CPU ms of the run; "
+          "median of seeds)")
     for loop_name, factory in LOOPS.items():
         for jitter in (False, True):
             ratios = makespan_ratios(200, jitter, llm, args.repeats, factory)
             label = "jittered 5-40 ms" if jitter else "fixed 20 ms"
-            print(f"{loop_name}, {label} — nominal / actual sleeps: " + "  ".join(
-                f"{k} {a:.4f} / {b:.4f}" for k, (a, b) in ratios.items()), flush=True)
+            print(f"{loop_name}, {label} — nominal / actual sleeps, CPU: " + "  ".join(
+                f"{k} {a:.4f} / {b:.4f}, {c * 1e3:.0f} ms" for k, (a, b, c) in ratios.items()),
+                flush=True)
     print("\n(2b) slow sibling: start delay of a layer-3 step after its own dependency ended, "
           "while an unrelated layer-2 step takes 400 ms (median of repeats)")
     sibling = statistics.median(slow_sibling_forethought() for _ in range(args.repeats))
