@@ -397,6 +397,7 @@ def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | N
     deps = SHAPES[shape](n)
     samples: list[tuple[float, float, float]] = []
     loop_only: list[float] = []
+    build: list[float] = []
     if impl.startswith("forethought"):
         keep_log = impl != "forethought keep_log=False"
         fresh = [make_plan(deps) for _ in range(repeats)] if impl.endswith("fresh plan") else []
@@ -417,14 +418,16 @@ def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | N
         llm = load_llmcompiler(llm_dir)
         samples = [timed(lambda: asyncio.run(_llmcompiler(llm, deps)))]  # one run: it is slow
     elif impl == "LangGraph":
+        t0 = time.perf_counter()
         graph = langgraph_graph_or_none(deps)
+        build.append(time.perf_counter() - t0)  # StateGraph + compile(): its "fresh plan" cost
         if graph is None:
             print(json.dumps(None))
             return
         limit = {"recursion_limit": n + 10}
         samples = [timed(lambda: graph.invoke({"out": {}}, limit))]  # one run: it is slow
     print(json.dumps({"wall": [w for w, _, _ in samples], "cpu": [c for _, c, _ in samples],
-                      "gc": [g for _, _, g in samples], "loop_only": loop_only}))
+                      "gc": [g for _, _, g in samples], "loop_only": loop_only, "build": build}))
 
 
 def overhead_in_child(shape: str, impl: str, n: int, repeats: int,
@@ -470,6 +473,11 @@ def overhead_section(args: argparse.Namespace) -> None:
                   f"{statistics.median(r['wall']) * per:>13.1f}"
                   f"{statistics.median(r['gc']) * per:>15.1f}"
                   f"{min(r['wall']) / bare * args.n / n:>12.2f}", flush=True)
+        for label, r in runs.items():
+            if r.get("build"):
+                n = int(r["n"][0]) if "n" in r else args.n
+                print(f"{name:<16}{label + ', build + compile':<28}{'':>9}"
+                      f"{(r['build'][0] + min(r['wall'])) * 1e6 / n:>10.1f}", flush=True)
         loop_only = runs["forethought"]["loop_only"]
         print(f"{name:<16}{'forethought, loop only':<28}{'':>9}{min(loop_only) * 1e6 / args.n:>10.1f}"
               f"{statistics.median(loop_only) * 1e6 / args.n:>13.1f}", flush=True)
