@@ -1,8 +1,6 @@
-"""RunState as a fold over events: rebuild equals live, round trip through JSON, and speed."""
+"""RunState as a fold over events: rebuild equals live, round trip through JSON, scale."""
 
 from __future__ import annotations
-
-import time
 
 from forethought import events as E
 from forethought.events import event_from_json, event_to_json
@@ -64,10 +62,11 @@ def test_resume_resets_failed_but_keeps_interrupted() -> None:
     assert st.steps["b"].status == "running"
 
 
-def test_fold_of_50k_events_is_fast() -> None:
+def test_fold_of_50k_events_rebuilds_every_step() -> None:
+    # How long this takes is measured in bench/executor (section 3), not asserted here.
     evs = _synthetic(10_000)  # 50,004 events
-    t0 = time.perf_counter()
     st = fold(evs)  # type: ignore[arg-type]
-    elapsed = time.perf_counter() - t0
     assert len(st.steps) == 10_000 and st.status == "succeeded"
-    assert elapsed < 1.0, f"fold of {len(evs)} events took {elapsed:.3f}s"
+    assert len(st.completion_order) == 10_000 and st.last_seq == len(evs) - 1
+    assert {s.attempts for s in st.steps.values()} == {2}
+    assert st.outputs["s9999"] == 9999
