@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from forethought.errors import ToolError
-from forethought.plan import Effect
+from forethought.plan.model import Effect
 from forethought.tools.base import ToolContext, ToolSpec
 
 

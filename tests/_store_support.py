@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from forethought import events as ev
-from forethought.plan import Plan, Step
-from forethought.store.sqlite import SqliteStore
+from forethought.events import kinds as ev
+from forethought.plan.model import Plan, Step
+from forethought.runs.store.sqlite import SqliteStore
 
 
 class Seq:

@@ -15,9 +15,9 @@ from forethought import tool
 from forethought.agent import Agent, Decision, Review
 from forethought.models.base import ModelResponse, Usage
 from forethought.models.scripted import ScriptedModel
-from forethought.plan import Plan
-from forethought.store.sqlite import SqliteStore
-from forethought.supervisor import Budgets
+from forethought.oversight.supervisor import Budgets
+from forethought.plan.model import Plan
+from forethought.runs.store.sqlite import SqliteStore
 
 EFFECTS: list[str] = []
 STATE: dict[str, Any] = {}
@@ -119,8 +119,8 @@ async def test_without_approval_nothing_runs_then_approve_and_resume(store: Sqli
     assert EFFECTS == ["read db"]
     assert second.state.steps["s2"].status in ("pending", "ready")
     # A human approves the first run (as `forethought approve` does), then it continues.
-    from forethought import events as E
-    from forethought.approval import Approval
+    from forethought.events import kinds as E
+    from forethought.oversight.approvals import Approval
 
     plan = first.plan
     assert plan is not None
@@ -139,8 +139,8 @@ async def test_tampered_plan_row_never_runs_the_side_effect(store: SqliteStore) 
     model = ScriptedModel([plan_json(READ, WRITE)])
     first = await agent(store, model).run("copy the db setting", approve="read_only")
     assert first.status == "awaiting_approval"
-    from forethought import events as E
-    from forethought.approval import Approval
+    from forethought.events import kinds as E
+    from forethought.oversight.approvals import Approval
 
     plan = first.plan
     assert plan is not None

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from forethought import tool
-from forethought.agent_step import AgentStepRunner, action_schema, allowed_tools
-from forethought.executor import ApproveAll, Executor
+from forethought.execution.agent_step import AgentStepRunner, action_schema, allowed_tools
+from forethought.execution.executor import ApproveAll, Executor
 from forethought.models.scripted import ScriptedModel
-from forethought.plan import Plan
+from forethought.plan.model import Plan
 from forethought.tools.base import ToolRegistry
 
 CALLS: list[str] = []

@@ -15,7 +15,7 @@ import pytest
 from forethought import tool
 from forethought.agent import Agent
 from forethought.models.base import ModelRequest, ModelResponse, StreamChunk, Usage
-from forethought.store.sqlite import SqliteStore
+from forethought.runs.store.sqlite import SqliteStore
 
 STARTS: dict[str, float] = {}
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from forethought.approval import Approval, ApprovalGate, has_side_effects, needs_new_approval
-from forethought.plan import Plan
+from forethought.oversight.approvals import Approval, ApprovalGate, has_side_effects, needs_new_approval
+from forethought.plan.model import Plan
 from forethought.tools.base import ToolSpec
 
 SPECS = {

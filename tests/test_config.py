@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from forethought.config import load_config, user_config_path
 from forethought.errors import UserError
+from forethought.interfaces.config import load_config, user_config_path
 
 
 def test_precedence_and_sources(tmp_path: Path) -> None:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from forethought.evaluate import check_output, evaluate
-from forethought.plan import Check, Step
+from forethought.oversight.checks import check_output, evaluate
+from forethought.plan.model import Check, Step
 
 STEP = Step(id="s", tool="t")
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from forethought import eventloop
+from forethought.execution import eventloop
 
 
 def test_run_returns_the_result_on_the_precise_loop() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from forethought.cli.exec_cmd import exec_command
+from forethought.interfaces.cli.exec_cmd import exec_command
 
 TOOLS = textwrap.dedent('''
     from forethought import tool
@@ -113,8 +113,8 @@ def test_exec_invalid_plan_is_a_user_error(tmp_path: Path) -> None:
 
 
 def test_exec_records_every_event_in_the_run_database(tmp_path: Path) -> None:
-    from forethought.state import fold
-    from forethought.store.sqlite import open_store
+    from forethought.events.state import fold
+    from forethought.runs.store.sqlite import open_store
 
     plan, tools = _files(tmp_path, PLAN)
     db = str(tmp_path / "runs.db")

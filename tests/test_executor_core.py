@@ -9,10 +9,10 @@ import pytest
 
 from _executor_helpers import FnTool, failing, kinds, registry, sleeper
 from forethought.errors import ToolError
-from forethought.events import RunFinished, StepStarted
-from forethought.executor import ApproveAll, Executor, StopRequest
-from forethought.plan import Plan, Step
-from forethought.state import fold
+from forethought.events.kinds import RunFinished, StepStarted
+from forethought.events.state import fold
+from forethought.execution.executor import ApproveAll, Executor, StopRequest
+from forethought.plan.model import Plan, Step
 from forethought.tools.base import ToolContext
 
 
@@ -488,7 +488,7 @@ async def test_streamed_plan_that_is_invalid_at_close_fails_the_run() -> None:
 
 
 async def test_agent_runner_records_model_calls_into_the_stream() -> None:
-    from forethought.events import ModelCalled
+    from forethought.events.kinds import ModelCalled
 
     async def agent(step: Step, ctx: ToolContext) -> Any:
         ctx.extra["record"](ModelCalled, role="executor", model="scripted", step_id=step.id,

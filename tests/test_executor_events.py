@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from forethought import _executor_events as fast
-from forethought import events as E
-from forethought.events import event_from_json, event_to_json
+from forethought.events import kinds as E
+from forethought.events.kinds import event_from_json, event_to_json
+from forethought.execution import _events as fast
 
 
 def test_the_fast_path_is_in_use() -> None:

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from _executor_helpers import FnTool, registry
-from forethought.executor import Executor
-from forethought.plan import Plan, Step
+from forethought.execution.executor import Executor
+from forethought.plan.model import Plan, Step
 from forethought.tools import _threads
 from forethought.tools.base import ToolContext
 from forethought.tools.python import PythonTool
@@ -125,8 +125,8 @@ def test_a_keyboard_interrupt_from_a_tool_does_not_hang_loop_shutdown() -> None:
         import asyncio, sys
         sys.path.insert(0, sys.argv[1])
         from _executor_helpers import FnTool, registry
-        from forethought.executor import Executor
-        from forethought.plan import Plan, Step
+        from forethought.execution.executor import Executor
+        from forethought.plan.model import Plan, Step
 
         async def fn(args, ctx):
             if ctx.step_id == "a":

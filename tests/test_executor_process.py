@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from forethought.backends import ProcessBackend
-from forethought.executor import Executor
-from forethought.plan import Plan
+from forethought.execution.backends import ProcessBackend
+from forethought.execution.executor import Executor
+from forethought.plan.model import Plan
 from forethought.tools.python import load_python_tools
 
 TOOLS = textwrap.dedent('''

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from _executor_helpers import FnTool, registry
-from forethought.executor import ApproveAll, Executor
-from forethought.plan import Plan
+from forethought.execution.executor import ApproveAll, Executor
+from forethought.plan.model import Plan
 from forethought.tools.base import ToolContext
 
 TERMINAL = {"step_succeeded", "step_skipped", "step_cancelled", "step_needs_review"}

@@ -6,8 +6,8 @@ import asyncio
 from typing import Any
 
 from _executor_helpers import registry, sleeper
-from forethought.executor import Executor
-from forethought.plan import Plan
+from forethought.execution.executor import Executor
+from forethought.plan.model import Plan
 
 
 async def test_unrelated_step_is_not_held_back_by_slow_sibling() -> None:

@@ -15,10 +15,10 @@ import anyio
 import pytest
 from tests._executor_helpers import FnTool, registry
 
-from forethought import _resume
-from forethought.executor import Executor, StopRequest
-from forethought.plan import Plan, Step
-from forethought.state import RunState
+from forethought.events.state import RunState
+from forethought.execution import _resume
+from forethought.execution.executor import Executor, StopRequest
+from forethought.plan.model import Plan, Step
 from forethought.tools.base import ToolContext
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forethought.expr import ExprError, parse_expression, safe_eval
+from forethought.plan.expressions import ExprError, parse_expression, safe_eval
 
 OUTPUT = {"count": 3, "items": [{"path": "a.sql", "size": 10}, {"path": "b.sql", "size": 0}],
           "stdout": "Hello World", "exit_code": 0, "ok": True, "none": None}

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forethought.diff import diff_plans
-from forethought.graph import (
+from forethought.plan.diff import diff_plans
+from forethought.plan.graph import (
     critical_path,
     plan_critical_path,
     render_dot,
@@ -18,7 +18,7 @@ from forethought.graph import (
     render_text,
     topological_order,
 )
-from forethought.plan import Plan
+from forethought.plan.model import Plan
 
 FIXTURES = Path(__file__).parent / "fixtures" / "plans"
 

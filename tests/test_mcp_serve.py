@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from mcp import Client, StdioServerParameters
 
-from forethought.cli.tools_cmd import mcp
 from forethought.errors import UserError
-from forethought.mcp_server import AgentService, build_server, load_service
+from forethought.interfaces.cli.tools_cmd import mcp
+from forethought.interfaces.mcp_server import AgentService, build_server, load_service
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tools"
 sys.path.insert(0, str(FIXTURES))
@@ -58,14 +58,14 @@ async def _exercise(client: Client) -> None:
 
 
 async def test_cli_mcp_serve_over_stdio_with_the_sdk_client() -> None:
-    code = ("import sys; from forethought.cli.tools_cmd import mcp; "
+    code = ("import sys; from forethought.interfaces.cli.tools_cmd import mcp; "
             "mcp(['serve', '--service', 'fake_agent_service:make'])")
     async with Client(_stdio("-c", code), cache=None) as client:
         await _exercise(client)
 
 
 async def test_module_entry_point_over_stdio() -> None:
-    async with Client(_stdio("-m", "forethought.mcp_server", "--service", "fake_agent_service:make"),
+    async with Client(_stdio("-m", "forethought.interfaces.mcp_server", "--service", "fake_agent_service:make"),
                       cache=None) as client:
         planned = await client.call_tool("plan", {"goal": "g"})
         assert planned.structured_content["plan_hash"] == "hash-1"

@@ -9,8 +9,8 @@ import pytest
 
 from _planner_support import bench_like_specs
 from forethought.errors import StoreError
-from forethought.memory import PlanMemory, default_memory_path
-from forethought.plan import Plan
+from forethought.plan.model import Plan
+from forethought.planning.memory import PlanMemory, default_memory_path
 
 
 def plan(goal: str, tool: str = "read_file") -> Plan:

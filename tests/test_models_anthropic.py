@@ -18,7 +18,7 @@ from _planner_support import bench_like_specs
 from forethought.errors import ModelError
 from forethought.models import ModelRequest
 from forethought.models.anthropic import AnthropicModel
-from forethought.plan_stream import PlanDone, stream_plan
+from forethought.planning.streaming import PlanDone, stream_plan
 
 FIX = Path(__file__).parent / "fixtures" / "anthropic"
 

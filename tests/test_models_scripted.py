@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from forethought.errors import ModelError, UserError
-from forethought.events import event_from_json, event_to_json
+from forethought.events.kinds import event_from_json, event_to_json
 from forethought.models import (
     ModelRequest,
     ModelResponse,

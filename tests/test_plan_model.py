@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from forethought.plan import Plan, RetryPolicy, Step
+from forethought.plan.model import Plan, RetryPolicy, Step
 
 
 def make(**step: object) -> Plan:

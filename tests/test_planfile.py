@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from forethought.planfile import PlanFileError, dump_plan, lint_file, load_plan, write_plan
+from forethought.plan.files import PlanFileError, dump_plan, lint_file, load_plan, write_plan
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
@@ -103,7 +103,7 @@ def test_ten_megabyte_plan_is_handled(tmp_path: Path) -> None:
 
 
 def test_oversized_file_is_refused_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("forethought.planfile.MAX_PLAN_BYTES", 1000)
+    monkeypatch.setattr("forethought.plan.files.MAX_PLAN_BYTES", 1000)
     path = write(tmp_path, "huge.json", json.dumps(big_plan(100, payload=100)))
     with pytest.raises(PlanFileError, match="over the limit of 1,000 bytes; split the plan"):
         load_plan(path)

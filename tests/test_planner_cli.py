@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from forethought.cli.plan_cmd import plan
 from forethought.errors import UserError
+from forethought.interfaces.cli.plan_cmd import plan
 from forethought.models.local import default_gguf_path
-from forethought.planfile import load_plan
+from forethought.plan.files import load_plan
 
 TOOLS = str(Path(__file__).parent / "_planner_support.py")
 

@@ -9,18 +9,18 @@ import jsonschema
 import pytest
 
 from _planner_support import bench_like_specs
-from forethought._planner_schema import (
+from forethought.errors import ModelError
+from forethought.models import ModelRequest, ScriptedModel
+from forethought.plan.model import Plan
+from forethought.planning.grammar import (
     PlanSchemaBuilder,
     goal_literals,
     min_steps_hint,
     plan_json_schema,
     rank_tools,
 )
-from forethought.errors import ModelError
-from forethought.memory import PlanMemory
-from forethought.models import ModelRequest, ScriptedModel
-from forethought.plan import Plan
-from forethought.planner import (
+from forethought.planning.memory import PlanMemory
+from forethought.planning.planner import (
     PlannerOptions,
     PlanningError,
     drop_duplicate_steps,
@@ -218,8 +218,8 @@ async def test_invalid_tail_is_pruned_for_the_embedded_model() -> None:
 
 
 def test_prune_gives_up_when_nothing_valid_remains() -> None:
-    from forethought.planner import prune_invalid_steps
-    from forethought.validate import Problem
+    from forethought.plan.validation import Problem
+    from forethought.planning.planner import prune_invalid_steps
 
     bad_plan = Plan.model_validate({"goal": "g", "steps": [
         {"id": "s1", "tool": "count_words", "args": {"text": 3}}]})
@@ -228,7 +228,7 @@ def test_prune_gives_up_when_nothing_valid_remains() -> None:
 
 
 def test_goal_literals_find_directories() -> None:
-    from forethought._planner_schema import goal_literals
+    from forethought.planning.grammar import goal_literals
 
     assert goal_literals("list the files in docs and save them to report.txt").directories == (
         "docs",)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from _planner_support import bench_like_specs
 from forethought.models import ScriptedModel
-from forethought.plan import Step
-from forethought.plan_stream import PlanDone, PlanParseError, StepScanner, stream_plan
+from forethought.plan.model import Step
+from forethought.planning.streaming import PlanDone, PlanParseError, StepScanner, stream_plan
 
 SPECS = bench_like_specs()
 

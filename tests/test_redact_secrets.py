@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _store_support import Seq
-from forethought import events as ev
-from forethought.redact import make_redactor, secret_env_values
-from forethought.store.recorder import Recorder
-from forethought.store.sqlite import SqliteStore
+from forethought.events import kinds as ev
+from forethought.oversight.redaction import make_redactor, secret_env_values
+from forethought.runs.store.recorder import Recorder
+from forethought.runs.store.sqlite import SqliteStore
 
 OPENAI = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"
 ANTHROPIC = "sk-ant-api03-" + "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp"

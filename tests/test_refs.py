@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from forethought import refs
+from forethought.plan import references as refs
 
 OUT = {"s1": {"items": [{"path": "/a", "size": 3}], "n": 7, "name": "x y"}, "s2": [1, 2]}
 

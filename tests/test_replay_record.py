@@ -10,12 +10,12 @@ import pytest
 
 from forethought import Plan, RetryPolicy, Step, ToolCall, ToolContext, tool
 from forethought.errors import ModelError, ToolError, UserError
-from forethought.events import ModelCalled
-from forethought.executor import ApproveAll
+from forethought.events.kinds import ModelCalled
+from forethought.execution.executor import ApproveAll
 from forethought.models.base import ModelRequest
-from forethought.replay import Recording, ReplayModel, replay_models
-from forethought.runs import execute_recorded, replay_run
-from forethought.store.sqlite import SqliteStore
+from forethought.runs.recorded import execute_recorded, replay_run
+from forethought.runs.replay import Recording, ReplayModel, replay_models
+from forethought.runs.store.sqlite import SqliteStore
 
 CALLS: Counter[str] = Counter()
 NO_WAIT = RetryPolicy(attempts=3, backoff_s=0, jitter=0)

@@ -31,10 +31,10 @@ from typing import Any
 import pytest
 
 from forethought import Plan, Step, ToolContext, tool
-from forethought.executor import ApproveAll
-from forethought.runs import Review, execute_recorded, resume_run
-from forethought.state import RunState, fold
-from forethought.store.sqlite import SqliteStore
+from forethought.events.state import RunState, fold
+from forethought.execution.executor import ApproveAll
+from forethought.runs.recorded import Review, execute_recorded, resume_run
+from forethought.runs.store.sqlite import SqliteStore
 
 _EFFECTS: list[str] = [""]
 

@@ -15,11 +15,11 @@ import pytest
 
 from forethought import Plan, Step, ToolContext, tool
 from forethought.errors import UserError
-from forethought.events import Event
-from forethought.executor import ApproveAll, Executor
-from forethought.runs import Review, execute_recorded, resume_run
-from forethought.store.base import LeaseHeld
-from forethought.store.sqlite import SqliteStore
+from forethought.events.kinds import Event
+from forethought.execution.executor import ApproveAll, Executor
+from forethought.runs.recorded import Review, execute_recorded, resume_run
+from forethought.runs.store.base import LeaseHeld
+from forethought.runs.store.sqlite import SqliteStore
 
 CALLS: list[tuple[str, Any, str]] = []
 

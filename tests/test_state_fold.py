@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from forethought import events as E
-from forethought.events import event_from_json, event_to_json
-from forethought.state import RunState, apply, fold
+from forethought.events import kinds as E
+from forethought.events.kinds import event_from_json, event_to_json
+from forethought.events.state import RunState, apply, fold
 
 
 def _synthetic(n_steps: int) -> list[E._Event]:

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from _store_support import full_run
-from forethought.cli import main as cli_main
-from forethought.cli._runs_format import show_text
-from forethought.executor import ApproveAll
-from forethought.runs import execute_recorded
-from forethought.state import fold
-from forethought.store.sqlite import SqliteStore
+from forethought.events.state import fold
+from forethought.execution.executor import ApproveAll
+from forethought.interfaces.cli import main as cli_main
+from forethought.interfaces.cli._runs_format import show_text
+from forethought.runs.recorded import execute_recorded
+from forethought.runs.store.sqlite import SqliteStore
 from forethought.tools.loader import open_tools
 
 TOOLS_PY = '''
@@ -45,7 +45,7 @@ PLAN: dict[str, Any] = {"goal": "bill the customer", "steps": [
 
 @pytest.fixture(autouse=True)
 def _commands(monkeypatch: pytest.MonkeyPatch) -> None:
-    extra = {name: f"forethought.cli.runs_cmd:{name}_command"
+    extra = {name: f"forethought.interfaces.cli.runs_cmd:{name}_command"
              for name in ("runs", "show", "resume", "replay")}
     monkeypatch.setattr(cli_main, "COMMANDS", {**cli_main.COMMANDS, **extra})
 
@@ -65,7 +65,7 @@ def setup(tmp_path: Path) -> tuple[Path, Path]:
 
 
 async def _record(db: Path, tools: Path, run_id: str) -> None:
-    from forethought.plan import Plan
+    from forethought.plan.model import Plan
 
     async with open_tools([tools], include_entry_points=False) as registry:
         store = SqliteStore(db)
@@ -204,7 +204,7 @@ def test_resume_reopens_the_recorded_tools(setup: tuple[Path, Path],
     db, tools = setup
 
     async def record() -> None:
-        from forethought.plan import Plan
+        from forethought.plan.model import Plan
 
         async with open_tools([tools], include_entry_points=False) as registry:
             store = SqliteStore(db)

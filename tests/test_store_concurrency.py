@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from forethought import Plan, Step, tool
-from forethought.cli import main as cli_main
-from forethought.executor import ApproveAll
-from forethought.runs import execute_recorded, resume_run
-from forethought.state import fold
-from forethought.store.base import LeaseHeld
-from forethought.store.sqlite import SqliteStore
+from forethought.events.state import fold
+from forethought.execution.executor import ApproveAll
+from forethought.interfaces.cli import main as cli_main
+from forethought.runs.recorded import execute_recorded, resume_run
+from forethought.runs.store.base import LeaseHeld
+from forethought.runs.store.sqlite import SqliteStore
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 
@@ -76,7 +76,7 @@ def _writer(db: str, prefix: str, runs: int, steps: int) -> int:
 
 def _reader(db: str, stop_file: str) -> int:
     calls = 0
-    extra = {name: f"forethought.cli.runs_cmd:{name}_command" for name in ("runs", "show")}
+    extra = {name: f"forethought.interfaces.cli.runs_cmd:{name}_command" for name in ("runs", "show")}
     cli_main.COMMANDS.update(extra)
     while not os.path.exists(stop_file) or calls < 3:
         code = cli_main.run(["runs", "--db", db, "--json"])
@@ -126,7 +126,7 @@ def _run_scenario(tmp_path: Path, *, writers: int, runs: int, steps: int, racers
     seed = SqliteStore(db)
 
     async def make_paused() -> None:
-        from forethought.executor import Executor
+        from forethought.execution.executor import Executor
 
         ex = Executor(_plan(4, "slow_work"), {"slow_work": slow_work}, run_id="contested",
                       gate=ApproveAll())

@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _store_support import BACKENDS, Seq, chunks, full_run, make_store, rows, small_plan
-from forethought import events as ev
-from forethought.store.base import LeaseHeld, LeaseLost, SequenceError, Store
+from forethought.events import kinds as ev
+from forethought.runs.store.base import LeaseHeld, LeaseLost, SequenceError, Store
 
 
 @pytest.fixture(params=BACKENDS)

@@ -11,12 +11,12 @@ import pytest
 
 from _store_support import Seq, full_run
 from forethought import Plan, Step, ToolContext, tool
-from forethought import events as ev
 from forethought.errors import StoreError
-from forethought.executor import ApproveAll
-from forethought.runs import execute_recorded
-from forethought.store.recorder import Recorder
-from forethought.store.sqlite import SqliteStore
+from forethought.events import kinds as ev
+from forethought.execution.executor import ApproveAll
+from forethought.runs.recorded import execute_recorded
+from forethought.runs.store.recorder import Recorder
+from forethought.runs.store.sqlite import SqliteStore
 
 
 async def test_group_commit_batches_a_burst(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ import pytest
 
 from _store_support import full_run
 from forethought.errors import StoreError
-from forethought.store import _migrations
-from forethought.store.sqlite import SqliteStore, default_db_path, open_store
+from forethought.runs.store import _migrations
+from forethought.runs.store.sqlite import SqliteStore, default_db_path, open_store
 
 
 def test_pragmas_wal_and_full_sync(tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from forethought.cli.tools_cmd import tools
 from forethought.errors import UserError
+from forethought.interfaces.cli.tools_cmd import tools
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GANTZ = FIXTURES / "tools" / "gantz.yaml"

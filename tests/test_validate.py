@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forethought.plan import Plan
-from forethought.planfile import check_data, dump_plan, load_plan, write_plan
+from forethought.plan.files import check_data, dump_plan, load_plan, write_plan
+from forethought.plan.model import Plan
+from forethought.plan.validation import validate_plan
 from forethought.tools.base import ToolSpec
-from forethought.validate import validate_plan
 
 FIXTURES = Path(__file__).parent / "fixtures" / "plans"
 

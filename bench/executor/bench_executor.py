@@ -27,9 +27,9 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 from forethought import Plan, Step, ToolContext, ToolSpec
-from forethought.eventloop import new_event_loop
-from forethought.executor import Executor
-from forethought.state import fold
+from forethought.events.state import fold
+from forethought.execution.eventloop import new_event_loop
+from forethought.execution.executor import Executor
 
 Deps = dict[int, list[int]]
 

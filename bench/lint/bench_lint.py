@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from forethought.planfile import lint_file
+from forethought.plan.files import lint_file
 from forethought.tools.python import load_python_tools
 
 TOOLS_PY = '''

@@ -26,11 +26,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from tools import BENCH_TOOLS, summarize
 
-from forethought import refs
-from forethought.memory import PlanMemory
 from forethought.models.resolve import resolve_model
-from forethought.plan import Plan
-from forethought.planner import make_plan
+from forethought.plan import references as refs
+from forethought.plan.model import Plan
+from forethought.planning.memory import PlanMemory
+from forethought.planning.planner import make_plan
 from forethought.tools.base import ToolContext
 
 NOTES = "The quick brown fox jumps over the lazy dog. It was not amused at all."

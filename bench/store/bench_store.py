@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from forethought import Plan, Step, tool
-from forethought import events as ev
-from forethought.executor import ApproveAll, Executor
-from forethought.runs import execute_recorded, resume_run
-from forethought.state import fold
-from forethought.store.recorder import Recorder
-from forethought.store.sqlite import SqliteStore
+from forethought.events import kinds as ev
+from forethought.events.state import fold
+from forethought.execution.executor import ApproveAll, Executor
+from forethought.runs.recorded import execute_recorded, resume_run
+from forethought.runs.store.recorder import Recorder
+from forethought.runs.store.sqlite import SqliteStore
 
 
 def make_events(run_id: str, n: int) -> list[Any]:

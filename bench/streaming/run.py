@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "planning"))
 from tools import BENCH_TOOLS
 
 from forethought.models.openai import OpenAIModel
-from forethought.plan import Step
-from forethought.plan_stream import PlanDone, stream_plan
-from forethought.planner import PlannerOptions
+from forethought.plan.model import Step
+from forethought.planning.planner import PlannerOptions
+from forethought.planning.streaming import PlanDone, stream_plan
 
 CHARS_PER_TOKEN = 4
 

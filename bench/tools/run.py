@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from forethought.errors import ToolTimeout
-from forethought.expr import safe_eval
+from forethought.plan.expressions import safe_eval
 from forethought.tools.base import ToolContext
 from forethought.tools.loader import open_tools
 

@@ -1,20 +1,46 @@
-"""forethought: think first, then act — a runtime for planner–executor agents."""
+"""forethought: think first, then act — a runtime for planner–executor agents.
 
-from forethought.plan import Check, Plan, RetryPolicy, Step, ToolCall
+The public API: ``Agent`` runs goals; ``Plan``/``Step`` are the artifact; ``tool`` declares tools;
+the errors come in three families (``ControlSignal``, ``UserError``, ``RunError``).
+"""
+
+from forethought.agent import Agent, Decision, RunResult
+from forethought.errors import (
+    ControlSignal,
+    ForethoughtError,
+    ModelError,
+    RunError,
+    StoreError,
+    ToolError,
+    ToolTimeout,
+    UserError,
+)
+from forethought.plan.model import Check, Plan, RetryPolicy, Step, ToolCall
 from forethought.tools import Tool, ToolContext, ToolRegistry, ToolSpec, tool
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Agent",
     "Check",
+    "ControlSignal",
+    "Decision",
+    "ForethoughtError",
+    "ModelError",
     "Plan",
     "RetryPolicy",
+    "RunError",
+    "RunResult",
     "Step",
+    "StoreError",
     "Tool",
     "ToolCall",
     "ToolContext",
+    "ToolError",
     "ToolRegistry",
     "ToolSpec",
+    "ToolTimeout",
+    "UserError",
     "__version__",
     "tool",
 ]

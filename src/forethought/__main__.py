@@ -1,3 +1,3 @@
-from forethought.cli.main import main
+from forethought.interfaces.cli.main import main
 
 main()

@@ -15,16 +15,16 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from forethought import events as E
-from forethought.agent_step import AgentStepRunner, quote_data
-from forethought.approval import Approval, ApprovalGate, ApproveMode, needs_new_approval
-from forethought.events import Event
-from forethought.executor import Executor, StopRequest
+from forethought.events import kinds as E
+from forethought.events.kinds import Event
+from forethought.events.state import RunState
+from forethought.execution.agent_step import AgentStepRunner, quote_data
+from forethought.execution.executor import Executor, StopRequest
 from forethought.models.base import Model, ModelRequest
 from forethought.models.record import model_called_fields
-from forethought.plan import Plan, Step
-from forethought.state import RunState
-from forethought.supervisor import Supervisor
+from forethought.oversight.approvals import Approval, ApprovalGate, ApproveMode, needs_new_approval
+from forethought.oversight.supervisor import Supervisor
+from forethought.plan.model import Plan, Step
 
 if TYPE_CHECKING:
     from forethought.agent import Agent
@@ -120,7 +120,7 @@ class Wiring:
     # ------------------------------------------------------------------------ replanning
 
     async def replan(self, plan: Plan, state: RunState, failure: Mapping[str, Any]) -> Plan | None:
-        from forethought.planner import ModelCall, PlanningError, replan
+        from forethought.planning.planner import ModelCall, PlanningError, replan
 
         completed = {sid: st.output for sid, st in state.steps.items()
                      if st.status == "succeeded" and sid in plan.step_map()}

@@ -20,9 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from forethought import events as E
 from forethought._agent_wiring import Wiring
-from forethought.approval import (
+from forethought.errors import UserError
+from forethought.events import kinds as E
+from forethought.events.kinds import Event
+from forethought.events.state import RunState, fold
+from forethought.execution.executor import Executor
+from forethought.models.base import Model
+from forethought.models.record import model_called_fields
+from forethought.oversight.approvals import (
     Approval,
     ApprovalGate,
     ApproveMode,
@@ -30,16 +36,10 @@ from forethought.approval import (
     needs_new_approval,
     recorded_plans_and_approvals,
 )
-from forethought.errors import UserError
-from forethought.events import Event
-from forethought.executor import Executor
-from forethought.models.base import Model
-from forethought.models.record import model_called_fields
-from forethought.plan import Plan, Step
-from forethought.state import RunState, fold
-from forethought.supervisor import Budgets
+from forethought.oversight.supervisor import Budgets
+from forethought.plan.model import Plan, Step
+from forethought.plan.validation import Problem, validate_plan
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
-from forethought.validate import Problem, validate_plan
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ class Agent:
         if self._store is None and self._record:
             arg = self._store_arg
             if arg is None or isinstance(arg, (str, Path)):
-                from forethought.store.sqlite import open_store
+                from forethought.runs.store.sqlite import open_store
 
                 arg = open_store(arg)
             self._store = arg
@@ -167,7 +167,7 @@ class Agent:
 
     async def plan(self, goal: str, *, preamble: _Preamble | None = None) -> tuple[Plan | None,
                                                                                   list[Problem]]:
-        from forethought.planner import make_plan
+        from forethought.planning.planner import make_plan
 
         model = self.model("planner")
         result = await make_plan(goal, self.specs, model, memory=self.memory)
@@ -299,14 +299,14 @@ class Agent:
         if self.store is not None:
             self.store.append_many(pre.events)
         state = fold(pre.events)
-        from forethought._executor_parts import run_summary
+        from forethought.execution._parts import run_summary
 
         return RunResult(pre.run_id, state, run_summary(state, {}), plan, problems)
 
     async def _execute(self, prior: Sequence[Event], plan: Plan | None, plans: list[Plan],
                        approvals: list[Approval], approve: ApproveMode,
                        on_event: Callable[[Event], Awaitable[None]] | None) -> RunResult:
-        from forethought.runs import execute_recorded
+        from forethought.runs.recorded import execute_recorded
 
         wiring = Wiring(self, plans, approvals, approve)
         sinks = [_with_history(on_event, prior)] if on_event is not None else []
@@ -336,8 +336,8 @@ class Agent:
         """Plan and execute at once: each step starts as soon as the planner has streamed it and
         its dependencies are done, if it is read-only. Side effects wait for the complete plan
         (and, with ``approve="all"``, its recorded approval)."""
-        from forethought.plan_stream import PlanDone, stream_plan
-        from forethought.runs import execute_recorded
+        from forethought.planning.streaming import PlanDone, stream_plan
+        from forethought.runs.recorded import execute_recorded
 
         wiring = Wiring(self, [], [], approve)
         started = asyncio.Event()
@@ -419,7 +419,7 @@ class Agent:
     async def resume(self, run_id: str, *, approve: ApproveMode = "none",
                      on_event: Callable[[Event], Awaitable[None]] | None = None) -> RunResult:
         """Continue a stored run with this agent's tools, models, gate and budgets."""
-        from forethought.runs import resume_run
+        from forethought.runs.recorded import resume_run
 
         run_id = self._resolve_run(run_id)
         self.last_run_id = run_id
@@ -445,7 +445,7 @@ class Agent:
         it. ``plan_hash`` (a prefix is enough) guards against approving a plan that changed
         since it was reviewed. ``steps`` confirms those steps now (execution-time approval of
         destructive steps under the ``reconfirm_destructive`` policy)."""
-        from forethought.runs import grant_approval
+        from forethought.runs.recorded import grant_approval
 
         run_id = self._resolve_run(run_id)
         await asyncio.to_thread(grant_approval, self.store, run_id, self.specs,
@@ -456,7 +456,7 @@ class Agent:
         return await self.resume(run_id, on_event=on_event)
 
     def _resolve_run(self, run_id: str) -> str:
-        from forethought.runs import resolve_run_id
+        from forethought.runs.recorded import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
 

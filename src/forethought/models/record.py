@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forethought.events import ModelCalled
+from forethought.events.kinds import ModelCalled
 from forethought.models.base import ModelRequest, ModelResponse
 
 

@@ -2,7 +2,7 @@
 
 ``read_file``, ``list_dir`` (read-only), ``write_file`` (mutating), ``http_get`` (read-only; refuses
 private, loopback, link-local, multicast and reserved addresses, also after redirects) and
-``calculate`` (the safe expression language of ``forethought.expr``; no ``eval``) and
+``calculate`` (the safe expression language of ``forethought.plan.expressions``; no ``eval``) and
 ``text_stats`` (lines, words and characters of a text).
 
 Paths are resolved with symlinks followed and must stay inside the workspace; ``write_file`` also
@@ -22,7 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from forethought.errors import ToolError, UserError
-from forethought.expr import ExprError, safe_eval
+from forethought.plan.expressions import ExprError, safe_eval
 from forethought.tools._http import IPNetwork, fetch
 from forethought.tools._params import confine
 from forethought.tools.base import Tool

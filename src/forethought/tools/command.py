@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from forethought.errors import ToolError
-from forethought.plan import Effect
+from forethought.plan.model import Effect
 from forethought.tools._params import ParamSpec, as_text, confine, env_name, input_schema, validate_args
 from forethought.tools._proc import DEFAULT_MAX_OUTPUT, KILL_GRACE_S, run_process
 from forethought.tools._shell import PLACEHOLDER, ScriptError, rewrite_placeholders

@@ -32,7 +32,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from forethought.errors import ToolError, ToolTimeout, UserError
-from forethought.plan import Effect
+from forethought.plan.model import Effect
 from forethought.tools.base import ToolContext, ToolSpec
 
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")

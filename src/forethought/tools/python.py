@@ -20,7 +20,7 @@ from typing import Any, overload
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
 
 from forethought.errors import ToolError, UserError
-from forethought.plan import Effect
+from forethought.plan.model import Effect
 from forethought.tools._threads import run_blocking
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 

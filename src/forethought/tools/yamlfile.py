@@ -27,8 +27,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from forethought._yaml import SafeLoader, load_yaml
 from forethought.errors import UserError
+from forethought.plan._yaml import SafeLoader, load_yaml
 from forethought.tools.base import Tool
 from forethought.tools.command import CommandTool, CommandToolConfig
 

@@ -1,0 +1,1 @@
+"""Execution: the DAG scheduler, attempts, recovery (retry/replan/rollback), backends, agent steps."""

@@ -1,0 +1,150 @@
+"""The executor's small collaborators: hook types, gates, output normalization, the run summary.
+
+Kept apart from the scheduler so that ``executor.py`` reads as the scheduling algorithm only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pydantic_core import PydanticSerializationError, from_json, to_json
+
+from forethought.errors import ToolError
+from forethought.events.kinds import Event
+from forethought.plan.graph import critical_path
+from forethought.plan.model import Plan, Step
+from forethought.tools.base import ToolContext, ToolSpec
+
+if TYPE_CHECKING:
+    from forethought.events.state import RunState
+
+
+@dataclass(frozen=True)
+class StopRequest:
+    """What a supervisor returns to stop a run; ``reason`` ends up in ``run_finished.reason``."""
+
+    status: Literal["paused", "failed"]
+    reason: str
+
+
+Supervisor = Callable[[Event, "RunState"], Awaitable[StopRequest | None]]
+"""Called after every event (in order, off the scheduling path); may stop the run."""
+
+Replanner = Callable[[Plan, "RunState", Mapping[str, Any]], Awaitable[Plan | None]]
+"""``(current plan, state, failure info) -> plan vN+1`` or None to give up."""
+
+AgentRunner = Callable[[Step, ToolContext], Awaitable[Any]]
+"""Runs an agent step (the executor model's bounded tool loop); ``ctx.extra['args']`` = args."""
+
+Sink = Callable[[Event], Awaitable[None]]
+"""Receives every event of the run, in ``seq`` order (e.g. the SQLite store)."""
+
+
+class Gate(Protocol):
+    """Decides whether a step that needs approval may start now."""
+
+    def allows(self, step: Step, spec: ToolSpec | None) -> bool: ...
+
+
+class ReadOnlyGate:
+    """The default: nothing that needs approval is approved (read-only steps never ask)."""
+
+    def allows(self, step: Step, spec: ToolSpec | None) -> bool:
+        return False
+
+
+class ApproveAll:
+    """Every step is approved (``--yes-all``, or a plan a human already approved in full)."""
+
+    def allows(self, step: Step, spec: ToolSpec | None) -> bool:
+        return True
+
+
+def needs_approval(step: Step, spec: ToolSpec | None) -> bool:
+    """Side-effecting tools, agent steps (unknown effects) and steps marked ``approval: required``."""
+    if step.agent is not None or step.approval == "required":
+        return True
+    return spec is not None and spec.effect != "read_only"
+
+
+class UnserializableOutput(ToolError):
+    """A tool returned something the event serializer cannot write."""
+
+
+PLAIN_OUTPUT = (str, int, bool, type(None))  # stored as they are: no round trip needed
+
+
+def normalize_output(value: Any) -> Any:
+    """The output as the event log will store it (JSON round trip through the events' serializer).
+
+    Live state and state rebuilt from stored events must be equal, so a tuple becomes a list, a
+    datetime an ISO string — here, once, instead of differing after a resume.
+    """
+    if type(value) in PLAIN_OUTPUT:
+        return value
+    try:
+        return from_json(to_json(value))
+    except (PydanticSerializationError, ValueError, TypeError) as exc:
+        first = (str(exc).splitlines() or [""])[0]
+        raise UnserializableOutput(
+            f"the tool returned output that is not JSON-serializable ({type(value).__name__}: "
+            f"{first}); return dicts, lists, strings, numbers, booleans or null",
+            retryable=False,
+        ) from None
+
+
+def measured_critical_path(deps: Mapping[str, tuple[str, ...]],
+                           state: RunState) -> tuple[float, tuple[str, ...]]:
+    """Longest chain through the DAG weighted by each step's *measured* duration."""
+    durations: dict[str, float] = {}
+    for sid, st in state.steps.items():
+        d = st.duration_s
+        if d is not None:
+            durations[sid] = d
+    known = {sid: tuple(d for d in ds if d in deps) for sid, ds in deps.items()}
+    cp = critical_path(known, durations)
+    return cp.length_s, cp.steps
+
+
+def run_summary(state: RunState, deps: Mapping[str, tuple[str, ...]] | None = None,
+                ) -> dict[str, Any]:
+    """The ``--json`` summary shape of DESIGN.md (plus a few extra, clearly named fields)."""
+    if deps is None:
+        deps = plan_dependencies(state)
+    cp_len, cp_steps = measured_critical_path(deps, state)
+    makespan = state.active_s
+    if state.segment_started_at is not None:  # still running: count up to the last step end
+        ends = [s.ended_at for s in state.steps.values() if s.ended_at is not None]
+        makespan += max(0.0, max(ends, default=state.segment_started_at) - state.segment_started_at)
+    steps = {
+        sid: {"status": st.status, "output": st.output, "error": st.error,
+              "attempts": st.attempts, "started_at": st.started_at, "ended_at": st.ended_at,
+              "failure_class": st.failure_class}
+        for sid, st in state.steps.items()
+    }
+    return {
+        "run_id": state.run_id,
+        "status": state.status,
+        "reason": state.reason,
+        "goal": state.goal,
+        "plan_version": state.plan_version,
+        "plan_hash": state.plan_hash,
+        "steps": steps,
+        "makespan_s": makespan,
+        "critical_path_s": cp_len,
+        "critical_path": list(cp_steps),
+        "overhead_s": max(0.0, makespan - cp_len),
+        "tokens": state.tokens,
+        "cost_usd": state.cost_usd,
+        "replans": state.replans,
+    }
+
+
+def plan_dependencies(state: RunState) -> dict[str, tuple[str, ...]]:
+    """Dependencies of the state's current plan (explicit and implied by references)."""
+    if not state.plan:
+        return {sid: () for sid in state.steps}
+    plan = Plan.model_validate(state.plan)
+    return plan.dependency_map()

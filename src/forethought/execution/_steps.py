@@ -1,0 +1,100 @@
+"""Per-step helpers of the executor's hot path: argument resolution, context, failure classes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forethought.errors import ToolError, ToolTimeout
+from forethought.events.kinds import FailureClass
+from forethought.execution._parts import UnserializableOutput
+from forethought.execution.backends.base import WorkerCrashed
+from forethought.plan.model import Plan, Step
+from forethought.plan.references import ReferenceError_, lookup, resolve
+from forethought.tools.base import Tool, ToolContext, ToolSpec
+
+
+def plan_record(plan: Plan) -> tuple[dict[str, Any], str]:
+    """The plan as recorded in events (full form, defaults included) and its plan hash.
+
+    The hash is sha256 of exactly this data in canonical JSON, so re-hashing a stored plan
+    reproduces the approved hash even if a later version of forethought changes a default. Both
+    are computed once per plan object (see ``Plan.record_data``).
+    """
+    return plan.record_data(), plan.plan_hash()
+
+
+Failure = tuple[FailureClass, str, bool]
+"""A failed attempt: (failure class, message, retryable)."""
+
+
+def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
+    """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
+    bindings = step.arg_bindings
+    if bindings is None:
+        return dict(resolve(step.args, outputs))
+    args = dict(step.args)
+    for name, source, ref in bindings:
+        try:
+            value = outputs[source]
+        except KeyError:
+            raise ReferenceError_(f"${{{source}}}: step {source!r} has no recorded output") from None
+        args[name] = value if ref is None else lookup(value, ref.path, ref.text())
+    return args
+
+
+TOOL_FAILURES = (Exception, SystemExit)
+"""What a tool call may raise that fails its step.
+
+``SystemExit`` included: a tool calling ``sys.exit()`` (or a sync tool's thread doing so) ends its
+step, not the whole run, as it would end only its worker process under the process backend. Other
+``BaseException``s — cancellation, a second Ctrl-C — still end the step's task and reach the run.
+"""
+
+
+def classify(exc: BaseException, limit_s: float | None) -> Failure:
+    """A tool call's exception → (failure class, message, retryable)."""
+    if isinstance(exc, SystemExit):
+        return ("crashed", f"the tool called sys.exit({exc.code!r}) instead of returning or "
+                           "raising an exception", True)
+    if isinstance(exc, TimeoutError):
+        return ("timeout", f"timed out after {limit_s:g}s" if limit_s else "timed out", True)
+    if isinstance(exc, ToolTimeout):
+        return ("timeout", str(exc), True)
+    if isinstance(exc, WorkerCrashed):
+        return ("crashed", str(exc), True)
+    if isinstance(exc, UnserializableOutput):
+        return ("error", str(exc), False)
+    if isinstance(exc, ToolError):
+        return ("error", str(exc) or type(exc).__name__, exc.retryable)
+    return ("error", f"{type(exc).__name__}: {exc}", True)
+
+
+_CTX_HAS_DICT = not hasattr(ToolContext, "__slots__")
+_new = object.__new__
+_set = object.__setattr__
+
+
+def context(run_id: str, step_id: str, attempt: int, key: str,
+            extra: Mapping[str, Any]) -> ToolContext:
+    """A ToolContext without the frozen-dataclass ``__init__`` (six ``object.__setattr__`` calls).
+
+    Built once per attempt on the hot path; falls back to the constructor should ToolContext
+    ever gain ``__slots__``.
+    """
+    if not _CTX_HAS_DICT:
+        return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key,
+                           extra=extra)
+    ctx = _new(ToolContext)
+    _set(ctx, "__dict__", {"run_id": run_id, "step_id": step_id, "attempt": attempt,
+                           "idempotency_key": key, "workspace": None, "extra": extra})
+    return ctx
+
+
+def spec_of(tools: Mapping[str, Tool], step: Step) -> ToolSpec | None:
+    tool = tools.get(step.tool) if step.tool is not None else None
+    return tool.spec if tool is not None else None
+
+
+def step_data(step: Step) -> dict[str, Any]:
+    return step.model_dump(mode="json", by_alias=True, exclude_defaults=True)

@@ -1,0 +1,822 @@
+"""The event-driven DAG scheduler: a step starts the instant its last dependency succeeds.
+
+No polling and no supersteps: every step knows how many of its dependencies are still
+outstanding; the step that completes last decrements the counter to zero and launches it, in the
+same turn of the event loop. Launched steps are run by worker tasks (``_worker``): a step always
+runs inside a task named after it, a step that never suspends costs no task of its own, and
+every step that suspends has one, so suspended steps all run concurrently.
+
+Every state change is an ``Event`` with a gap-free ``seq``; the executor's own ``RunState`` is
+advanced with ``state.apply`` — the very fold that rebuilds a stored run — so a resumed run starts
+from exactly what was recorded. Subscribers (``events()``, sinks, the supervisor) read the log in
+order, each at its own pace, off the scheduling path: a slow one lags but never reorders or slows
+the scheduler.
+
+``step_ready`` is emitted only when a ready step has to wait (a concurrency limit, the approval
+gate, or a plan still streaming); a step that can start at once goes straight to ``step_started``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections import deque
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from forethought.events import kinds as E
+from forethought.events.kinds import Event
+from forethought.events.state import TERMINAL_STEP_STATUSES, RunState, apply, fold
+from forethought.execution import attempts as attempts_
+from forethought.execution import recovery
+from forethought.execution._events import EventLog
+from forethought.execution._parts import (
+    AgentRunner,
+    ApproveAll,
+    Gate,
+    ReadOnlyGate,
+    Replanner,
+    Sink,
+    StopRequest,
+    Supervisor,
+    needs_approval,
+    run_summary,
+)
+from forethought.execution._resume import Resume
+from forethought.execution._steps import (
+    Failure,
+    plan_record,
+    step_data,
+)
+from forethought.execution.backends.base import Backend, LocalBackend
+from forethought.oversight.checks import Critic
+from forethought.plan.model import Plan, Step
+from forethought.tools.base import Tool, ToolSpec
+
+__all__ = ["ApproveAll", "Executor", "ReadOnlyGate", "StopRequest", "run_plan"]
+
+
+# A worker running steps that never suspend yields to the event loop after this long.
+_SLICE_S = 0.002
+# At most this many new workers at once when a worker's step suspends with steps still waiting.
+_SPAWN_BATCH = 32
+
+
+class Executor:
+    """Runs one plan (or one resumed run). Create, optionally subscribe, then ``await run()``."""
+
+    def __init__(
+        self,
+        plan: Plan | None,
+        tools: Mapping[str, Tool],
+        *,
+        run_id: str | None = None,
+        goal: str | None = None,
+        plan_open: bool = False,
+        max_concurrency: int | None = None,
+        tool_limits: Mapping[str, int] | None = None,
+        gate: Gate | None = None,
+        replanner: Replanner | None = None,
+        max_replans: int = 3,
+        supervisor: Supervisor | None = None,
+        critic: Critic | None = None,
+        agent_runner: AgentRunner | None = None,
+        backends: Mapping[str, Backend] | None = None,
+        sinks: Sequence[Sink] = (),
+        prior_events: Sequence[Event] = (),
+        approved_by: str | None = None,
+        approval_scope: Literal["read_only", "all"] = "all",
+        config: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        keep_log: bool = True,
+        rerun: Iterable[str] = (),
+    ) -> None:
+        if plan is None and not plan_open and not prior_events:
+            raise ValueError("give a plan, plan_open=True (then extend()/close_plan()), "
+                             "or prior_events to resume")
+        self.state: RunState = fold(prior_events) if prior_events else RunState()
+        self._resuming = bool(prior_events)
+        # Steps a human reviewed (needs_review, or interrupted mid-call) and allows to run again.
+        self._rerun = frozenset(rerun)
+        if self._resuming and plan is None:
+            if not self.state.plan:
+                raise ValueError("the prior events contain no plan to resume")
+            plan = Plan.model_validate(self.state.plan)
+        self.run_id = self.state.run_id or run_id or uuid.uuid4().hex[:12]
+        self._goal = goal if goal is not None else (plan.goal if plan else self.state.goal)
+        self._plan = plan
+        self._plan_closed = not plan_open
+        self._tools = tools
+        self._gate: Gate = gate if gate is not None else ReadOnlyGate()
+        self._replanner = replanner
+        self._max_replans = max_replans
+        self._supervisor = supervisor
+        self._critic = critic
+        self._agent_runner = agent_runner
+        self._own_backends = backends is None
+        self._backends: dict[str, Backend] = dict(backends or {})
+        self._backends.setdefault("local", LocalBackend())
+        self._local_is_default = type(self._backends["local"]) is LocalBackend
+        self._sinks = list(sinks)
+        self._approved_by = approved_by
+        self._approval_scope: Literal["read_only", "all"] = approval_scope
+        self._config = dict(config or {})
+        self._rng = random.Random(seed)  # noqa: S311 - retry jitter, not cryptography
+        self._max = max_concurrency if max_concurrency and max_concurrency > 0 else None
+        self._limits = {k: v for k, v in (tool_limits or {}).items() if v > 0}
+        self._limited = self._max is not None or bool(self._limits)
+        # scheduling structures
+        self._steps: dict[str, Step] = {}
+        self._specs: dict[str, ToolSpec | None] = {}
+        self._how: dict[str, tuple[Tool | None, float | None, str]] = {}
+        self._quick: dict[str, Tool] = {}
+        self._gated: set[str] = set()  # steps that need the gate's approval to start
+        self._every_step: dict[str, Step] = {}  # incl. retired ones, for compensation
+        # Step id → its dependents; tuples shared with ``Plan.dependents_map`` until a step is
+        # linked one at a time (streaming, resume), which turns that entry into a list.
+        self._dependents: dict[str, Sequence[str]] = {}
+        self._waiting: dict[str, int] = {}
+        # Steps suspended mid-call and the worker task each is suspended in (see ``_worker``):
+        # what a halt cancels. A step running synchronously is never cancelled from outside (no
+        # other code runs meanwhile); if it stops the run itself, it is cancelled when it suspends.
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        # Launched steps waiting for a worker to pick them up, in launch order. A halt does not
+        # drop them: a worker still enters each one, and it stands down with its bookkeeping.
+        self._ready_q: deque[Step] = deque()
+        self._cancelling = False  # a halt cancelled the running steps
+        self._workers: set[asyncio.Task[None]] = set()
+        self._unstarted: set[asyncio.Task[None]] = set()  # spawned workers not yet running
+        self._pickers = 0  # workers that will look at ``_ready_q`` before they end
+        self._running = 0
+        self._running_by_key: dict[str, int] = {}
+        self._queues: dict[str, deque[tuple[int, str]]] = {}
+        self._queued = 0
+        self._order = 0
+        self._blocked: dict[str, None] = {}
+        self._keys: dict[str, str] = {}
+        self._streamed: list[Step] = []
+        # run control
+        self._seq = self.state.last_seq + 1
+        # With keep_log=False only subscribers' own queues hold events (bounded memory for huge
+        # runs; the store is the durable log). Subscribers then see events from when they joined.
+        self._bus = EventLog(keep=keep_log)
+        self._wake: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop  # set when run() starts; nothing launches before
+        self._started = False
+        self._finished = False
+        self._halted = False
+        self._stop: StopRequest | None = None
+        self._cancel_reason = "cancelled"
+        self._fatal: str | None = None
+        self._replan_queue: list[dict[str, Any]] = []
+        self._rollback_after: str | None = None
+        self._plan_hash = self.state.plan_hash if self._resuming else ""
+        if plan is not None:
+            self._add_steps(plan.steps)
+        if self._resuming:
+            for sid, st in self.state.steps.items():
+                if st.idempotency_key:
+                    self._keys[sid] = st.idempotency_key
+
+    # ------------------------------------------------------------------ public surface
+
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event this executor emitted, in order (empty with ``keep_log=False``)."""
+        return self._bus.history if self._bus.history is not None else []
+
+    def events(self) -> AsyncIterator[Event]:
+        """All events of this execution in order, from the first, until ``run_finished``."""
+        return self._stream()
+
+    def summary(self) -> dict[str, Any]:
+        deps = {s.id: s.all_dependencies() for s in self._steps.values()}
+        return run_summary(self.state, deps)
+
+    def record(self, cls: type[E._Event], **fields: Any) -> Event:
+        """Append an event from a collaborator (model calls, approvals) to this run's stream."""
+        if not self._started:
+            raise RuntimeError("record() is for events during a run; call it after run() started")
+        event: Event = self._emit(cls, **fields)
+        return event
+
+    def stop(self, status: Literal["paused", "failed"] = "paused", reason: str = "stopped") -> None:
+        """Stop the run: cancel running steps and drain; ``paused`` runs can be resumed."""
+        self._request_stop(StopRequest(status, reason))
+
+    def extend(self, steps: Iterable[Step]) -> None:
+        """Add steps to a plan that is still streaming; they start as soon as they can."""
+        if self._plan_closed:
+            raise RuntimeError("the plan is closed; revise it with a new plan version instead")
+        new = list(steps)
+        for s in new:
+            if s.id in self._steps:
+                raise ValueError(f"step {s.id!r} is already in the plan")
+        self._streamed.extend(new)
+        if not self._started:
+            self._add_steps(new)
+            return
+        self._emit(E.StepsAdded, steps=[step_data(s) for s in new])
+        self._add_steps(new)
+        self._link(new)
+
+    def reconsider(self) -> None:
+        """Ask the gate again about steps waiting for approval (after one was recorded)."""
+        for sid in list(self._blocked):
+            if self._gate.allows(self._steps[sid], self._specs[sid]):
+                del self._blocked[sid]
+                self._enqueue_or_launch(sid)
+        self._poke()
+
+    def close_plan(self, rollback: Sequence[Step] = ()) -> Plan:
+        """Mark a streaming plan complete; steps needing approval may be considered from now on."""
+        if self._plan_closed:
+            raise RuntimeError("the plan is already closed")
+        self._plan_closed = True
+        base = self._plan
+        steps = (*(base.steps if base else ()), *self._streamed)
+        plan = Plan(goal=self._goal, steps=steps,
+                    rollback=tuple(rollback) or (base.rollback if base else ()))
+        self._plan = plan
+        if self._started:
+            data, digest = plan_record(plan)
+            self._plan_hash = digest
+            self._emit(E.PlanProposed, plan=data, plan_hash=digest, source="planner")
+            from forethought.plan.validation import validate_plan
+
+            problems = validate_plan(plan, {n: t.spec for n, t in self._tools.items()})
+            if problems:  # read-only steps may have run; nothing else will
+                self._fatal = f"the completed plan is invalid: {problems[0]}"
+                self._halt(f"run aborted: {self._fatal}", skip=True)
+                return plan
+            self._fail_unreachable()
+            for sid in list(self._blocked):
+                if self._gate.allows(self._steps[sid], self._specs[sid]):
+                    del self._blocked[sid]
+                    self._enqueue_or_launch(sid)
+            self._poke()
+        return plan
+
+    async def run(self) -> RunState:
+        """Execute to the end (or a pause) and return the final state."""
+        if self._started:
+            raise RuntimeError("an Executor runs once; create a new one to resume")
+        self._started = True
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        pumps = [asyncio.create_task(self._pump_sink(s), name=f"sink-{i}")
+                 for i, s in enumerate(self._sinks)]
+        if self._supervisor is not None:
+            pumps.append(asyncio.create_task(self._pump_supervisor(), name="supervisor"))
+        try:
+            self._begin()
+            await self._drive()
+            await recovery.rollback(self)
+        except asyncio.CancelledError:
+            # Ctrl-C or an outer cancel: record a resumable pause, then let the cancel propagate.
+            self._request_stop(StopRequest("paused", "interrupted; resume the run to continue"))
+            await self._wind_down(pumps)
+            raise
+        except Exception as exc:  # a bug in a hook or in forethought: never leave tasks behind
+            self._request_stop(StopRequest("paused", f"internal error: {type(exc).__name__}: "
+                                                     f"{exc}; resume the run to continue"))
+            await self._wind_down(pumps)
+            raise
+        self._finish()
+        await asyncio.gather(*pumps, return_exceptions=True)
+        await self._close_backends()
+        return self.state
+
+    async def _wind_down(self, pumps: list[asyncio.Task[None]]) -> None:
+        await self._drain()
+        if not self._finished:
+            self._finish()
+        await asyncio.gather(*pumps, return_exceptions=True)
+        await self._close_backends()
+
+    # ------------------------------------------------------------------ events
+
+    def _emit(self, cls: type[E._Event], **fields: Any) -> Any:
+        event = cls(run_id=self.run_id, seq=self._seq,
+                    plan_version=self._plan.version if self._plan else 1, **fields)
+        return self._push(event)
+
+    def _push(self, event: Any) -> Any:
+        self._seq += 1
+        apply(self.state, event)
+        self._bus.push(event)
+        return event
+
+    def _stream(self) -> AsyncIterator[Event]:
+        return self._bus.stream()
+
+    async def _pump_sink(self, sink: Sink) -> None:
+        try:
+            async for event in self._stream():
+                await sink(event)
+        except Exception as exc:
+            self._request_stop(StopRequest("failed", f"event sink {sink!r} failed: "
+                                                     f"{type(exc).__name__}: {exc}"))
+
+    async def _pump_supervisor(self) -> None:
+        assert self._supervisor is not None
+        async for event in self._stream():
+            if self._finished:
+                continue
+            try:
+                request = await self._supervisor(event, self.state)
+            except Exception as exc:
+                request = StopRequest("failed", f"the supervisor failed: {type(exc).__name__}: "
+                                                f"{exc}")
+            if request is not None:
+                self._request_stop(request)
+
+    # ------------------------------------------------------------------ plan bookkeeping
+
+    def _add_steps(self, steps: Iterable[Step]) -> None:
+        # Most steps differ only in id and args: their placement depends on the tool alone.
+        by_tool: dict[str, tuple[ToolSpec | None, tuple[Tool | None, float | None, str], bool]] = {}
+        for s in steps:
+            sid = s.id
+            self._steps[sid] = s
+            self._every_step[sid] = s
+            plain = (s.tool is not None and s.timeout_s is None and s.executor is None
+                     and s.approval == "auto")
+            placed = by_tool.get(s.tool) if plain else None  # type: ignore[arg-type]
+            if placed is None:
+                tool = self._tools.get(s.tool) if s.tool is not None else None
+                spec = tool.spec if tool is not None else None
+                placed = (spec, self._how_to_run(s, spec), needs_approval(s, spec))
+                if plain:
+                    by_tool[s.tool] = placed  # type: ignore[index]
+            self._specs[sid], self._how[sid], gated = placed
+            if gated:
+                self._gated.add(sid)
+            direct, limit_s, _ = placed[1]
+            if direct is not None and limit_s is None and s.check is None:
+                self._quick[sid] = direct  # see _executor_attempts.quick_attempt
+
+    def _how_to_run(self, step: Step, spec: ToolSpec | None) -> tuple[Tool | None, float | None,
+                                                                         str]:
+        """(the tool to await directly or None for the dispatch path, timeout, backend name)."""
+        limit_s = step.timeout_s if step.timeout_s is not None else (
+            spec.timeout_s if spec is not None else None)
+        backend_name = step.executor or "local"
+        direct = None
+        if step.agent is None and backend_name == "local" and self._local_is_default:
+            direct = self._tools.get(step.tool or "")
+        return direct, limit_s, backend_name
+
+    def _link(self, steps: Iterable[Step]) -> None:
+        """Wire dependency counters for ``steps`` and launch those already satisfiable."""
+        status = self.state.steps
+        dependents = self._dependents
+        ready: list[str] = []
+        for s in steps:
+            st = status.get(s.id)
+            if st is not None and st.status in TERMINAL_STEP_STATUSES and st.status != "cancelled":
+                continue
+            n = 0
+            for d in s.all_dependencies():
+                dst = status.get(d)
+                if dst is None or dst.status != "succeeded":
+                    n += 1
+                    waiting_on = dependents.get(d)
+                    if type(waiting_on) is not list:
+                        waiting_on = dependents[d] = list(waiting_on or ())
+                    waiting_on.append(s.id)
+            self._waiting[s.id] = n
+            if n == 0:
+                ready.append(s.id)
+        for sid in ready:
+            self._ready(sid)
+
+    def _link_fresh(self, plan: Plan) -> None:
+        """``_link`` for a plan none of whose steps has run yet: counters straight from the plan.
+
+        The dependency maps are the plan's own (computed once per plan object, e.g. by review
+        and approval before the run), so a 10,000-step plan is wired in a few milliseconds.
+        """
+        self._dependents = dict(plan.dependents_map())
+        self._waiting = dict(plan.indegree_map())
+        for sid, n in self._waiting.items():
+            if n == 0:
+                self._ready(sid)
+
+    def _install(self, plan: Plan) -> None:
+        self._steps, self._specs, self._dependents, self._waiting = {}, {}, {}, {}
+        self._how, self._quick = {}, {}
+        self._add_steps(plan.steps)
+        self._link(plan.steps)
+
+    def _fail_unreachable(self) -> None:
+        """At plan close: steps waiting on ids that are not in the plan can never start."""
+        steps = self._steps
+        missing = [d for d in self._dependents if d not in steps]
+        for d in missing:
+            for sid in self._dependents.get(d, ()):
+                if sid in steps and self.state.step(sid).status == "pending":
+                    why = f"depends on unknown step {d!r}"
+                    self._emit(E.StepFailed, step_id=sid, attempt=0, failure_class="reference",
+                               error=why)
+                    self._after_failure(steps[sid], "reference", why)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def _begin(self) -> None:
+        plan = self._plan
+        if self._resuming:
+            self._emit(E.RunResumed, reason="resumed from recorded events")
+        else:
+            self._emit(E.RunCreated, goal=self._goal, config=self._config)
+            if plan is not None:
+                if self._plan_closed:
+                    data, self._plan_hash = plan_record(plan)
+                    self._emit(E.PlanProposed, plan=data, plan_hash=self._plan_hash, source="api")
+                else:
+                    self._emit(E.StepsAdded, steps=[step_data(s) for s in plan.steps])
+            if self._approved_by and plan is not None and self._plan_closed:
+                self._emit(E.PlanApproved, plan_hash=self._plan_hash, approver=self._approved_by,
+                           scope=self._approval_scope)
+        if self._resuming and self._review_interrupted():
+            return
+        if plan is not None and not self._resuming and self._plan_closed:
+            self._link_fresh(plan)
+        else:
+            self._link(list(self._steps.values()))
+        if self._plan_closed:
+            self._fail_unreachable()
+
+    def _review_interrupted(self) -> bool:
+        """Steps cut off mid-call re-run only if idempotent; otherwise a human must look."""
+        review = False
+        for sid, s in self._steps.items():
+            st = self.state.steps.get(sid)
+            if st is None:
+                continue
+            if st.status == "needs_review" and sid in self._rerun:
+                self._emit(E.StepReady, step_id=sid)  # reviewed by a human: may run again
+            elif st.status == "needs_review":
+                review = True
+            elif st.status in ("running", "cancelled"):
+                spec = self._specs[sid]
+                if sid in self._rerun or (s.agent is None and spec is not None
+                                          and spec.idempotent):
+                    continue  # re-run with the recorded idempotency key
+                what = f"tool {s.tool!r} is not idempotent" if s.tool else "it is an agent step"
+                self._emit(E.StepNeedsReview, step_id=sid,
+                           reason=f"was running when the run stopped and {what}; check whether "
+                                  "it took effect before resuming")
+                review = True
+        if review:
+            self._halted = True
+            self._stop = StopRequest("paused", "steps need review: " + ", ".join(
+                sid for sid, st in self.state.steps.items() if st.status == "needs_review"))
+        return review
+
+    async def _drive(self) -> None:
+        """Wait for quiescence; handle replans; repeat until the run is over."""
+        assert self._wake is not None
+        while True:
+            while not (self._running == 0 and (self._plan_closed or self._stop is not None)):
+                await self._wake.wait()
+                self._wake.clear()
+            if self._replan_queue and self._stop is None and self._fatal is None:
+                await recovery.replan(self)
+                continue
+            return
+
+    async def _drain(self) -> None:
+        while self._workers:
+            await asyncio.gather(*self._workers, return_exceptions=True)
+
+    def _finish(self) -> None:
+        status, reason = self._final_status()
+        if status == "awaiting_approval":
+            plan_hash = self._plan_hash or (self._plan.plan_hash() if self._plan else "")
+            self._emit(E.ApprovalRequested, plan_hash=plan_hash, step_ids=list(self._blocked),
+                       reason=f"{len(self._blocked)} step(s) need approval before they run")
+        self._finished = True
+        self._emit(E.RunFinished, status=status, reason=reason)
+        self._bus.close()
+
+    def _final_status(self) -> tuple[E.RunStatus, str]:
+        if self._stop is not None:
+            return self._stop.status, self._stop.reason
+        if self._fatal is not None:
+            return "failed", self._fatal
+        if self._blocked:
+            return "awaiting_approval", "approval needed for: " + ", ".join(self._blocked)
+        failed: list[str] = []
+        unfinished: list[str] = []
+        states = self.state.steps
+        for sid in self._steps:
+            status = states[sid].status
+            if status != "succeeded":
+                (failed if status == "failed" else unfinished).append(sid)
+        if failed:
+            return "failed", f"{len(failed)} step(s) failed: {', '.join(failed[:10])}"
+        if unfinished:
+            return "failed", f"{len(unfinished)} step(s) did not complete: " + ", ".join(
+                unfinished[:10])
+        return "succeeded", ""
+
+    def _request_stop(self, request: StopRequest) -> None:
+        if self._stop is not None or self._finished:
+            return
+        self._stop = request
+        self._halt(f"run stopped: {request.reason}", skip=request.status == "failed")
+
+    def _halt(self, reason: str, *, skip: bool) -> None:
+        """No new starts; cancel running steps; optionally skip everything not yet started."""
+        self._halted = True
+        self._cancelling = True
+        self._cancel_reason = reason
+        for task in self._tasks.values():
+            task.cancel()
+        self._queues.clear()
+        self._queued = 0
+        if skip:
+            launched = {step.id for step in self._ready_q}  # they stand down themselves
+            for sid in self._steps:
+                if self.state.steps[sid].status in ("pending", "ready") and sid not in launched:
+                    self._emit(E.StepSkipped, step_id=sid, reason=reason)
+            self._blocked.clear()
+        self._poke()
+
+    def _poke(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    # ------------------------------------------------------------------ scheduling
+
+    def _ready(self, sid: str) -> None:
+        if self._halted:
+            return
+        if sid in self._gated and (
+            not self._plan_closed or not self._gate.allows(self._steps[sid], self._specs[sid])
+        ):
+            self._blocked[sid] = None
+            self._emit(E.StepReady, step_id=sid)
+            return
+        self._enqueue_or_launch(sid)
+
+    def _enqueue_or_launch(self, sid: str) -> None:
+        if not self._limited:
+            self._launch(sid)
+            return
+        key = self._key_of(self._steps[sid])
+        if self._has_capacity(key):
+            self._launch(sid)
+            return
+        self._order += 1
+        self._queues.setdefault(key, deque()).append((self._order, sid))
+        self._queued += 1
+        self._emit(E.StepReady, step_id=sid)
+
+    def _key_of(self, step: Step) -> str:
+        return step.tool if step.tool is not None else "agent"
+
+    def _has_capacity(self, key: str) -> bool:
+        if self._max is not None and self._running >= self._max:
+            return False
+        limit = self._limits.get(key)
+        return limit is None or self._running_by_key.get(key, 0) < limit
+
+    def _launch(self, sid: str) -> None:
+        step = self._steps[sid]
+        self._running += 1
+        if self._limited:
+            key = self._key_of(step)
+            self._running_by_key[key] = self._running_by_key.get(key, 0) + 1
+        self._ready_q.append(step)
+        if self._pickers == 0:
+            self._spawn_workers(1)
+
+    def _release(self, step: Step) -> None:
+        self._running -= 1
+        if self._limited:
+            self._release_limit(step)
+
+    def _release_limit(self, step: Step) -> None:
+        key = self._key_of(step)
+        self._running_by_key[key] -= 1
+        if self._queued and not self._halted:
+            self._launch_queued()
+
+    def _launch_queued(self) -> None:
+        while self._queued:
+            best: tuple[int, str] | None = None
+            for key, q in self._queues.items():
+                if q and self._has_capacity(key) and (best is None or q[0][0] < best[0]):
+                    best = (q[0][0], key)
+            if best is None:
+                return
+            _, sid = self._queues[best[1]].popleft()
+            self._queued -= 1
+            self._launch(sid)
+
+    # ------------------------------------------------------------------ one step
+
+    # ------------------------------------------------------------------ workers
+
+    def _spawn_workers(self, n: int) -> None:
+        for _ in range(n):
+            self._pickers += 1
+            task = self._loop.create_task(self._worker(), name="forethought-worker")
+            self._workers.add(task)
+            self._unstarted.add(task)
+            task.add_done_callback(self._worker_done)
+
+    def _worker_done(self, task: asyncio.Task[None]) -> None:
+        """Bookkeeping of a worker that ended, also one cancelled before it ever ran.
+
+        A task cancelled before its first step never enters its coroutine (no ``finally`` runs):
+        without this, ``_drain`` would wait on it forever and ``_pickers`` would count a worker
+        that will never pick, leaving launched steps unstarted.
+        """
+        self._workers.discard(task)
+        if task in self._unstarted:
+            self._unstarted.discard(task)
+            self._pickers -= 1
+            if self._ready_q and self._pickers == 0:
+                self._spawn_workers(1)
+
+    async def _worker(self) -> None:
+        """Run launched steps one after another until none is left; one task per busy worker.
+
+        A step runs inside the worker's task (renamed after the step), started by hand: if it
+        completes without suspending, the worker goes straight on to the next ready step — often
+        the one this step just unblocked — with no new task and no trip around the event loop.
+        If it suspends, the worker stays with it (it is that step's task: timeouts, cancellation
+        and task-bound context managers all see the right task), and hands the remaining ready
+        steps to fresh workers. A worker that ran steps for ``_SLICE_S`` without suspending
+        yields once, so subscribers, sinks and the supervisor keep up with long synchronous runs.
+        """
+        task = asyncio.current_task()
+        assert task is not None
+        self._unstarted.discard(task)
+        queue, tasks, quick = self._ready_q, self._tasks, self._quick
+        clock = time.perf_counter
+        picking = True
+        slice_end = clock() + _SLICE_S
+        try:
+            while queue:
+                step = queue.popleft()
+                sid = step.id
+                if self._stop is not None or self._fatal is not None:
+                    self._stand_down(step)
+                    continue
+                task.set_name(sid)
+                tool = quick.get(sid)
+                if tool is not None:
+                    try:
+                        outcome = attempts_.quick_attempt(self, step, tool)
+                    except BaseException as exc:
+                        outcome = self._step_broke(step, exc)
+                else:
+                    outcome = attempts_.attempts(self, step)
+                if outcome is None or type(outcome) is tuple:
+                    failure: Failure | None = outcome
+                else:
+                    coro: attempts_.Pending = outcome  # type: ignore[assignment]
+                    try:
+                        first = coro.send(None)
+                    except StopIteration as done:
+                        failure = done.value
+                    except BaseException as exc:
+                        failure = self._step_broke(step, exc)
+                    else:
+                        picking = False
+                        self._pickers -= 1
+                        if queue:
+                            self._spawn_workers(max(0, min(len(queue), _SPAWN_BATCH)
+                                                    - self._pickers))
+                        tasks[sid] = task
+                        if self._cancelling:  # the step stopped the run itself, then suspended
+                            task.cancel()
+                        try:
+                            failure = await Resume(coro, first)
+                        except BaseException as exc:
+                            failure = self._step_broke(step, exc)
+                        finally:
+                            del tasks[sid]
+                        picking = True
+                        self._pickers += 1
+                        slice_end = clock() + _SLICE_S
+                self._running -= 1
+                if self._limited:
+                    self._release_limit(step)
+                if failure is None:
+                    dependents = self._dependents.get(sid)
+                    if dependents:
+                        self._after_success(dependents)
+                else:
+                    self._after_failure(step, failure[0], failure[1])
+                if self._running == 0:
+                    self._poke()
+                if clock() > slice_end:
+                    await asyncio.sleep(0)
+                    slice_end = clock() + _SLICE_S
+        finally:
+            if picking:
+                self._pickers -= 1
+            if queue and self._pickers == 0:  # this worker was cancelled: the rest still run
+                self._spawn_workers(1)
+
+    def _stand_down(self, step: Step) -> None:
+        """A launched step the run stopped before it started: skipped (failed stop) or left."""
+        if self._stop is None or self._stop.status == "failed":
+            self._emit(E.StepSkipped, step_id=step.id, reason=self._cancel_reason)
+        self._release(step)
+        if self._running == 0:
+            self._poke()
+
+    def _step_broke(self, step: Step, exc: BaseException) -> Failure:
+        """The step's coroutine raised: cancelled (re-raised), or a bug in forethought."""
+        if not isinstance(exc, Exception):  # cancelled, interrupted, exiting: record and go
+            self._emit(E.StepCancelled, step_id=step.id, reason=self._cancel_reason)
+            self._release(step)
+            if self._running == 0:
+                self._poke()
+            raise exc
+        # A bug in forethought, not in the tool (tool errors are failures already): fail the
+        # step loudly rather than hang the run.
+        msg = f"internal error in the executor: {type(exc).__name__}: {exc}"
+        self._emit(E.StepFailed, step_id=step.id, attempt=max(self.state.step(step.id).attempts,
+                   0), error=msg, failure_class="error")
+        return ("error", msg, False)
+
+    async def _close_backends(self) -> None:
+        if self._own_backends:
+            for backend in self._backends.values():
+                await backend.aclose()
+
+    # ------------------------------------------------------------------ outcomes
+
+    def _after_success(self, dependents: Sequence[str]) -> None:
+        """A step succeeded: count down its dependents; launch those it was the last one for."""
+        waiting = self._waiting
+        if self._limited or self._halted:
+            for d in dependents:
+                n = waiting[d] = waiting.get(d, 0) - 1
+                if n == 0:
+                    self._ready(d)
+            return
+        gated, steps, queue = self._gated, self._steps, self._ready_q
+        for d in dependents:
+            n = waiting[d] = waiting.get(d, 0) - 1
+            if n == 0:
+                if d in gated:
+                    self._ready(d)
+                else:  # ``_launch`` inlined: no limits, and a worker is picking (the caller)
+                    self._running += 1
+                    queue.append(steps[d])
+                    if self._pickers == 0:
+                        self._spawn_workers(1)
+
+    def _after_failure(self, step: Step, cls: str, msg: str) -> None:
+        policy = step.on_failure
+        if self._halted and self._stop is not None:
+            return
+        what = f"step {step.id!r} failed ({cls}): {msg}"
+        if policy == "continue":
+            self._skip_descendants(step.id, f"dependency {step.id!r} failed")
+        elif policy == "replan" and self._replanner is not None:
+            self._skip_descendants(step.id, f"dependency {step.id!r} failed; awaiting a replan")
+            self._replan_queue.append({"step_id": step.id, "error": msg, "failure_class": cls,
+                                       "attempts": self.state.step(step.id).attempts})
+            self._halted = True  # let running steps finish, start nothing new, then replan
+            self._poke()
+        else:
+            if policy == "replan":
+                what += "; on_failure is replan but no replanner is configured"
+            if self._fatal is None:
+                self._fatal = what
+                if policy == "rollback":
+                    self._rollback_after = step.id
+                self._halt(f"run aborted: {what}", skip=True)
+
+    def _skip_descendants(self, sid: str, reason: str) -> None:
+        todo = list(self._dependents.get(sid, ()))
+        seen: set[str] = set()
+        while todo:
+            d = todo.pop()
+            if d in seen or d not in self._steps:
+                continue
+            seen.add(d)
+            if self.state.steps[d].status in ("pending", "ready"):
+                self._blocked.pop(d, None)
+                self._emit(E.StepSkipped, step_id=d, reason=reason)
+            todo.extend(self._dependents.get(d, ()))
+
+
+async def run_plan(plan: Plan, tools: Mapping[str, Tool], **options: Any) -> RunState:
+    """Convenience: execute ``plan`` with ``tools`` and return the final state."""
+    return await Executor(plan, tools, **options).run()

@@ -1,0 +1,150 @@
+"""``forethought exec PLAN_FILE``: execute a plan file with the configured tools, no model needed.
+
+Exit codes: 0 succeeded, 1 the run failed, 2 invalid input, 3 paused or awaiting approval.
+Progress goes to stderr, one line per step transition; ``--json`` prints the summary on stdout.
+Every event is recorded in the run database (``--db``), so the run can be shown, resumed
+(``run_created`` records the tool setup) and approved later like a ``run``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+from rich.console import Console
+
+from forethought.agent import Agent, RunResult
+from forethought.events.kinds import Event
+from forethought.execution import eventloop
+from forethought.interfaces.cli._common import (
+    EXIT_FAILED,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_PAUSED,
+    json_option,
+    print_json,
+    tools_option,
+)
+from forethought.oversight.approvals import ApproveMode
+from forethought.oversight.redaction import redact_text
+
+_EXIT_BY_STATUS = {"succeeded": EXIT_OK, "failed": EXIT_FAILED, "cancelled": EXIT_FAILED,
+                   "paused": EXIT_PAUSED, "awaiting_approval": EXIT_PAUSED}
+
+
+def _progress_line(event: Event) -> str | None:
+    kind = event.kind
+    if kind == "step_started":
+        return f"▶ {event.step_id} started (attempt {event.attempt})"  # type: ignore[union-attr]
+    if kind == "step_succeeded":
+        return f"✔ {event.step_id} succeeded in {event.duration_s:.3f}s"  # type: ignore[union-attr]
+    if kind == "step_failed":
+        e: Any = event
+        tail = f"; retrying in {e.retry_in_s:.2f}s" if not e.final else ""
+        return f"✘ {e.step_id} failed ({e.failure_class}): {e.error}{tail}"
+    if kind in ("step_skipped", "step_cancelled", "step_needs_review"):
+        e = event
+        word = kind.removeprefix("step_").replace("_", " ")
+        return f"- {e.step_id} {word}: {e.reason}"
+    if kind == "check_failed":
+        e = event
+        return f"✘ {e.step_id} check {e.criterion} failed: {e.detail}"
+    if kind in ("compensation_started", "compensation_succeeded", "compensation_failed"):
+        e = event
+        return f"↺ {e.step_id} {kind.replace('_', ' ')}"
+    if kind == "approval_requested":
+        e = event
+        return f"? approval needed for: {', '.join(e.step_ids)}"
+    if kind == "replan_requested":
+        return f"↻ replan requested: {event.reason}"  # type: ignore[union-attr]
+    return None
+
+
+async def _progress(event: Event) -> None:
+    line = _progress_line(event)
+    if line is not None:
+        click.echo(redact_text(line), err=True)
+
+
+def _human_summary(summary: dict[str, Any]) -> str:
+    counts: dict[str, int] = {}
+    for st in summary["steps"].values():
+        counts[st["status"]] = counts.get(st["status"], 0) + 1
+    parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    lines = [f"run {summary['run_id']}: {summary['status']} ({parts})",
+             f"makespan {summary['makespan_s']:.3f}s, critical path "
+             f"{summary['critical_path_s']:.3f}s, overhead {summary['overhead_s']:.3f}s"]
+    if summary.get("reason"):
+        lines.append(f"reason: {summary['reason']}")
+    if summary["status"] == "awaiting_approval":
+        lines.append(f"waiting for approval: forethought approve {summary['run_id']} "
+                     "(or re-run with --yes-all)")
+    return "\n".join(lines)
+
+
+async def _execute(plan_file: str, tools_paths: Sequence[str], approve: ApproveMode,
+                   max_concurrency: int | None, db: str | None,
+                   holder: list[RunResult | Agent]) -> None:
+    """Load, validate and run the plan through the Agent: recorded, gated by signed approvals,
+    supervised by the configured budgets (no model is loaded unless the plan replans or has
+    agent steps)."""
+    from forethought.interfaces.cli._display import InteractiveReviewer, is_interactive
+    from forethought.interfaces.config import load_config
+    from forethought.interfaces.session import open_agent, tool_setup
+    from forethought.plan.files import load_plan
+
+    cfg = load_config({"db": db, "max_concurrency": max_concurrency})
+    # Recorded in run_created so that `forethought approve/resume RUN` reopen the same tools.
+    setup = tool_setup(cfg, tools_paths)
+    async with open_agent(cfg, setup) as agent:
+        holder.append(agent)
+        plan = load_plan(plan_file, agent.specs)
+        interactive = approve == "none" and is_interactive()
+        reviewer = InteractiveReviewer(Console(stderr=True)) if interactive else None
+        result = await agent.run(plan, approve=approve, reviewer=reviewer, on_event=_progress,
+                                 run_config={"setup": setup, "plan_file": str(plan_file)})
+        holder.append(result)
+
+
+@click.command("exec")
+@click.argument("plan_file", type=click.Path(dir_okay=False))
+@tools_option
+@json_option
+@click.option("--yes", "approve_read_only", is_flag=True,
+              help="Approve read-only work; side effects still wait for approval.")
+@click.option("--yes-all", "approve_all", is_flag=True,
+              help="Approve side-effecting steps too.")
+@click.option("--max-concurrency", type=click.IntRange(min=1), default=None,
+              help="At most this many steps run at once (default: config, else 8).")
+@click.option("--db", type=click.Path(dir_okay=False),
+              help="Run database file (default: $FORETHOUGHT_DB or the user data directory).")
+def exec_command(plan_file: str, tools_paths: tuple[str, ...], as_json: bool,
+                 approve_read_only: bool, approve_all: bool, max_concurrency: int | None,
+                 db: str | None) -> int:
+    """Execute PLAN_FILE with the given tools (exit 0 done, 1 failed, 2 invalid, 3 paused)."""
+    approve: ApproveMode = "all" if approve_all else "read_only" if approve_read_only else "none"
+    holder: list[RunResult | Agent] = []
+    try:
+        eventloop.run(_execute(plan_file, tools_paths, approve, max_concurrency, db, holder))
+    except KeyboardInterrupt:
+        # The executor recorded a resumable pause before the interrupt propagated.
+        agent = holder[0] if holder and isinstance(holder[0], Agent) else None
+        run_id = agent.last_run_id if agent is not None else None
+        click.echo("forethought: interrupted" + (f"; the run is paused: forethought resume "
+                                                 f"{run_id}" if run_id else ""), err=True)
+        return EXIT_PAUSED
+    result = holder[-1] if holder else None
+    if not isinstance(result, RunResult):  # failed before the run started
+        return EXIT_FAILED
+    summary = result.summary
+    if as_json:
+        print_json(summary)
+    else:
+        click.echo(redact_text(_human_summary(summary)))
+    sys.stdout.flush()
+    return _EXIT_BY_STATUS.get(summary["status"], EXIT_INVALID)
+
+
+exec_cmd = exec_command

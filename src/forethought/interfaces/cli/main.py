@@ -1,0 +1,96 @@
+"""Entry point: a click group whose subcommands are imported only when used.
+
+Lazy loading keeps `forethought lint` fast (no model SDKs imported) and keeps each command in its
+own module. `main()` turns user mistakes into one line on stderr and an exit code — never a
+traceback (set FORETHOUGHT_DEBUG=1 to see one for an internal error).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import traceback
+from typing import Any
+
+import click
+
+from forethought import __version__
+from forethought.errors import UserError
+
+# name → "module:attribute" of a click command
+COMMANDS: dict[str, str] = {
+    "lint": "forethought.interfaces.cli.plan_file_cmds:lint",
+    "graph": "forethought.interfaces.cli.plan_file_cmds:graph",
+    "diff": "forethought.interfaces.cli.plan_file_cmds:diff",
+    "schema": "forethought.interfaces.cli.plan_file_cmds:schema",
+    "config": "forethought.interfaces.cli.config_cmd:config",
+    "run": "forethought.interfaces.cli.run_cmd:run",
+    "approve": "forethought.interfaces.cli.run_cmd:approve",
+    "plan": "forethought.interfaces.cli.plan_cmd:plan",
+    "exec": "forethought.interfaces.cli.exec_cmd:exec_command",
+    "tools": "forethought.interfaces.cli.tools_cmd:tools",
+    "mcp": "forethought.interfaces.cli.tools_cmd:mcp",
+    "runs": "forethought.interfaces.cli.runs_cmd:runs_command",
+    "show": "forethought.interfaces.cli.runs_cmd:show_command",
+    "resume": "forethought.interfaces.cli.runs_cmd:resume_command",
+    "replay": "forethought.interfaces.cli.runs_cmd:replay_command",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="forethought")
+def cli() -> None:
+    """forethought — think first, then act.
+
+    Plan a goal into an explicit DAG of tool calls, review and approve it, execute it in
+    parallel, and keep a durable record of every run.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    code = run(argv)
+    sys.exit(code)
+
+
+def run(argv: list[str] | None = None) -> int:
+    try:
+        result: Any = cli.main(args=argv, prog_name="forethought", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Abort:
+        click.echo("forethought: aborted", err=True)
+        return 130
+    except UserError as exc:
+        click.echo(f"forethought: error: {exc}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("forethought: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:
+        if os.environ.get("FORETHOUGHT_DEBUG"):
+            traceback.print_exc()
+        first_line = (str(exc).splitlines() or [""])[0]
+        click.echo(f"forethought: internal error: {type(exc).__name__}: {first_line} "
+                   "(set FORETHOUGHT_DEBUG=1 for a traceback, and please report it)", err=True)
+        return 1
+    return int(result) if isinstance(result, int) else 0

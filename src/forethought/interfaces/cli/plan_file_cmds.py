@@ -1,0 +1,124 @@
+"""Commands over plan files that need no model and run nothing: lint, graph, diff, schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from forethought.errors import UserError
+from forethought.interfaces.cli._common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    json_option,
+    load_tool_specs,
+    print_json,
+    tools_option,
+)
+from forethought.plan._yaml import load_yaml
+from forethought.plan.diff import diff_plans
+from forethought.plan.files import lint_file, load_plan
+from forethought.plan.graph import render_dot, render_mermaid, render_text
+from forethought.plan.model import Plan
+
+
+@click.command()
+@click.argument("plan_file", type=click.Path(dir_okay=False))
+@tools_option
+@json_option
+def lint(plan_file: str, tools_paths: tuple[str, ...], as_json: bool) -> int:
+    """Validate PLAN_FILE; print every problem with its location (exit 2 if any)."""
+    specs = load_tool_specs(tools_paths)
+    loaded = lint_file(plan_file, specs)
+    if as_json:
+        print_json({"file": plan_file, "ok": not loaded.problems,
+                    "plan_hash": loaded.plan.plan_hash() if loaded.plan and not loaded.problems
+                    else None,
+                    "problems": [p.to_dict() for p in loaded.problems]})
+    else:
+        for problem in loaded.problems:
+            click.echo(str(problem))
+        if loaded.problems:
+            n = len(loaded.problems)
+            click.echo(f"{n} problem{'s' if n != 1 else ''} in {plan_file}", err=True)
+        else:
+            assert loaded.plan is not None
+            checked = "" if specs is not None else " (structure only; pass --tools to check tools)"
+            click.echo(f"{plan_file}: ok, {len(loaded.plan.steps)} steps, "
+                       f"hash {loaded.plan.plan_hash()[:12]}{checked}")
+    return EXIT_INVALID if loaded.problems else EXIT_OK
+
+
+def _parse_latency(values: tuple[str, ...], latency_file: str | None) -> dict[str, float]:
+    out: dict[str, float] = {}
+    if latency_file:
+        try:
+            text = Path(latency_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"{latency_file}: cannot read latencies: {exc}") from None
+        data = load_yaml(text, latency_file)
+        if not isinstance(data, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in data.values()
+        ):
+            raise UserError(f"{latency_file}: expected a mapping of tool name to seconds, "
+                            "e.g. `run_tests: 120`")
+        out.update({str(k): float(v) for k, v in data.items()})
+    for item in values:
+        name, sep, secs = item.partition("=")
+        try:
+            out[name] = float(secs)
+        except ValueError:
+            sep = ""
+        if not sep or not name or out[name] < 0:
+            raise UserError(f"--latency {item!r}: expected TOOL=SECONDS, e.g. --latency "
+                            "run_tests=120")
+    return out
+
+
+@click.command()
+@click.argument("plan_file", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["text", "mermaid", "dot"]), default="text",
+              show_default=True)
+@click.option("--latency", multiple=True, metavar="TOOL=SECONDS",
+              help="Estimated latency of a tool, for the critical path (repeatable).")
+@click.option("--latency-file", type=click.Path(dir_okay=False),
+              help="YAML/JSON mapping of tool name to estimated seconds.")
+@tools_option
+def graph(plan_file: str, fmt: str, latency: tuple[str, ...], latency_file: str | None,
+          tools_paths: tuple[str, ...]) -> int:
+    """Print the plan's DAG with the critical path marked."""
+    specs = load_tool_specs(tools_paths)
+    estimates = {name: s.est_latency_s for name, s in (specs or {}).items()
+                 if s.est_latency_s is not None}
+    estimates.update(_parse_latency(latency, latency_file))
+    plan = load_plan(plan_file, specs)
+    render = {"text": render_text, "mermaid": render_mermaid, "dot": render_dot}[fmt]
+    click.echo(render(plan, estimates), nl=False)
+    return EXIT_OK
+
+
+@click.command()
+@click.argument("plan_a", type=click.Path(dir_okay=False))
+@click.argument("plan_b", type=click.Path(dir_okay=False))
+@json_option
+@click.option("--exit-code", is_flag=True, help="Exit 1 when the plans differ (like git diff).")
+def diff(plan_a: str, plan_b: str, as_json: bool, exit_code: bool) -> int:
+    """Structural diff of two plan files: steps added, removed, changed field by field."""
+    a, b = load_plan(plan_a), load_plan(plan_b)
+    result = diff_plans(a, b)
+    if as_json:
+        print_json(result.to_dict() | {"hash_a": a.plan_hash(), "hash_b": b.plan_hash()})
+    else:
+        click.echo(result.render(), nl=False)
+    return 1 if exit_code and not result.empty else EXIT_OK
+
+
+@click.command()
+def schema() -> int:
+    """Print the JSON Schema of the plan file format."""
+    data = Plan.model_json_schema(by_alias=True)
+    data = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "forethought plan"} | data
+    click.echo(json.dumps(data, indent=2))
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""Oversight: the one approval policy, signed approvals, budgets, checks on results, redaction."""

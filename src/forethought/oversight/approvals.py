@@ -1,0 +1,244 @@
+"""Approval: what a human approved, bound to the plan hash, and the gate the executor consults.
+
+Rules (DESIGN.md, "Side effects and approval"):
+
+- Nothing ``mutating``/``destructive`` (and no agent step, which may call such tools) runs before
+  a plan version containing it was approved. Read-only steps may run without approval.
+- An approval names the plan hash, who approved, the scope (``read_only`` or ``all``) and the
+  definition hashes of the side-effecting tools at that moment. A later plan version is covered
+  only if every side-effecting step in it is byte-identical (canonical JSON) to one in an approved
+  version, and its tools' definitions have not changed since.
+- Approvals are signed with a local key (HMAC-SHA256) so that editing the run database — the plan
+  row or the approval row — cannot manufacture an approval: an unsigned or mis-signed approval, or
+  one whose hash no longer matches the plan it points to, covers nothing.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import hmac
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+
+from forethought.errors import UserError
+from forethought.events import kinds as E
+from forethought.events.kinds import Event
+from forethought.plan.model import Plan, Step, canonical_dumps
+from forethought.tools.base import ToolSpec
+
+Scope = Literal["read_only", "all"]
+# The non-interactive approval policy of a run: nothing, read-only work (--yes), all (--yes-all).
+ApproveMode = Literal["none", "read_only", "all"]
+
+_KEY_ENV = "FORETHOUGHT_APPROVAL_KEY_FILE"
+
+
+# ------------------------------------------------------------------------------- classification
+
+def step_digest(step: Step) -> str:
+    """Content hash of one step (what a side-effect approval really covers)."""
+    return hashlib.sha256(canonical_dumps(step.model_dump(mode="json", by_alias=True)).encode()).hexdigest()
+
+
+def has_side_effects(step: Step, specs: Mapping[str, ToolSpec] | None) -> bool:
+    """Whether running ``step`` (or its compensation) could change the world.
+
+    Unknown tools count as side-effecting (fail closed), and so do agent steps: the executor model
+    chooses their tool calls at run time, so a human must approve them like any mutation.
+    """
+    if step.approval == "required" or step.agent is not None:
+        return True
+    tools = [step.tool] if step.tool else []
+    if step.compensate is not None:
+        tools.append(step.compensate.tool)
+    for name in tools:
+        spec = (specs or {}).get(name)
+        if spec is None or spec.effect != "read_only":
+            return True
+    return False
+
+
+def side_effect_steps(plan: Plan, specs: Mapping[str, ToolSpec] | None) -> list[Step]:
+    return [s for s in plan.iter_all_steps() if has_side_effects(s, specs)]
+
+
+def side_effect_tool_hashes(plan: Plan, specs: Mapping[str, ToolSpec]) -> dict[str, str]:
+    """Definition hashes of every known tool a side-effecting step may call; pinned at approval."""
+    names: set[str] = set()
+    for s in side_effect_steps(plan, specs):
+        if s.tool:
+            names.add(s.tool)
+        if s.compensate:
+            names.add(s.compensate.tool)
+    return {n: specs[n].definition_hash() for n in sorted(names) if n in specs}
+
+
+# ------------------------------------------------------------------------------- signatures
+
+def _key_path() -> Path:
+    override = os.environ.get(_KEY_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_config_dir("forethought")) / "approval.key"
+
+
+def approval_key() -> bytes:
+    """The local signing key, created (0600) on first use."""
+    path = _key_path()
+    try:
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{path}: unreadable approval key ({exc}); delete it to create a new one "
+                        "(existing approvals will then need re-approval)") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key.hex())
+    return key
+
+
+def sign(plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str],
+         steps: Sequence[str] = ()) -> str:
+    fields: dict[str, object] = {"plan_hash": plan_hash, "approver": approver, "scope": scope,
+                                 "tool_hashes": dict(tool_hashes)}
+    if steps:  # a step confirmation signs the steps too (plan approvals keep their old form)
+        fields["steps"] = sorted(steps)
+    message = canonical_dumps(fields)
+    return hmac.new(approval_key(), message.encode(), hashlib.sha256).hexdigest()
+
+
+def default_approver() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+# ------------------------------------------------------------------------------- records and gate
+
+@dataclass(frozen=True)
+class Approval:
+    """One recorded approval decision (mirrors the `plan_approved` event)."""
+
+    plan_hash: str
+    approver: str
+    scope: Scope
+    tool_hashes: Mapping[str, str] = field(default_factory=dict)
+    signature: str = ""
+    steps: tuple[str, ...] = ()  # non-empty: confirms these steps now (execution-time approval)
+
+    @classmethod
+    def grant(cls, plan: Plan, specs: Mapping[str, ToolSpec], approver: str | None = None,
+              scope: Scope = "all", steps: Sequence[str] = ()) -> Approval:
+        who = approver or default_approver()
+        pinned = side_effect_tool_hashes(plan, specs)
+        h = plan.plan_hash()
+        chosen = tuple(sorted(steps))
+        return cls(h, who, scope, pinned, sign(h, who, scope, pinned, chosen), chosen)
+
+    def is_authentic(self) -> bool:
+        expected = sign(self.plan_hash, self.approver, self.scope, self.tool_hashes, self.steps)
+        return bool(self.signature) and hmac.compare_digest(expected, self.signature)
+
+
+@dataclass
+class ApprovalGate:
+    """Decides, per step and at the moment it would start, whether it may run.
+
+    ``plans`` are the plan versions of the run (any order); ``approvals`` the recorded decisions.
+    Only approvals that are authentic and whose hash matches one of ``plans`` count.
+    """
+
+    plans: list[Plan]
+    approvals: list[Approval]
+    specs: Mapping[str, ToolSpec]
+    approve_all: bool = False  # --yes-all given for this run: everything is approved by the caller
+    reason_denied: dict[str, str] = field(default_factory=dict)
+    # Policy: a destructive step also needs a step confirmation given after the plan approval,
+    # i.e. at execution time (`forethought approve RUN --step ID`); blanket approvals never count.
+    reconfirm_destructive: bool = False
+
+    def __post_init__(self) -> None:
+        self.plans = list(self.plans)
+        self.approvals = list(self.approvals)
+        self._index()
+
+    def _index(self) -> None:
+        by_hash = {p.plan_hash(): p for p in self.plans}
+        self._covered: dict[str, Approval] = {}
+        self._confirmed: set[str] = set()
+        for a in self.approvals:
+            plan = by_hash.get(a.plan_hash)
+            if plan is None or a.scope != "all" or not a.is_authentic():
+                continue
+            for s in side_effect_steps(plan, self.specs):
+                if a.steps and s.id not in a.steps:
+                    continue
+                self._covered.setdefault(step_digest(s), a)
+                if a.steps:
+                    self._confirmed.add(step_digest(s))
+
+    def add(self, plan: Plan | None = None, approval: Approval | None = None) -> None:
+        """Record a new plan version and/or approval (e.g. after a replan) and re-index."""
+        if plan is not None:
+            self.plans.append(plan)
+        if approval is not None:
+            self.approvals.append(approval)
+        self._index()
+
+    def allows(self, step: Step, spec: ToolSpec | None) -> bool:
+        specs = self.specs
+        if not has_side_effects(step, specs):
+            return True
+        if self.approve_all:
+            return True
+        approval = self._covered.get(step_digest(step))
+        if approval is None:
+            self.reason_denied[step.id] = "no approval covers this side-effecting step"
+            return False
+        for name in filter(None, [step.tool, step.compensate.tool if step.compensate else None]):
+            current = specs.get(name)
+            pinned = approval.tool_hashes.get(name)
+            if current is not None and pinned is not None and current.definition_hash() != pinned:
+                self.reason_denied[step.id] = (f"tool {name!r} changed since it was approved; "
+                                               "re-approve the plan")
+                return False
+        if self.reconfirm_destructive and self._destructive(step) and \
+                step_digest(step) not in self._confirmed:
+            self.reason_denied[step.id] = ("destructive step: confirm it now with "
+                                           f"`forethought approve RUN --step {step.id}`")
+            return False
+        return True
+
+    def _destructive(self, step: Step) -> bool:
+        spec = self.specs.get(step.tool or "")
+        return spec is not None and spec.effect == "destructive"
+
+    def pending(self, plan: Plan) -> list[str]:
+        """Ids of steps in ``plan`` that would be refused now."""
+        return [s.id for s in plan.iter_all_steps() if not self.allows(s, self.specs.get(s.tool or ""))]
+
+
+def needs_new_approval(plan: Plan, gate: ApprovalGate) -> list[str]:
+    """Side-effecting steps of ``plan`` not covered by the run's approvals (empty = covered)."""
+    return gate.pending(plan)
+
+
+def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], list[Approval]]:
+    """Every plan version and approval in a stored run (authenticity is checked by the gate)."""
+    plans = [Plan.model_validate(e.plan) for e in events
+             if isinstance(e, (E.PlanProposed, E.PlanRevised))]
+    approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature,
+                          tuple(e.steps))
+                 for e in events if isinstance(e, E.PlanApproved)]
+    return plans, approvals

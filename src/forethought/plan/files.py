@@ -1,0 +1,277 @@
+"""Plan files: read YAML/JSON safely, import seed-style plans, dump back, map problems to lines.
+
+Reading never executes anything: YAML goes through the safe loader only (a ``!!python/object``
+tag is an error, not an object), and sizes are bounded before parsing. Line numbers are computed
+lazily — only when there is a problem to report — so the happy path stays fast on large plans.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+import yaml_rs
+from pydantic import ValidationError
+
+from forethought.errors import UserError
+from forethought.plan import references as refs
+from forethought.plan._yaml import SafeLoader, load_yaml
+from forethought.plan.model import Plan
+from forethought.plan.tool_spec import ToolSpec
+from forethought.plan.validation import Problem, problems_from_validation_error, validate_plan
+
+MAX_PLAN_BYTES = 64 * 1024 * 1024
+Format = Literal["yaml", "json"]
+
+
+
+class PlanFileError(UserError):
+    """A plan file that cannot be read or parsed at all; ``problems`` when it parsed but is invalid."""
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []
+
+
+@dataclass
+class LoadedPlan:
+    """The result of linting a file: the plan if it is structurally valid, and every problem."""
+
+    path: Path
+    text: str
+    data: Any
+    plan: Plan | None
+    problems: list[Problem]
+
+
+def read_text(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise PlanFileError(f"{path}: no such plan file; check the path") from None
+    except OSError as exc:
+        raise PlanFileError(f"{path}: cannot read: {exc.strerror}") from None
+    if path.is_dir():
+        raise PlanFileError(f"{path}: is a directory; give a .yaml or .json plan file")
+    if size > MAX_PLAN_BYTES:
+        raise PlanFileError(f"{path}: plan file is {size:,} bytes, over the limit of "
+                            f"{MAX_PLAN_BYTES:,} bytes; split the plan")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PlanFileError(f"{path}: not UTF-8 text (byte {exc.start}); save the plan as UTF-8") from None
+    except OSError as exc:
+        raise PlanFileError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def detect_format(path: Path, text: str) -> Format:
+    if path.suffix.lower() == ".json":
+        return "json"
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return "yaml"
+    return "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
+
+
+def parse_text(text: str, fmt: Format, source: str) -> Any:
+    """Parse plan text into JSON-compatible data; failures are one-line PlanFileErrors.
+
+    YAML is read with YAML 1.2 core-schema semantics (``yes`` is a string, ``012`` is 12,
+    duplicate keys are errors) by a compiled parser that constructs plain data only; tags are
+    refused outright, so ``!!python/object`` can never become an object.
+    """
+    if fmt == "json":
+        try:
+            data = json.loads(text, parse_constant=_reject_constant)
+        except json.JSONDecodeError as exc:
+            raise PlanFileError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except _NonFinite as exc:
+            raise PlanFileError(f"{source}: invalid JSON: {exc} is not a number plans accept; "
+                                "use a finite number or a string") from None
+        except RecursionError:
+            raise PlanFileError(f"{source}: JSON nested too deeply") from None
+        return data  # JSON yields only JSON types, and non-finite numbers were refused above
+    return load_yaml(text, source, error=PlanFileError)
+
+
+class _NonFinite(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+# ----------------------------------------------------------------------------- seed import
+
+_SEED_STEP_KEYS = {"action", "params", "input"}
+
+
+def is_foreign(data: Any) -> bool:
+    """Seed-style plans: a bare list of steps, or steps using `action`/`params`/`input`."""
+    if isinstance(data, list):
+        return True
+    if not isinstance(data, Mapping):
+        return False
+    steps = data.get("steps")
+    groups = [steps, data.get("rollback")]
+    return any(
+        isinstance(g, list) and any(isinstance(s, Mapping) and _SEED_STEP_KEYS & s.keys() for s in g)
+        for g in groups
+    )
+
+
+def _import_step(raw: Any, fallback_id: str, tools: Mapping[str, ToolSpec] | None) -> Any:
+    if not isinstance(raw, Mapping):
+        return raw
+    step = dict(raw)
+    if "action" in step and "tool" not in step:
+        step["tool"] = step.pop("action")
+    if "params" in step and "args" not in step:
+        step["args"] = step.pop("params")
+    if "input" in step and "args" not in step:
+        value = step.pop("input")
+        step["args"] = {_input_param(step.get("tool"), tools): value}
+    if step.get("tool") in ("none", None) and "agent" not in step:
+        step.pop("tool", None)
+        step["agent"] = str(step.get("description") or step.get("args") or "note this step")
+        step.pop("args", None)
+    step.setdefault("id", fallback_id)
+    if "args" in step:
+        step["args"] = refs.import_foreign(step["args"])
+    return step
+
+
+def _input_param(tool_name: Any, tools: Mapping[str, ToolSpec] | None) -> str:
+    # Seed 001 passes one string `input`; route it to the tool's only required parameter if any.
+    spec = tools.get(tool_name) if tools and isinstance(tool_name, str) else None
+    if spec is not None:
+        required = spec.input_schema.get("required") or list(spec.input_schema.get("properties", {}))
+        if len(required) == 1:
+            return str(required[0])
+    return "input"
+
+
+def import_foreign(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> Any:
+    """Rewrite a seed-style plan into native data (ids as strings, `${N}` references)."""
+    if isinstance(data, list):
+        data = {"goal": "(imported plan)", "steps": data}
+    out = dict(data)
+    if isinstance(out.get("steps"), list):
+        out["steps"] = [_import_step(s, f"s{i + 1}", tools) for i, s in enumerate(out["steps"])]
+    if isinstance(out.get("rollback"), list):
+        out["rollback"] = [
+            _import_step(s, f"rollback_{i + 1}", tools) for i, s in enumerate(out["rollback"])
+        ]
+    return out
+
+
+# ----------------------------------------------------------------------------- lines
+
+def line_index(text: str, fmt: Format) -> dict[tuple[Any, ...], int]:
+    """Map data paths (``("steps", 3, "args", "x")``) to 1-based lines; empty if unavailable."""
+    try:
+        root = yaml.compose(text, Loader=SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return {}
+    index: dict[tuple[Any, ...], int] = {}
+    stack: list[tuple[yaml.Node, tuple[Any, ...]]] = [(root, ())] if root is not None else []
+    while stack:
+        node, path = stack.pop()
+        index.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                sub = (*path, key.value)
+                index[sub] = key.start_mark.line + 1
+                stack.append((value, sub))
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                stack.append((item, (*path, i)))
+    return index
+
+
+def _attach_lines(problems: list[Problem], data: Any, text: str, fmt: Format,
+                  source: str) -> list[Problem]:
+    index = line_index(text, fmt)
+    positions: dict[tuple[str, str], int] = {}
+    if isinstance(data, Mapping):
+        for group in ("steps", "rollback"):
+            items = data.get(group)
+            if isinstance(items, list):
+                for i, s in enumerate(items):
+                    if isinstance(s, Mapping) and "id" in s:
+                        positions.setdefault((group, str(s["id"])), i)
+    out = []
+    for p in problems:
+        path: tuple[Any, ...] = p.data_path
+        if not path and p.step_id is not None:
+            group = "rollback" if p.in_rollback else "steps"
+            if (group, p.step_id) in positions:
+                path = (group, positions[(group, p.step_id)], *p.field_parts())
+        line = None
+        while path and line is None:
+            line = index.get(path)
+            path = path[:-1]
+        out.append(p.with_location(file=source, line=line))
+    # Report in file order; problems without a line keep their relative order at the end.
+    return sorted(out, key=lambda p: p.line if p.line is not None else 1 << 62)
+
+
+# ----------------------------------------------------------------------------- public API
+
+def check_data(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> tuple[Plan | None, list[Problem]]:
+    """Structural then semantic validation of plan data; never raises on arbitrary JSON input."""
+    if not isinstance(data, (Mapping, list)):
+        kind = "empty" if data is None else type(data).__name__
+        return None, [Problem("not_a_mapping", f"a plan must be a mapping with `goal` and `steps` "
+                              f"(got {kind})")]
+    if is_foreign(data):
+        data = import_foreign(data, tools)
+    try:
+        plan = Plan.model_validate(data)
+    except ValidationError as exc:
+        return None, problems_from_validation_error(exc, data)
+    return plan, validate_plan(plan, tools)
+
+
+def lint_file(path: str | Path, tools: Mapping[str, ToolSpec] | None = None) -> LoadedPlan:
+    """Read, parse and validate a plan file, collecting every problem with file and line."""
+    p = Path(path)
+    text = read_text(p)
+    fmt = detect_format(p, text)
+    data = parse_text(text, fmt, str(p))
+    plan, problems = check_data(data, tools)
+    if problems:
+        problems = _attach_lines(problems, data, text, fmt, str(p))
+    return LoadedPlan(p, text, data, plan, problems)
+
+
+def load_plan(path: str | Path, tools: Mapping[str, ToolSpec] | None = None) -> Plan:
+    """Load a valid plan or raise PlanFileError whose message is the first problem (all attached)."""
+    loaded = lint_file(path, tools)
+    if loaded.problems or loaded.plan is None:
+        first = str(loaded.problems[0]) if loaded.problems else f"{path}: invalid plan"
+        more = len(loaded.problems) - 1
+        suffix = f" (and {more} more; run `forethought lint {path}`)" if more > 0 else ""
+        raise PlanFileError(first + suffix, loaded.problems)
+    return loaded.plan
+
+
+def dump_plan(plan: Plan, fmt: Format = "yaml") -> str:
+    """Plan → file text with defaults omitted; ``load(dump(plan)) == plan``."""
+    data = plan.to_data()
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return str(yaml_rs.dumps(data)).removeprefix("---\n")
+
+
+def write_plan(plan: Plan, path: str | Path) -> None:
+    """Write atomically (temp file + rename) so a crash never leaves half a plan behind."""
+    p = Path(path)
+    fmt: Format = "json" if p.suffix.lower() == ".json" else "yaml"
+    tmp = p.with_name(f".{p.name}.tmp")
+    tmp.write_text(dump_plan(plan, fmt), encoding="utf-8")
+    tmp.replace(p)

@@ -1,0 +1,394 @@
+"""Goal → plan, with the tool set as a grammar and the validator as a teacher.
+
+``make_plan`` prompts the model with the goal, the tools, constraints, budget and similar past
+plans; constrains its output with a JSON Schema generated from the tools (``_planner_schema``);
+parses the answer into a ``Plan``; runs the static validator; and, when the validator finds
+problems, shows the model the located problems for a bounded number of repair rounds.
+
+``replan`` produces version N+1 after a failure. Completed steps are *enforced*, not requested:
+whatever the model answers, they are copied verbatim from the old plan, so a replan can never
+re-run or alter work that already happened.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from forethought.errors import ModelError, RunError
+from forethought.models.base import Message, Model, ModelRequest, ModelResponse, Usage
+from forethought.plan.files import check_data
+from forethought.plan.model import Plan, Step
+from forethought.plan.validation import Problem, validate_plan
+from forethought.planning.grammar import (
+    PlanSchemaBuilder,
+    goal_literals,
+    min_steps_hint,
+    rank_tools,
+    step_ids,
+)
+from forethought.planning.prompt import (
+    SYSTEM,
+    extract_json,
+    plan_json_text,
+    render_tools,
+    repair_prompt,
+    replan_prompt,
+    summarize_output,
+    user_prompt,
+)
+from forethought.tools.base import ToolSpec
+
+if TYPE_CHECKING:
+    from forethought.planning.memory import PlanMemory
+
+LiteralMode = Literal["auto", "strict", "hint", "off"]
+
+
+class PlanningError(RunError):
+    """The planner could not produce a valid plan within its repair budget."""
+
+    def __init__(self, message: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class PlannerOptions:
+    """Knobs of the planning call. Defaults suit both frontier and tiny local models."""
+
+    # None: 4 for the embedded model (grammar size and so per-token cost grow with it; simple
+    # goals need few steps), 10 otherwise.
+    max_steps: int | None = None
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    # "strict": string arguments must be literals from the goal or references (tiny models);
+    # "hint": literals are listed in the prompt only; "auto": strict for the embedded model.
+    literal_mode: LiteralMode = "auto"
+    constrained: bool = True
+    describe: bool = False
+    examples: int = 2
+    # Drop invalid steps (and what depends on them) when the rest is a valid plan. None: do it
+    # at once for the embedded model (a repair round rarely helps it and costs seconds), and
+    # only once repairs are exhausted for other models.
+    prune_invalid: bool | None = None
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One recorded planner call (feed it to ``models.record.model_called_fields``)."""
+
+    request: ModelRequest
+    response: ModelResponse
+    role: str = "planner"
+
+
+@dataclass
+class PlanResult:
+    """The outcome of planning: a plan (valid iff ``problems`` is empty) and what it cost."""
+
+    plan: Plan | None
+    problems: list[Problem] = field(default_factory=list)
+    calls: list[ModelCall] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.plan is not None and not self.problems
+
+    @property
+    def usage(self) -> Usage:
+        total = Usage()
+        for call in self.calls:
+            total = total + call.response.usage
+        return total
+
+    @property
+    def cost_usd(self) -> float:
+        return sum(c.response.cost_usd for c in self.calls)
+
+    def require(self) -> Plan:
+        if self.plan is None or self.problems:
+            first = str(self.problems[0]) if self.problems else "no plan"
+            raise PlanningError(f"the planner produced no valid plan: {first}", self.problems)
+        return self.plan
+
+
+def _is_local(model: Model) -> bool:
+    return model.name.split(":", 1)[0] == "local"
+
+
+def _max_steps(opts: PlannerOptions, model: Model) -> int:
+    if opts.max_steps is not None:
+        return opts.max_steps
+    return 4 if _is_local(model) else 10
+
+
+def _strict_literals(mode: LiteralMode, model: Model) -> bool:
+    if mode == "auto":
+        return _is_local(model)
+    return mode == "strict"
+
+
+# ------------------------------------------------------------------------------ post-processing
+
+def _ref_rewriter(mapping: Mapping[str, str]) -> Any:
+    if not mapping:
+        return lambda v: v
+    pattern = re.compile(r"\$\{(" + "|".join(map(re.escape, mapping)) + r")(?=[.\[}])")
+
+    def rewrite(value: Any) -> Any:
+        if isinstance(value, str):
+            return pattern.sub(lambda m: "${" + mapping[m.group(1)], value)
+        if isinstance(value, dict):
+            return {k: rewrite(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rewrite(v) for v in value]
+        return value
+
+    return rewrite
+
+
+def drop_duplicate_steps(steps: list[Any], tools: Mapping[str, ToolSpec]) -> list[Any]:
+    """Remove read-only steps identical to an earlier one, pointing references at the original.
+
+    Small models often repeat the last step until the length limit; a repeated read-only call
+    adds nothing. Side-effecting steps are never dropped: repeating them may be intended.
+    """
+    seen: dict[str, str] = {}
+    mapping: dict[str, str] = {}
+    out: list[Any] = []
+    for raw in steps:
+        if not isinstance(raw, dict):
+            out.append(raw)
+            continue
+        step = _ref_rewriter(mapping)(raw)
+        tool = step.get("tool")
+        spec = tools.get(tool) if isinstance(tool, str) else None
+        if spec is not None and spec.effect == "read_only" and isinstance(step.get("id"), str):
+            key = json.dumps([tool, step.get("args"), step.get("depends_on")], sort_keys=True,
+                             default=str)
+            if key in seen:
+                mapping[step["id"]] = seen[key]
+                continue
+            seen[key] = step["id"]
+        if mapping and isinstance(step.get("depends_on"), list):
+            step["depends_on"] = list(dict.fromkeys(mapping.get(d, d) for d in step["depends_on"]))
+        out.append(step)
+    return out
+
+
+def prune_invalid_steps(plan: Plan, problems: Sequence[Problem],
+                        tools: Mapping[str, ToolSpec]) -> Plan | None:
+    """``plan`` without its invalid steps and their dependents, if what is left is valid.
+
+    Small models often get the useful first steps right and then wander (an extra step feeding
+    an integer into a text argument). Cutting the located bad steps keeps the good part; the
+    removed ids are recorded in ``metadata["pruned"]`` for the reviewer. None when a problem is
+    not located at a step or nothing valid would remain.
+    """
+    bad = {p.step_id for p in problems}
+    if None in bad or not bad:
+        return None
+    deps = plan.dependency_map()
+    changed = True
+    while changed:
+        changed = False
+        for sid, ds in deps.items():
+            if sid not in bad and any(d in bad for d in ds):
+                bad.add(sid)
+                changed = True
+    kept = tuple(s for s in plan.steps if s.id not in bad)
+    if not kept:
+        return None
+    candidate = plan.model_copy(update={
+        "steps": kept,
+        "metadata": {**plan.metadata, "pruned": sorted(str(b) for b in bad)}})
+    candidate = Plan.model_validate(candidate.model_dump(mode="json", by_alias=True))
+    return None if validate_plan(candidate, tools) else candidate
+
+
+def _steps_of(data: Any) -> list[Any] | None:
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict) and isinstance(data.get("steps"), list):
+        return list(data["steps"])
+    return None
+
+
+def parse_plan_text(text: str, goal: str, tools: Mapping[str, ToolSpec], *,
+                    version: int = 1, metadata: Mapping[str, Any] | None = None,
+                    ) -> tuple[Plan | None, list[Problem]]:
+    """Model answer → (plan or None, every problem). Never raises on any text."""
+    try:
+        data = extract_json(text)
+    except ValueError:
+        return None, [Problem("not_json", "the answer is not JSON; reply with the JSON plan only")]
+    steps = _steps_of(data)
+    if steps is None:
+        return None, [Problem("no_steps", 'the answer needs a "steps" list of tool calls')]
+    doc: dict[str, Any] = {"goal": goal, "steps": drop_duplicate_steps(steps, tools),
+                           "version": version}
+    if metadata:
+        doc["metadata"] = dict(metadata)
+    return check_data(doc, dict(tools))
+
+
+# ------------------------------------------------------------------------------------ planning
+
+def build_planning_request(
+    goal: str, tools: Mapping[str, ToolSpec], model: Model, *, constraints: Sequence[str] = (),
+    budget: str | None = None, memory: PlanMemory | None = None,
+    options: PlannerOptions | None = None,
+) -> tuple[list[Message], dict[bool, dict[str, Any]], bool]:
+    """Messages, output schemas (keyed by "strict literals?") and whether to start strict."""
+    opts = options or PlannerOptions()
+    if not tools:
+        raise PlanningError("there are no tools to plan with; pass --tools or enable built-ins")
+    tools = rank_tools(goal, tools)
+    literals = goal_literals(goal)
+    strict = _strict_literals(opts.literal_mode, model)
+    # `is not None`, not truthiness: an empty memory still offers the shipped starter plans.
+    examples = (memory.similar(goal, tools=tools, k=opts.examples)
+                if memory is not None and opts.examples else [])
+    # Examples go in as earlier chat turns: small chat models imitate a previous assistant
+    # answer far more reliably than an example embedded in the prompt text.
+    messages = [Message(role="system", content=SYSTEM + "\n\nTools:\n" + render_tools(tools))]
+    for example in reversed(examples):  # the most similar example ends up closest to the goal
+        messages += [Message(role="user", content=f"Goal: {example.goal}"),
+                     Message(role="assistant", content=plan_json_text(example))]
+    messages.append(Message(role="user", content=user_prompt(
+        goal, tools, literals=literals.strings if opts.literal_mode != "off" else (),
+        constraints=constraints, budget=budget, with_tools=False)))
+    ids = step_ids(_max_steps(opts, model))
+    # Free strings are capped for the embedded model: a tiny model can ramble inside a string
+    # until max_tokens, which costs tens of seconds and is never a useful argument.
+    max_string = 200 if _is_local(model) else None
+    schemas = {
+        strict: PlanSchemaBuilder(tools, literals=literals if strict else None,
+                                  describe=opts.describe, max_string=max_string).plan_schema(
+                                      ids, min_steps=min_steps_hint(goal, tools) if strict else 1)
+    } if opts.constrained else {}
+    return messages, schemas, strict
+
+
+async def make_plan(
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    model: Model,
+    *,
+    constraints: Sequence[str] = (),
+    budget: str | None = None,
+    memory: PlanMemory | None = None,
+    max_repairs: int = 2,
+    options: PlannerOptions | None = None,
+) -> PlanResult:
+    """Plan ``goal`` with ``tools``; see the module docstring. Model failures raise ModelError."""
+    opts = options or PlannerOptions()
+    messages, schemas, strict = build_planning_request(
+        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts)
+    result = PlanResult(plan=None)
+    for attempt in range(max_repairs + 1):
+        # Repairs keep the same grammar: for a tiny model the constrained space is its best
+        # chance, and the feedback in the prompt is what changes between attempts.
+        schema = schemas.get(strict)
+        request = ModelRequest(messages=tuple(messages), json_schema=schema,
+                               schema_name="plan", temperature=opts.temperature,
+                               max_tokens=opts.max_tokens)
+        response = await model.complete(request)
+        result.calls.append(ModelCall(request, response))
+        plan, problems = parse_plan_text(
+            response.text, goal, tools,
+            metadata={"planner": model.name, "attempts": attempt + 1})
+        result.plan, result.problems = plan, problems
+        if plan is not None and not problems:
+            return result
+        prune_now = opts.prune_invalid if opts.prune_invalid is not None else _is_local(model)
+        if plan is not None and (prune_now or (opts.prune_invalid is None
+                                               and attempt == max_repairs)):
+            pruned = prune_invalid_steps(plan, problems, tools)
+            if pruned is not None:
+                result.plan, result.problems = pruned, []
+                return result
+        messages += [Message(role="assistant", content=response.text),
+                     Message(role="user", content=repair_prompt([str(p) for p in problems]))]
+    return result
+
+
+async def replan(
+    goal: str,
+    plan: Plan,
+    state_summary: Mapping[str, Any],
+    failure: str,
+    tools: Mapping[str, ToolSpec],
+    model: Model,
+    *,
+    max_repairs: int = 2,
+    options: PlannerOptions | None = None,
+    calls: list[ModelCall] | None = None,
+) -> Plan:
+    """Plan version N+1 after ``failure``; ``state_summary`` maps completed step ids → outputs.
+
+    Completed steps are kept by id and copied verbatim from ``plan``; the model only writes the
+    remaining work. Raises ``PlanningError`` when no valid plan comes out of the repair budget
+    (the caller bounds the number of replans with its ``max_replans``).
+    """
+    opts = options or PlannerOptions()
+    by_id = plan.step_map()
+    unknown = [sid for sid in state_summary if sid not in by_id]
+    if unknown:
+        raise PlanningError(f"replan: completed step {unknown[0]!r} is not in plan version "
+                            f"{plan.version}")
+    completed = [s for s in plan.steps if s.id in state_summary]
+    completed_ids = {s.id for s in completed}
+    summaries = {s.id: summarize_output(state_summary[s.id]) for s in completed}
+    messages = [Message(role="system", content=SYSTEM),
+                Message(role="user", content=replan_prompt(goal, plan, summaries, failure,
+                                                           tools))]
+    prior = [(s.id, s.tool) for s in completed]
+    new_ids = step_ids(_max_steps(opts, model), [s.id for s in plan.steps])
+    schema = (PlanSchemaBuilder(tools, describe=opts.describe).plan_schema(new_ids, prior)
+              if opts.constrained else None)
+    problems: list[Problem] = []
+    for _attempt in range(max_repairs + 1):
+        request = ModelRequest(messages=tuple(messages), json_schema=schema, schema_name="plan",
+                               temperature=opts.temperature, max_tokens=opts.max_tokens)
+        response = await model.complete(request)
+        if calls is not None:
+            calls.append(ModelCall(request, response, role="replanner"))
+        candidate, problems = _assemble_replan(response.text, goal, plan, completed,
+                                               completed_ids, tools, model.name)
+        if candidate is not None and not problems:
+            return candidate
+        messages += [Message(role="assistant", content=response.text),
+                     Message(role="user", content=repair_prompt([str(p) for p in problems]))]
+    first = str(problems[0]) if problems else "no plan"
+    raise PlanningError(f"replan of version {plan.version} failed: {first}", problems)
+
+
+def _assemble_replan(text: str, goal: str, plan: Plan, completed: list[Step],
+                     completed_ids: set[str], tools: Mapping[str, ToolSpec],
+                     model_name: str) -> tuple[Plan | None, list[Problem]]:
+    try:
+        steps = _steps_of(extract_json(text))
+    except ValueError:
+        steps = None
+    if steps is None:
+        return None, [Problem("no_steps", 'the answer needs a "steps" list of the new steps')]
+    kept = [s.model_dump(mode="json", by_alias=True, exclude_defaults=True) for s in completed]
+    # Whatever the model says about a completed step is ignored: the old one is authoritative.
+    new = [s for s in steps if not (isinstance(s, dict) and s.get("id") in completed_ids)]
+    doc = {"goal": goal, "steps": kept + drop_duplicate_steps(new, tools),
+           "version": plan.version + 1, "parent_version": plan.version,
+           "rollback": [s.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+                        for s in plan.rollback],
+           "metadata": {**plan.metadata, "planner": model_name}}
+    candidate, problems = check_data(doc, dict(tools))
+    if candidate is not None:
+        for old in completed:  # belt and braces: the copy must be exact
+            if candidate.step(old.id) != old:
+                raise ModelError(f"replan altered completed step {old.id!r}")  # pragma: no cover
+    return candidate, problems
+

@@ -1,0 +1,147 @@
+"""Streaming plans: yield each step the moment its JSON object is complete.
+
+LLMCompiler's idea with our rules: the executor may start a read-only step whose dependencies
+are met while the planner is still writing later steps. A step is yielded only once it checks
+out on its own (known tool, valid arguments, references only to steps already yielded), so an
+early start never runs something the final validation would reject. The stream ends with one
+``PlanDone`` carrying the full plan and every problem; it is authoritative (the executor's
+``close_plan()``), and every streamed step appears in it unchanged.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from forethought.models.base import Model, ModelRequest, ModelResponse, Usage
+from forethought.models.pricing import price_call
+from forethought.plan.model import Plan, Step
+from forethought.plan.validation import Problem, validate_plan
+from forethought.planning._json_stream import PlanParseError, StepScanner
+from forethought.planning.planner import (
+    ModelCall,
+    PlannerOptions,
+    build_planning_request,
+    parse_plan_text,
+)
+from forethought.tools.base import ToolSpec
+
+if TYPE_CHECKING:
+    from forethought.planning.memory import PlanMemory
+
+__all__ = ["PlanDone", "PlanParseError", "StepScanner", "stream_plan"]
+
+
+@dataclass
+class PlanDone:
+    """End of a plan stream. ``plan`` is None when the answer could not be parsed at all."""
+
+    goal: str
+    plan: Plan | None
+    problems: list[Problem] = field(default_factory=list)
+    calls: list[ModelCall] = field(default_factory=list)
+    streamed: tuple[str, ...] = ()  # ids yielded early, in order
+    first_step_s: float | None = None  # seconds from request to the first yielded step
+    total_s: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.plan is not None and not self.problems
+
+
+def _admissible(step: Step, accepted: list[Step], goal: str,
+                tools: Mapping[str, ToolSpec]) -> bool:
+    """Would this step pass validation given only the steps accepted so far?"""
+    probe = Plan(goal=goal, steps=(*accepted, step))
+    return not [p for p in validate_plan(probe, tools) if p.step_id == step.id]
+
+
+async def stream_plan(
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    model: Model,
+    *,
+    constraints: Sequence[str] = (),
+    budget: str | None = None,
+    memory: PlanMemory | None = None,
+    options: PlannerOptions | None = None,
+) -> AsyncIterator[Step | PlanDone]:
+    """Yield admissible ``Step``s as they complete, then one ``PlanDone``.
+
+    Model failures raise ``ModelError``; a malformed answer ends in a ``PlanDone`` with problems
+    (no repair round here: a caller that wants one plans again with ``make_plan``).
+    """
+    opts = options or PlannerOptions()
+    messages, schemas, strict = build_planning_request(
+        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts)
+    request = ModelRequest(messages=tuple(messages), json_schema=schemas.get(strict),
+                           schema_name="plan", temperature=opts.temperature,
+                           max_tokens=opts.max_tokens)
+    scanner = StepScanner()
+    accepted: list[Step] = []
+    seen_keys: set[str] = set()
+    text: list[str] = []
+    usage = Usage()
+    finish: str | None = None
+    start = time.perf_counter()
+    first: float | None = None
+    parse_problem: Problem | None = None
+    async for chunk in model.stream(request):
+        if chunk.usage is not None:
+            usage = chunk.usage
+        finish = chunk.finish_reason or finish
+        if not chunk.delta:
+            continue
+        text.append(chunk.delta)
+        if parse_problem is not None:
+            continue
+        try:
+            found = scanner.feed(chunk.delta)
+        except PlanParseError as exc:
+            parse_problem = Problem("not_json", str(exc))
+            continue
+        for item in found:
+            step = _step_or_none(item.value) if item.kind == "step" else None
+            if step is None:
+                continue
+            key = repr((step.tool, step.args, step.depends_on))
+            spec = tools.get(step.tool or "")
+            if spec is not None and spec.effect == "read_only" and key in seen_keys:
+                continue  # a duplicate the final parse drops too (drop_duplicate_steps)
+            if _admissible(step, accepted, goal, tools):
+                accepted.append(step)
+                seen_keys.add(key)
+                if first is None:
+                    first = time.perf_counter() - start
+                yield step
+    total = time.perf_counter() - start
+    provider, _, model_id = model.name.partition(":")
+    response = ModelResponse(text="".join(text), usage=usage, model=model.name, latency_s=total,
+                             finish_reason=finish,
+                             cost_usd=price_call(provider, model_id, usage).usd)
+    calls = [ModelCall(request, response)]
+    plan, problems = parse_plan_text(response.text, goal, tools,
+                                     metadata={"planner": model.name, "attempts": 1})
+    if parse_problem is not None and plan is None:
+        problems = [parse_problem]
+    if plan is not None:
+        problems = [*problems, *_consistency(plan, accepted)]
+    yield PlanDone(goal=goal, plan=plan, problems=problems, calls=calls,
+                   streamed=tuple(s.id for s in accepted), first_step_s=first, total_s=total)
+
+
+def _step_or_none(value: Any) -> Step | None:
+    try:
+        return Step.model_validate(value)
+    except (ValidationError, TypeError):
+        return None
+
+
+def _consistency(plan: Plan, accepted: list[Step]) -> list[Problem]:
+    by_id = plan.step_map()
+    return [Problem("stream_mismatch", "a streamed step differs from the final plan", s.id)
+            for s in accepted if by_id.get(s.id) != s]

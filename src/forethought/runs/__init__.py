@@ -1,0 +1,1 @@
+"""Durable runs: the store, the recorder, leases, recorded execution, resume and replay."""
