@@ -9,6 +9,7 @@ import pytest
 from forethought import tool
 from forethought.execution.agent_step import AgentStepRunner, action_schema, allowed_tools
 from forethought.execution.executor import ApproveAll, Executor
+from forethought.execution.options import ExecutorOptions
 from forethought.models.scripted import ScriptedModel
 from forethought.plan.model import Plan
 from forethought.tools.base import ToolRegistry
@@ -52,7 +53,7 @@ def finish(answer: object) -> str:
 async def run_agent_plan(model: ScriptedModel, step: dict[str, object]) -> Executor:
     plan = Plan.model_validate({"goal": "g", "steps": [{"id": "a", **step}]})
     runner = AgentStepRunner({"default": model}, TOOLS)
-    ex = Executor(plan, TOOLS, gate=ApproveAll(), agent_runner=runner)
+    ex = Executor(plan, TOOLS, ExecutorOptions(gate=ApproveAll(), agent_runner=runner))
     runner.record = ex.record
     await ex.run()
     return ex

@@ -12,6 +12,7 @@ from forethought.errors import ToolError
 from forethought.events.kinds import RunFinished, StepStarted
 from forethought.events.state import fold
 from forethought.execution.executor import ApproveAll, Executor, StopRequest
+from forethought.execution.options import ExecutorOptions
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import ToolContext
 
@@ -20,8 +21,8 @@ def plan_of(*steps: dict[str, Any], rollback: tuple[dict[str, Any], ...] = ()) -
     return Plan.model_validate({"goal": "test", "steps": list(steps), "rollback": list(rollback)})
 
 
-async def run(plan: Plan, tools: dict[str, Any], **kw: Any) -> Executor:
-    ex = Executor(plan, tools, **kw)
+async def run(plan: Plan, tools: dict[str, Any], *, prior_events: Any = (), **kw: Any) -> Executor:
+    ex = Executor(plan, tools, ExecutorOptions(**kw), prior_events=prior_events)
     await asyncio.wait_for(ex.run(), timeout=20)
     return ex
 
@@ -357,7 +358,7 @@ async def test_slow_subscriber_and_sink_see_every_event_in_order() -> None:
         got.append(event.seq)
 
     plan = plan_of(*({"id": f"s{i}", "tool": "echo"} for i in range(20)))
-    ex = Executor(plan, registry(FnTool("echo")), sinks=[slow_sink])
+    ex = Executor(plan, registry(FnTool("echo")), ExecutorOptions(sinks=[slow_sink]))
     streamed: list[int] = []
 
     async def consume() -> None:
@@ -398,8 +399,7 @@ async def test_external_cancel_pauses_and_records() -> None:
 
 async def test_streaming_plan_runs_read_only_early_and_gates_until_closed() -> None:
     write = FnTool("write", effect="mutating")
-    ex = Executor(None, registry(FnTool("echo"), write), plan_open=True, goal="g",
-                  gate=ApproveAll())
+    ex = Executor(None, registry(FnTool("echo"), write), ExecutorOptions(gate=ApproveAll()), plan_open=True, goal="g")
     task = asyncio.create_task(ex.run())
     await asyncio.sleep(0)
     ex.extend([Step(id="r", tool="echo")])

@@ -10,6 +10,7 @@ import pytest
 
 from forethought.execution.backends import ProcessBackend
 from forethought.execution.executor import Executor
+from forethought.execution.options import ExecutorOptions
 from forethought.plan.model import Plan
 from forethought.tools.python import load_python_tools
 
@@ -59,7 +60,7 @@ async def test_runs_in_worker_process_and_survives_a_killed_worker(tools: dict) 
              "depends_on": ["k"]},
             {"id": "c", "tool": "square", "args": {"x": "${a.y}"}, "executor": "process"},
         )
-        ex = Executor(p, tools, backends={"process": backend})  # type: ignore[arg-type]
+        ex = Executor(p, tools, ExecutorOptions(backends={"process": backend}))  # type: ignore[arg-type]
         await asyncio.wait_for(ex.run(), 60)
         st = ex.state
         assert st.steps["a"].output["y"] == 9
@@ -85,7 +86,7 @@ async def test_timeout_kills_the_worker_and_errors_are_reported(tools: dict) -> 
              "depends_on": ["t"]},
             {"id": "ok", "tool": "square", "args": {"x": 2}, "executor": "process"},
         )
-        ex = Executor(p, tools, backends={"process": backend})  # type: ignore[arg-type]
+        ex = Executor(p, tools, ExecutorOptions(backends={"process": backend}))  # type: ignore[arg-type]
         await asyncio.wait_for(ex.run(), 60)
         st = ex.state
         assert st.steps["t"].failure_class == "timeout"

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from _executor_helpers import FnTool, registry
 from forethought.execution.executor import ApproveAll, Executor
+from forethought.execution.options import ExecutorOptions
 from forethought.plan.model import Plan
 from forethought.tools.base import ToolContext
 
@@ -43,7 +44,7 @@ def _plan(deps: list[list[int]], fails: list[bool], delays: list[int], policy: s
 
 
 def _execute(plan: Plan, **kw: Any) -> Executor:
-    ex = Executor(plan, registry(FnTool("work", _work), FnTool("undo", effect="mutating")), **kw)
+    ex = Executor(plan, registry(FnTool("work", _work), FnTool("undo", effect="mutating")), ExecutorOptions(**kw))
     asyncio.run(asyncio.wait_for(ex.run(), 30))
     return ex
 

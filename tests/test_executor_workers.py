@@ -18,6 +18,7 @@ from tests._executor_helpers import FnTool, registry
 from forethought.events.state import RunState
 from forethought.execution import _resume
 from forethought.execution.executor import Executor, StopRequest
+from forethought.execution.options import ExecutorOptions
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import ToolContext
 
@@ -109,7 +110,7 @@ async def test_a_long_synchronous_run_lets_the_supervisor_in() -> None:
                 return StopRequest("paused", "enough")
         return None
 
-    ex = Executor(chain(3000), registry(FnTool("t")), supervisor=supervisor)
+    ex = Executor(chain(3000), registry(FnTool("t")), ExecutorOptions(supervisor=supervisor))
     state = await asyncio.wait_for(ex.run(), 60)
     assert state.status == "paused" and state.reason == "enough"
     done = sum(1 for st in state.steps.values() if st.status == "succeeded")

@@ -12,6 +12,7 @@ from forethought import Plan, RetryPolicy, Step, ToolCall, ToolContext, tool
 from forethought.errors import ModelError, ToolError, UserError
 from forethought.events.kinds import ModelCalled
 from forethought.execution.executor import ApproveAll
+from forethought.execution.options import ExecutorOptions
 from forethought.models.base import ModelRequest
 from forethought.runs.recorded import execute_recorded, replay_run
 from forethought.runs.replay import Recording, ReplayModel, replay_models
@@ -67,7 +68,7 @@ def store(tmp_path: Path) -> SqliteStore:
 
 
 async def _record(store: SqliteStore, plan: Plan, run_id: str, **kw: Any) -> None:
-    await execute_recorded(store, plan, TOOLS, run_id=run_id, gate=ApproveAll(), **kw)
+    await execute_recorded(store, plan, TOOLS, ExecutorOptions(gate=ApproveAll(), **kw), run_id=run_id)
     CALLS.clear()
 
 

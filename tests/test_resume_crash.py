@@ -33,6 +33,7 @@ import pytest
 from forethought import Plan, Step, ToolContext, tool
 from forethought.events.state import RunState, fold
 from forethought.execution.executor import ApproveAll
+from forethought.execution.options import ExecutorOptions
 from forethought.runs.recorded import Review, execute_recorded, resume_run
 from forethought.runs.store.sqlite import SqliteStore
 
@@ -119,8 +120,7 @@ async def _child_main(db: str, run_ids: list[str], out: int) -> None:
     for rid in run_ids:
         row = store.get_run(rid)
         if row is None:
-            await execute_recorded(store, PLAN, TOOLS, run_id=rid, gate=ApproveAll(),
-                                   approved_by="crash-test", on_commit=ack)
+            await execute_recorded(store, PLAN, TOOLS, ExecutorOptions(gate=ApproveAll(), approved_by="crash-test"), run_id=rid, on_commit=ack)
             continue
         if row.status == "succeeded":
             continue

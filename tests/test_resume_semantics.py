@@ -17,6 +17,7 @@ from forethought import Plan, Step, ToolContext, tool
 from forethought.errors import UserError
 from forethought.events.kinds import Event
 from forethought.execution.executor import ApproveAll, Executor
+from forethought.execution.options import ExecutorOptions
 from forethought.runs.recorded import Review, execute_recorded, resume_run
 from forethought.runs.store.base import LeaseHeld
 from forethought.runs.store.sqlite import SqliteStore
@@ -57,7 +58,7 @@ def _clear() -> None:
 
 
 async def _reference_log() -> list[Event]:
-    ex = Executor(PLAN, TOOLS, gate=ApproveAll(), approved_by="t", max_concurrency=1, run_id="r1")
+    ex = Executor(PLAN, TOOLS, ExecutorOptions(gate=ApproveAll(), approved_by="t", max_concurrency=1), run_id="r1")
     await ex.run()
     CALLS.clear()
     return list(ex.log)
@@ -139,7 +140,7 @@ async def test_resume_errors_are_one_line(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "runs.db")
     with pytest.raises(UserError, match=r"no run 'nope' in .*forethought runs"):
         await resume_run(store, "nope", TOOLS)
-    state = await execute_recorded(store, PLAN, TOOLS, gate=ApproveAll(), run_id="done1")
+    state = await execute_recorded(store, PLAN, TOOLS, ExecutorOptions(gate=ApproveAll()), run_id="done1")
     assert state.status == "succeeded"
     with pytest.raises(UserError, match="already succeeded; nothing to resume"):
         await resume_run(store, "done1", TOOLS)
@@ -147,7 +148,7 @@ async def test_resume_errors_are_one_line(tmp_path: Path) -> None:
         await resume_run(store, "don", TOOLS)
     CALLS.clear()
     with pytest.raises(UserError, match="run id 'done1' is already taken"):
-        await execute_recorded(store, PLAN, TOOLS, gate=ApproveAll(), run_id="done1")
+        await execute_recorded(store, PLAN, TOOLS, ExecutorOptions(gate=ApproveAll()), run_id="done1")
     assert CALLS == []  # refused before anything ran
 
 

@@ -13,6 +13,7 @@ import pytest
 from _store_support import full_run
 from forethought.events.state import fold
 from forethought.execution.executor import ApproveAll
+from forethought.execution.options import ExecutorOptions
 from forethought.interfaces.cli import main as cli_main
 from forethought.interfaces.cli._runs_format import show_text
 from forethought.runs.recorded import execute_recorded
@@ -69,8 +70,7 @@ async def _record(db: Path, tools: Path, run_id: str) -> None:
 
     async with open_tools([tools], include_entry_points=False) as registry:
         store = SqliteStore(db)
-        await execute_recorded(store, Plan.model_validate(PLAN), registry, gate=ApproveAll(),
-                               run_id=run_id)
+        await execute_recorded(store, Plan.model_validate(PLAN), registry, ExecutorOptions(gate=ApproveAll()), run_id=run_id)
         store.close()
 
 
@@ -208,10 +208,9 @@ def test_resume_reopens_the_recorded_tools(setup: tuple[Path, Path],
 
         async with open_tools([tools], include_entry_points=False) as registry:
             store = SqliteStore(db)
-            await execute_recorded(store, Plan.model_validate(PLAN), registry, gate=ApproveAll(),
-                                   run_id="full", config={"setup": {
+            await execute_recorded(store, Plan.model_validate(PLAN), registry, ExecutorOptions(gate=ApproveAll(), config={"setup": {
                                        "tools": [str(tools)], "builtins": [],
-                                       "workspace": str(tools.parent)}})
+                                       "workspace": str(tools.parent)}}), run_id="full")
             events = store.events("full")
             cut = next(i for i, e in enumerate(events) if e.kind == "step_succeeded")
             store.append_many([e.model_copy(update={"run_id": "half"})

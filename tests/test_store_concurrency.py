@@ -19,6 +19,7 @@ import pytest
 from forethought import Plan, Step, tool
 from forethought.events.state import fold
 from forethought.execution.executor import ApproveAll
+from forethought.execution.options import ExecutorOptions
 from forethought.interfaces.cli import main as cli_main
 from forethought.runs.recorded import execute_recorded, resume_run
 from forethought.runs.store.base import LeaseHeld
@@ -64,9 +65,7 @@ def _writer(db: str, prefix: str, runs: int, steps: int) -> int:
     async def go() -> None:
         store = SqliteStore(db)
         for r in range(runs):
-            state = await execute_recorded(store, _plan(steps), {"work": work},
-                                           run_id=f"{prefix}-{r}", gate=ApproveAll(),
-                                           max_concurrency=3)
+            state = await execute_recorded(store, _plan(steps), {"work": work}, ExecutorOptions(gate=ApproveAll(), max_concurrency=3), run_id=f"{prefix}-{r}")
             assert state.status == "succeeded", state.reason
         store.close()
 
@@ -128,8 +127,7 @@ def _run_scenario(tmp_path: Path, *, writers: int, runs: int, steps: int, racers
     async def make_paused() -> None:
         from forethought.execution.executor import Executor
 
-        ex = Executor(_plan(4, "slow_work"), {"slow_work": slow_work}, run_id="contested",
-                      gate=ApproveAll())
+        ex = Executor(_plan(4, "slow_work"), {"slow_work": slow_work}, ExecutorOptions(gate=ApproveAll()), run_id="contested")
         await ex.run()
         cut = next(i for i, e in enumerate(ex.log) if e.kind == "step_succeeded")
         seed.append_many(ex.log[: cut + 1])

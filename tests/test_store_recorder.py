@@ -14,6 +14,7 @@ from forethought import Plan, Step, ToolContext, tool
 from forethought.errors import StoreError
 from forethought.events import kinds as ev
 from forethought.execution.executor import ApproveAll
+from forethought.execution.options import ExecutorOptions
 from forethought.runs.recorded import execute_recorded
 from forethought.runs.store.recorder import Recorder
 from forethought.runs.store.sqlite import SqliteStore
@@ -125,7 +126,7 @@ async def test_non_idempotent_tool_runs_only_after_its_start_is_durable(tmp_path
     plan = Plan(goal="g", steps=tuple(Step(id=f"s{i}", tool="act", args={"n": i})
                                       for i in range(8)))
     store = SqliteStore(db)
-    state = await execute_recorded(store, plan, {"act": act}, gate=ApproveAll())
+    state = await execute_recorded(store, plan, {"act": act}, ExecutorOptions(gate=ApproveAll()))
     assert state.status == "succeeded"
     assert sorted(seen) == [(f"s{i}", True) for i in range(8)]
 

@@ -30,6 +30,7 @@ from forethought import Plan, Step, ToolContext, ToolSpec
 from forethought.events.state import fold
 from forethought.execution.eventloop import new_event_loop
 from forethought.execution.executor import Executor
+from forethought.execution.options import ExecutorOptions
 
 Deps = dict[int, list[int]]
 
@@ -118,7 +119,7 @@ def prepare(plan: Plan) -> Plan:
 
 async def run_forethought(plan: Plan, tools: dict[str, Any],
                           keep_log: bool = True) -> tuple[float, Executor]:
-    ex = Executor(plan, tools, keep_log=keep_log)
+    ex = Executor(plan, tools, ExecutorOptions(keep_log=keep_log))
     count = 0
 
     async def consume() -> None:  # a live subscriber: events are on and consumed

@@ -24,6 +24,7 @@ from forethought import Plan, Step, tool
 from forethought.events import kinds as ev
 from forethought.events.state import fold
 from forethought.execution.executor import ApproveAll, Executor
+from forethought.execution.options import ExecutorOptions
 from forethought.runs.recorded import execute_recorded, resume_run
 from forethought.runs.store.recorder import Recorder
 from forethought.runs.store.sqlite import SqliteStore
@@ -109,12 +110,11 @@ def layered_plan(n: int, width: int = 100) -> Plan:
 async def bench_executor_recorded(d: Path, n: int) -> dict[str, float]:
     plan = wide_plan(n)
     t0 = time.perf_counter()
-    await Executor(plan, {"noop": noop}, gate=ApproveAll()).run()
+    await Executor(plan, {"noop": noop}, ExecutorOptions(gate=ApproveAll())).run()
     bare = time.perf_counter() - t0
     store = SqliteStore(d / "exec.db")
     t0 = time.perf_counter()
-    state = await execute_recorded(store, plan, {"noop": noop}, gate=ApproveAll(),
-                                   run_id="exec")
+    state = await execute_recorded(store, plan, {"noop": noop}, ExecutorOptions(gate=ApproveAll()), run_id="exec")
     recorded = time.perf_counter() - t0
     events = store.last_seq("exec") + 1
     assert state.status == "succeeded"
@@ -127,7 +127,7 @@ async def bench_resume(d: Path, plan: Plan, repeats: int) -> dict[str, Any]:
     db = d / f"resume-{plan.goal}.db"
     n = len(plan.steps)
     last = plan.steps[-1].id
-    ex = Executor(plan, {"noop": noop}, gate=ApproveAll(), run_id="full")
+    ex = Executor(plan, {"noop": noop}, ExecutorOptions(gate=ApproveAll()), run_id="full")
     await ex.run()
     cut = next(i for i, e in enumerate(ex.log)
                if e.kind == "step_started" and getattr(e, "step_id", "") == last)

@@ -12,14 +12,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState
 from forethought.execution.agent_step import AgentStepRunner, quote_data
-from forethought.execution.executor import Executor, StopRequest
+from forethought.execution._parts import Sink
+from forethought.execution.executor import Executor, ExecutorOptions, StopRequest
 from forethought.models.base import Model, ModelRequest
 from forethought.models.record import model_called_fields
 from forethought.oversight.approvals import Approval, ApprovalGate, ApproveMode, needs_new_approval
@@ -48,17 +49,20 @@ class Wiring:
         self.executor: Executor | None = None
         self._watchdog: asyncio.Task[None] | None = None
 
-    def options(self) -> dict[str, Any]:
-        """Keyword arguments for ``Executor`` (or ``execute_recorded`` / ``resume_run``)."""
-        return {
-            "gate": self.gate,
-            "max_concurrency": self.agent.max_concurrency,
-            "replanner": self.replan,
-            "max_replans": self.agent.budgets.max_replans,
-            "agent_runner": self.runner,
-            "supervisor": self.supervise,
-            "critic": self.critic,
-        }
+    def options(self, *, sinks: Sequence[Sink] = (),
+                config: Mapping[str, Any] | None = None) -> ExecutorOptions:
+        """How the executor runs for this agent (also for ``execute_recorded`` / ``resume_run``)."""
+        return ExecutorOptions(
+            gate=self.gate,
+            max_concurrency=self.agent.max_concurrency,
+            replanner=self.replan,
+            max_replans=self.agent.budgets.max_replans,
+            agent_runner=self.runner,
+            supervisor=self.supervise,
+            critic=self.critic,
+            sinks=sinks,
+            config=dict(config or {}),
+        )
 
     def bind(self, executor: Executor) -> None:
         """Called once the executor exists: collaborators record through it from now on."""

@@ -312,16 +312,15 @@ class Agent:
         sinks = [_with_history(on_event, prior)] if on_event is not None else []
         try:
             if self.store is None:
-                local = Executor(plan, self.tools, prior_events=prior, sinks=sinks,
-                                 **wiring.options())
+                local = Executor(plan, self.tools, wiring.options(sinks=sinks), prior_events=prior)
                 wiring.bind(local)
                 state = await local.run()
             else:
                 # The store must hold the pre-execution events before the executor's first one.
                 await asyncio.to_thread(self.store.append_many, list(prior))
-                state = await execute_recorded(self.store, plan, self.tools, prior_events=prior,
-                                               sinks=sinks, on_executor=wiring.bind,
-                                               **wiring.options())
+                state = await execute_recorded(self.store, plan, self.tools,
+                                               wiring.options(sinks=sinks), prior_events=prior,
+                                               on_executor=wiring.bind)
         finally:
             wiring.close()
         executor = wiring.executor
@@ -372,14 +371,14 @@ class Agent:
                   **(run_config or {})}
         try:
             if self.store is None:
-                local = Executor(None, self.tools, goal=goal, plan_open=True, sinks=sinks,
-                                 config=config, **wiring.options())
+                local = Executor(None, self.tools, wiring.options(sinks=sinks, config=config),
+                                 goal=goal, plan_open=True)
                 on_executor(local)
                 state = await local.run()
             else:
-                state = await execute_recorded(self.store, None, self.tools, goal=goal,
-                                               plan_open=True, sinks=sinks, config=config,
-                                               on_executor=on_executor, **wiring.options())
+                state = await execute_recorded(self.store, None, self.tools,
+                                               wiring.options(sinks=sinks, config=config),
+                                               goal=goal, plan_open=True, on_executor=on_executor)
         finally:
             wiring.close()
             if not feeder.done():
@@ -428,8 +427,8 @@ class Agent:
         wiring = Wiring(self, plans, approvals, approve)
         try:
             sinks = [_with_history(on_event, events)] if on_event is not None else []
-            state = await resume_run(self.store, run_id, self.tools, on_executor=wiring.bind,
-                                     sinks=sinks, **wiring.options())
+            state = await resume_run(self.store, run_id, self.tools, wiring.options(sinks=sinks),
+                                     on_executor=wiring.bind)
         finally:
             wiring.close()
         executor = wiring.executor

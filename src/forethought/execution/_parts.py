@@ -29,7 +29,7 @@ class StopRequest:
     reason: str
 
 
-Supervisor = Callable[[Event, "RunState"], Awaitable[StopRequest | None]]
+SupervisorHook = Callable[[Event, "RunState"], Awaitable[StopRequest | None]]
 """Called after every event (in order, off the scheduling path); may stop the run."""
 
 Replanner = Callable[[Plan, "RunState", Mapping[str, Any]], Awaitable[Plan | None]]

@@ -40,7 +40,7 @@ from forethought.execution._parts import (
     Replanner,
     Sink,
     StopRequest,
-    Supervisor,
+    SupervisorHook,
     needs_approval,
     run_summary,
 )
@@ -51,11 +51,11 @@ from forethought.execution._steps import (
     step_data,
 )
 from forethought.execution.backends.base import Backend, LocalBackend
-from forethought.oversight.checks import Critic
+from forethought.execution.options import ExecutorOptions
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import Tool, ToolSpec
 
-__all__ = ["ApproveAll", "Executor", "ReadOnlyGate", "StopRequest", "run_plan"]
+__all__ = ["ApproveAll", "Executor", "ExecutorOptions", "ReadOnlyGate", "StopRequest", "run_plan"]
 
 
 # A worker running steps that never suspend yields to the event loop after this long.
@@ -71,35 +71,24 @@ class Executor:
         self,
         plan: Plan | None,
         tools: Mapping[str, Tool],
+        options: ExecutorOptions | None = None,
         *,
         run_id: str | None = None,
         goal: str | None = None,
         plan_open: bool = False,
-        max_concurrency: int | None = None,
-        tool_limits: Mapping[str, int] | None = None,
-        gate: Gate | None = None,
-        replanner: Replanner | None = None,
-        max_replans: int = 3,
-        supervisor: Supervisor | None = None,
-        critic: Critic | None = None,
-        agent_runner: AgentRunner | None = None,
-        backends: Mapping[str, Backend] | None = None,
-        sinks: Sequence[Sink] = (),
         prior_events: Sequence[Event] = (),
-        approved_by: str | None = None,
-        approval_scope: Literal["read_only", "all"] = "all",
-        config: Mapping[str, Any] | None = None,
-        seed: int | None = None,
-        keep_log: bool = True,
-        rerun: Iterable[str] = (),
     ) -> None:
+        """Run ``plan`` with ``tools`` as ``options`` say; ``prior_events`` continue a recorded
+        run; ``plan_open`` starts with a plan that is still streaming (``extend``/``close_plan``)."""
+        opts = options if options is not None else ExecutorOptions()
+        self.options = opts
         if plan is None and not plan_open and not prior_events:
             raise ValueError("give a plan, plan_open=True (then extend()/close_plan()), "
                              "or prior_events to resume")
         self.state: RunState = fold(prior_events) if prior_events else RunState()
         self._resuming = bool(prior_events)
         # Steps a human reviewed (needs_review, or interrupted mid-call) and allows to run again.
-        self._rerun = frozenset(rerun)
+        self._rerun = opts.rerun
         if self._resuming and plan is None:
             if not self.state.plan:
                 raise ValueError("the prior events contain no plan to resume")
@@ -109,23 +98,23 @@ class Executor:
         self._plan = plan
         self._plan_closed = not plan_open
         self._tools = tools
-        self._gate: Gate = gate if gate is not None else ReadOnlyGate()
-        self._replanner = replanner
-        self._max_replans = max_replans
-        self._supervisor = supervisor
-        self._critic = critic
-        self._agent_runner = agent_runner
-        self._own_backends = backends is None
-        self._backends: dict[str, Backend] = dict(backends or {})
+        self._gate: Gate = opts.gate if opts.gate is not None else ReadOnlyGate()
+        self._replanner = opts.replanner
+        self._max_replans = opts.max_replans
+        self._supervisor = opts.supervisor
+        self._critic = opts.critic
+        self._agent_runner = opts.agent_runner
+        self._own_backends = opts.backends is None
+        self._backends: dict[str, Backend] = dict(opts.backends or {})
         self._backends.setdefault("local", LocalBackend())
         self._local_is_default = type(self._backends["local"]) is LocalBackend
-        self._sinks = list(sinks)
-        self._approved_by = approved_by
-        self._approval_scope: Literal["read_only", "all"] = approval_scope
-        self._config = dict(config or {})
-        self._rng = random.Random(seed)  # noqa: S311 - retry jitter, not cryptography
-        self._max = max_concurrency if max_concurrency and max_concurrency > 0 else None
-        self._limits = {k: v for k, v in (tool_limits or {}).items() if v > 0}
+        self._sinks = list(opts.sinks)
+        self._approved_by = opts.approved_by
+        self._approval_scope: Literal["read_only", "all"] = opts.approval_scope
+        self._config = dict(opts.config)
+        self._rng = random.Random(opts.seed)  # noqa: S311 - retry jitter, not cryptography
+        self._max = opts.max_concurrency if opts.max_concurrency and opts.max_concurrency > 0 else None
+        self._limits = {k: v for k, v in opts.tool_limits.items() if v > 0}
         self._limited = self._max is not None or bool(self._limits)
         # scheduling structures
         self._steps: dict[str, Step] = {}
@@ -161,7 +150,7 @@ class Executor:
         self._seq = self.state.last_seq + 1
         # With keep_log=False only subscribers' own queues hold events (bounded memory for huge
         # runs; the store is the durable log). Subscribers then see events from when they joined.
-        self._bus = EventLog(keep=keep_log)
+        self._bus = EventLog(keep=opts.keep_log)
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop  # set when run() starts; nothing launches before
         self._started = False
@@ -817,6 +806,7 @@ class Executor:
             todo.extend(self._dependents.get(d, ()))
 
 
-async def run_plan(plan: Plan, tools: Mapping[str, Tool], **options: Any) -> RunState:
+async def run_plan(plan: Plan, tools: Mapping[str, Tool],
+                   options: ExecutorOptions | None = None) -> RunState:
     """Convenience: execute ``plan`` with ``tools`` and return the final state."""
-    return await Executor(plan, tools, **options).run()
+    return await Executor(plan, tools, options).run()

@@ -25,7 +25,8 @@ from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, fold
 from forethought.execution.backends.base import Backend, LocalBackend
-from forethought.execution.executor import ApproveAll, Executor
+from forethought.execution._parts import Sink
+from forethought.execution.executor import ApproveAll, Executor, ExecutorOptions
 from forethought.oversight.approvals import Approval, ApprovalGate
 from forethought.plan.model import Plan, Step
 from forethought.runs.replay import (
@@ -125,31 +126,36 @@ async def execute_recorded(
     store: Store,
     plan: Plan | None,
     tools: Mapping[str, Tool],
+    options: ExecutorOptions | None = None,
     *,
     prior_events: Sequence[Event] = (),
+    run_id: str | None = None,
+    goal: str | None = None,
+    plan_open: bool = False,
     on_commit: OnCommit | None = None,
     lease_ttl_s: float = DEFAULT_LEASE_TTL_S,
     owner: str | None = None,
-    agent_runner: Any = None,
-    sinks: Sequence[Any] = (),
     on_executor: Callable[[Executor], None] | None = None,
     backend_factories: Mapping[str, Callable[[], Backend]] | None = None,
-    **executor_options: Any,
 ) -> RunState:
     """Run (or, with ``prior_events``, continue) a plan with every event recorded in ``store``.
 
     Non-idempotent tool calls and agent steps start only after their ``step_started`` is durable;
     the run's lease is held for the duration.
     """
+    opts = options if options is not None else ExecutorOptions()
     owner = owner or new_owner_id()
     recorder = Recorder(store, on_commit=on_commit, owner=owner)
     seq = _SeqBox()
     backends = durable_backends(recorder, seq, dict(backend_factories or {}))
+    agent_runner = opts.agent_runner
     if agent_runner is not None:
         agent_runner = write_ahead_agent_runner(agent_runner, recorder, seq)
+    opts = dataclasses.replace(opts, sinks=[*opts.sinks, recorder], backends=backends,
+                               agent_runner=agent_runner)
     with _gc_paused():  # the executor folds prior_events again: same reasoning as resume_run
-        executor = Executor(plan, tools, prior_events=prior_events, sinks=[*sinks, recorder],
-                            backends=backends, agent_runner=agent_runner, **executor_options)
+        executor = Executor(plan, tools, opts, prior_events=prior_events, run_id=run_id,
+                            goal=goal, plan_open=plan_open)
     seq.executor = executor
     if on_executor is not None:
         on_executor(executor)
@@ -315,6 +321,7 @@ async def resume_run(
     store: Store,
     run_id: str,
     tools: Mapping[str, Tool],
+    options: ExecutorOptions | None = None,
     *,
     approve_all: bool = False,
     review: Review | None = None,
@@ -322,7 +329,7 @@ async def resume_run(
     owner: str | None = None,
     lease_ttl_s: float = DEFAULT_LEASE_TTL_S,
     on_commit: OnCommit | None = None,
-    **executor_options: Any,
+    on_executor: Callable[[Executor], None] | None = None,
 ) -> RunState:
     """Continue a stored run: completed steps keep their outputs and are never run again.
 
@@ -354,11 +361,13 @@ async def resume_run(
             await asyncio.to_thread(store.acquire_lease, run_id, owner, lease_ttl_s)
             events = [*events, *stamped]
         specs = {name: t.spec for name, t in tools.items()}
-        gate = executor_options.pop("gate", None) or approval_gate(
-            events, specs, approve_all=approve_all, known={state.plan_hash: plan})
-        return await execute_recorded(store, plan, tools, prior_events=events, gate=gate,
-                                      on_commit=on_commit, owner=owner,
-                                      lease_ttl_s=lease_ttl_s, **executor_options)
+        opts = options if options is not None else ExecutorOptions()
+        if opts.gate is None:
+            opts = dataclasses.replace(opts, gate=approval_gate(
+                events, specs, approve_all=approve_all, known={state.plan_hash: plan}))
+        return await execute_recorded(store, plan, tools, opts, prior_events=events,
+                                      on_commit=on_commit, owner=owner, lease_ttl_s=lease_ttl_s,
+                                      on_executor=on_executor)
     finally:
         # execute_recorded released it already on the normal path; this covers early errors.
         await asyncio.to_thread(store.release_lease, run_id, owner)
@@ -403,7 +412,7 @@ async def replay_run(
     agent_runner: Any = None,
     approve_all: bool = False,
     record: bool = True,
-    **executor_options: Any,
+    sinks: Sequence[Sink] = (),
 ) -> ReplayResult:
     """Re-execute a stored run from its record as a new run (recorded unless ``record=False``).
 
@@ -420,28 +429,28 @@ async def replay_run(
     stand_ins = replay_tools(recording, counter, real_tools=tools, real_steps=real_steps)
     specs = {name: t.spec for name, t in stand_ins.items()}
     inner_gate = ApproveAll() if approve_all else approval_gate(events, specs)
-    options: dict[str, Any] = {
-        "gate": _ReplayGate(inner_gate, real_steps),
-        "replanner": _ReplayReplanner(recording),
-        "max_replans": max(len(recording.revisions), 0),
-        "agent_runner": replay_agent_runner(recording, counter, agent_runner, real_steps),
-        "config": {"replay_of": run_id, "from_step": from_step},
-        **executor_options,
-    }
+    options = ExecutorOptions(
+        gate=_ReplayGate(inner_gate, real_steps),
+        replanner=_ReplayReplanner(recording),
+        max_replans=max(len(recording.revisions), 0),
+        agent_runner=replay_agent_runner(recording, counter, agent_runner, real_steps),
+        config={"replay_of": run_id, "from_step": from_step},
+        sinks=sinks,
+    )
     # Every named executor backend runs in-process: a stand-in must never be shipped to a worker
     # process, which would load and call the real tool by its source.
     names = {"local", "process", *recording.executors}
     if record:
         box: list[Executor] = []
         state = await execute_recorded(
-            store, recording.initial_plan, stand_ins, on_executor=box.append,
-            backend_factories={name: LocalBackend for name in names}, **options,
+            store, recording.initial_plan, stand_ins, options, on_executor=box.append,
+            backend_factories={name: LocalBackend for name in names},
         )
         new_id = box[0].run_id
     else:
         local = LocalBackend()
-        executor = Executor(recording.initial_plan, stand_ins,
-                            backends={name: local for name in names}, **options)
+        executor = Executor(recording.initial_plan, stand_ins, dataclasses.replace(
+            options, backends={name: local for name in names}))
         state = await executor.run()
         new_id = executor.run_id
     differences = compare_states(original, state, ignore=real_steps)

@@ -1,0 +1,49 @@
+"""``ExecutorOptions``: everything that decides how one execution behaves, in one frozen value.
+
+What to execute (the plan, the tools, a run to continue) is given to ``Executor`` directly; how
+to execute it — limits, the approval gate and record, the collaborators that replan, supervise,
+judge and run agent steps, where events go — travels as one typed value from the composition
+root (``Agent``) through ``runs.execute_recorded`` to the executor, instead of keyword arguments
+passed along as ``**Any``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from forethought.execution._parts import AgentRunner, Gate, Replanner, Sink, SupervisorHook
+from forethought.execution.backends.base import Backend
+from forethought.oversight.checks import Critic
+
+
+@dataclass(frozen=True)
+class ExecutorOptions:
+    """How to run: limits, approval, collaborators and event sinks. Every field has a default."""
+
+    max_concurrency: int | None = None
+    """At most this many steps run at once (None or 0: no limit)."""
+    tool_limits: Mapping[str, int] = field(default_factory=dict)
+    """Per-tool concurrency limits (tool name, or ``agent`` for agent steps)."""
+    gate: Gate | None = None
+    """Decides whether a step that needs approval may start; default: nothing is approved."""
+    approved_by: str | None = None
+    """Record a ``plan_approved`` by this approver when a fresh run starts."""
+    approval_scope: Literal["read_only", "all"] = "all"
+    replanner: Replanner | None = None
+    max_replans: int = 3
+    supervisor: SupervisorHook | None = None
+    critic: Critic | None = None
+    agent_runner: AgentRunner | None = None
+    backends: Mapping[str, Backend] | None = None
+    """Execution backends by name; the executor closes them only if it made them (None)."""
+    sinks: Sequence[Sink] = ()
+    config: Mapping[str, Any] = field(default_factory=dict)
+    """Recorded in ``run_created`` (the run's settings, for ``show`` and ``resume``)."""
+    seed: int | None = None
+    """Seed of the retry-jitter generator (tests and replays)."""
+    keep_log: bool = True
+    """Keep every event in memory (``Executor.log``); off for huge runs backed by a store."""
+    rerun: frozenset[str] = frozenset()
+    """Steps a person reviewed and allows to run again on resume."""
