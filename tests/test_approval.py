@@ -3,7 +3,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from forethought.oversight.approvals import Approval, ApprovalGate, has_side_effects, needs_new_approval
+from forethought.oversight.approvals import Approval, ApprovalGate, needs_new_approval
+from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan
 from forethought.tools.base import ToolSpec
 
@@ -89,7 +90,7 @@ def test_agent_steps_unknown_tools_and_required_approval_are_side_effecting() ->
         {"id": "c", "tool": "read", "compensate": {"tool": "write", "args": {}}},
         {"id": "ok", "tool": "read"},
     ]})
-    assert [s.id for s in p.steps if has_side_effects(s, SPECS)] == ["a", "u", "q", "c"]
+    assert [s.id for s in p.steps if needs_approval(s, SPECS.get(s.tool or ""))] == ["a", "u", "q", "c"]
 
 
 def test_reconfirm_policy_needs_an_execution_time_step_confirmation() -> None:

@@ -13,6 +13,7 @@ from pydantic_core import PydanticSerializationError, from_json, to_json
 
 from forethought.errors import ToolError
 from forethought.events.kinds import Event
+from forethought.oversight.policy import needs_approval as needs_approval  # the one policy
 from forethought.plan.graph import critical_path
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import ToolContext, ToolSpec
@@ -60,13 +61,6 @@ class ApproveAll:
 
     def allows(self, step: Step, spec: ToolSpec | None) -> bool:
         return True
-
-
-def needs_approval(step: Step, spec: ToolSpec | None) -> bool:
-    """Side-effecting tools, agent steps (unknown effects) and steps marked ``approval: required``."""
-    if step.agent is not None or step.approval == "required":
-        return True
-    return spec is not None and spec.effect != "read_only"
 
 
 class UnserializableOutput(ToolError):

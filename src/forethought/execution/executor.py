@@ -41,7 +41,6 @@ from forethought.execution._parts import (
     Sink,
     StopRequest,
     SupervisorHook,
-    needs_approval,
     run_summary,
 )
 from forethought.execution._resume import Resume
@@ -52,6 +51,7 @@ from forethought.execution._steps import (
 )
 from forethought.execution.backends.base import Backend, LocalBackend
 from forethought.execution.options import ExecutorOptions
+from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import Tool, ToolSpec
 

@@ -2,8 +2,10 @@
 
 Rules (DESIGN.md, "Side effects and approval"):
 
-- Nothing ``mutating``/``destructive`` (and no agent step, which may call such tools) runs before
-  a plan version containing it was approved. Read-only steps may run without approval.
+- Which steps need approval is decided by the one policy, ``oversight.policy.needs_approval``:
+  nothing ``mutating``/``destructive``, no unknown tool, no agent step (which may call such tools)
+  and no step with a compensation runs before a plan version containing it was approved.
+  Read-only steps may run without approval.
 - An approval names the plan hash, who approved, the scope (``read_only`` or ``all``) and the
   definition hashes of the side-effecting tools at that moment. A later plan version is covered
   only if every side-effecting step in it is byte-identical (canonical JSON) to one in an approved
@@ -30,6 +32,7 @@ import platformdirs
 from forethought.errors import UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
+from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan, Step, canonical_dumps
 from forethought.tools.base import ToolSpec
 
@@ -47,26 +50,13 @@ def step_digest(step: Step) -> str:
     return hashlib.sha256(canonical_dumps(step.model_dump(mode="json", by_alias=True)).encode()).hexdigest()
 
 
-def has_side_effects(step: Step, specs: Mapping[str, ToolSpec] | None) -> bool:
-    """Whether running ``step`` (or its compensation) could change the world.
-
-    Unknown tools count as side-effecting (fail closed), and so do agent steps: the executor model
-    chooses their tool calls at run time, so a human must approve them like any mutation.
-    """
-    if step.approval == "required" or step.agent is not None:
-        return True
-    tools = [step.tool] if step.tool else []
-    if step.compensate is not None:
-        tools.append(step.compensate.tool)
-    for name in tools:
-        spec = (specs or {}).get(name)
-        if spec is None or spec.effect != "read_only":
-            return True
-    return False
+def _step_spec(step: Step, specs: Mapping[str, ToolSpec] | None) -> ToolSpec | None:
+    return (specs or {}).get(step.tool) if step.tool is not None else None
 
 
 def side_effect_steps(plan: Plan, specs: Mapping[str, ToolSpec] | None) -> list[Step]:
-    return [s for s in plan.iter_all_steps() if has_side_effects(s, specs)]
+    """The steps of ``plan`` (rollback steps included) an approval has to cover."""
+    return [s for s in plan.iter_all_steps() if needs_approval(s, _step_spec(s, specs))]
 
 
 def side_effect_tool_hashes(plan: Plan, specs: Mapping[str, ToolSpec]) -> dict[str, str]:
@@ -198,7 +188,7 @@ class ApprovalGate:
 
     def allows(self, step: Step, spec: ToolSpec | None) -> bool:
         specs = self.specs
-        if not has_side_effects(step, specs):
+        if not needs_approval(step, _step_spec(step, specs)):
             return True
         if self.approve_all:
             return True

@@ -26,7 +26,7 @@ from rich.text import Text
 from forethought.agent import Decision, Review
 from forethought.errors import UserError
 from forethought.events.kinds import Event, StepsAdded
-from forethought.oversight.approvals import has_side_effects
+from forethought.oversight.policy import needs_approval
 from forethought.oversight.redaction import redact_text
 from forethought.plan.files import check_data, dump_plan, parse_text
 from forethought.plan.graph import plan_critical_path
@@ -66,7 +66,7 @@ def plan_table(plan: Plan, specs: Mapping[str, ToolSpec]) -> Table:
         does = f"{step.tool}({_args_preview(step.args)})" if step.tool else f"agent: {step.agent}"
         est = f"~{_latency(step.tool, specs):g}s" + (f", ~{tokens} tok" if tokens else "")
         marker = "*" if step.id in cp.steps else ("↺" if in_rollback else "")
-        style = "bold red" if effect == "destructive" else "yellow" if has_side_effects(step, specs) \
+        style = "bold red" if effect == "destructive" else "yellow" if needs_approval(step, spec) \
             else ""
         table.add_row(marker, step.id, does[:70], Text(effect, style=style),
                       ", ".join(step.all_dependencies()), est)

@@ -1,0 +1,39 @@
+"""The one approval policy: which calls need a human's approval before they are made.
+
+Every call the executor makes that can have an effect is decided here (DESIGN.md, "What an
+approval covers"): a plan step or a plan rollback step (and each retry of one), a step's
+compensation, and a tool call the executor model makes inside an agent step. The approvals module
+asks the same function which steps an approval has to cover; the executor asks it which steps wait
+for the gate.
+
+The policy fails closed: whatever it cannot see to be read-only needs approval.
+"""
+
+from __future__ import annotations
+
+from forethought.plan.model import Step, ToolCall
+from forethought.tools.base import ToolSpec
+
+Call = Step | ToolCall | str
+"""What is about to be called: a step (tool or agent step, including a rollback step), a bare
+tool call (a step's compensation), or the name of a tool (a call inside an agent step)."""
+
+
+def needs_approval(call: Call, spec: ToolSpec | None) -> bool:
+    """Whether making ``call`` needs approval; ``spec`` is its tool's spec, None if unknown.
+
+    For a step, ``spec`` is the spec of the step's own tool (None for an agent step).
+
+    - An unknown tool (``spec`` None) needs approval: nothing says it is read-only.
+    - A tool whose effect is not ``read_only`` (``mutating``, ``destructive``) needs approval.
+    - An agent step needs approval: the executor model picks its tool calls at run time.
+    - A step marked ``approval: required`` needs approval.
+    - A step with a compensation needs approval, whatever its own tool: approving a step approves
+      its undo too, and ``spec`` does not describe the compensation's tool (a compensation exists
+      because the step is expected to change something).
+    """
+    if isinstance(call, Step) and (
+        call.agent is not None or call.approval == "required" or call.compensate is not None
+    ):
+        return True
+    return spec is None or spec.effect != "read_only"
