@@ -1,12 +1,11 @@
 """forethought: think first, then act — a runtime for planner–executor agents.
 
 The public API: ``Agent`` runs goals; ``Plan``/``Step`` are the artifact; ``tool`` declares tools;
-the errors come in three families (``ControlSignal``, ``UserError``, ``RunError``).
+the errors derive from ``ForethoughtError``: ``UserError`` (bad input) and ``RunError``.
 """
 
 from forethought.agent import Agent, Decision, RunResult
 from forethought.errors import (
-    ControlSignal,
     ForethoughtError,
     ModelError,
     RunError,
@@ -23,7 +22,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Agent",
     "Check",
-    "ControlSignal",
     "Decision",
     "ForethoughtError",
     "ModelError",

@@ -1,7 +1,5 @@
-"""Exceptions in three families.
+"""Exceptions in two families under ``ForethoughtError``.
 
-- ``ControlSignal``: not an error, a request to stop and hand control to someone (a human approval,
-  a pause). Caught by the run loop, never shown as a failure.
 - ``UserError``: misuse or bad input (a malformed plan file, an unknown run id). The CLI prints the
   message as one line and exits 2; no traceback. Messages name the file/step/field and the fix.
 - ``RunError``: something failed while running (a tool, a model, the store). Recorded as events.
@@ -12,17 +10,6 @@ from __future__ import annotations
 
 class ForethoughtError(Exception):
     """Base of every exception forethought raises on purpose."""
-
-
-class ControlSignal(ForethoughtError):
-    """Stop and hand control to a human or another process; not a failure."""
-
-
-class ApprovalRequired(ControlSignal):
-    def __init__(self, plan_hash: str, reason: str) -> None:
-        super().__init__(reason)
-        self.plan_hash = plan_hash
-        self.reason = reason
 
 
 class UserError(ForethoughtError):
