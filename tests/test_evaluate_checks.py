@@ -1,4 +1,4 @@
-"""Deterministic step checks and the critic hook."""
+"""Checking a step's output against its Check: deterministic criteria and the critic hook."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from forethought.oversight.checks import check_output, evaluate
+from forethought.oversight.checks import run_checks, run_deterministic_checks
 from forethought.plan.model import Check, Step
 
 STEP = Step(id="s", tool="t")
@@ -24,7 +24,7 @@ STEP = Step(id="s", tool="t")
     ({"schema": {"type": "nonsense"}}, 1, "schema"),
 ])
 def test_failing_criteria(check: dict[str, Any], output: Any, criterion: str) -> None:
-    failure = check_output(Check.model_validate(check), output)
+    failure = run_deterministic_checks(Check.model_validate(check), output)
     assert failure is not None and failure.criterion == criterion
     assert failure.detail and str(failure).startswith(f"check {criterion} failed")
 
@@ -37,11 +37,11 @@ def test_failing_criteria(check: dict[str, Any], output: Any, criterion: str) ->
     ({"schema": {"type": "object"}, "regex": "a", "exit_code": 0}, {"exit_code": 0, "a": 1}),
 ])
 def test_passing_criteria(check: dict[str, Any], output: Any) -> None:
-    assert check_output(Check.model_validate(check), output) is None
+    assert run_deterministic_checks(Check.model_validate(check), output) is None
 
 
 def test_schema_failure_names_the_path() -> None:
-    f = check_output(Check.model_validate({"schema": {"type": "object", "properties": {
+    f = run_deterministic_checks(Check.model_validate({"schema": {"type": "object", "properties": {
         "items": {"type": "array", "items": {"type": "string"}}}}}), {"items": ["a", 3]})
     assert f is not None and "output.items[1]" in f.detail
 
@@ -58,12 +58,12 @@ async def test_critic_rubric() -> None:
     async def broken(step: Step, output: Any, rubric: str) -> tuple[bool, str]:
         raise RuntimeError("model down")
 
-    assert (await evaluate(check, "hi", step=STEP, critic=fine)) is None
-    f = await evaluate(check, "hi", step=STEP, critic=rude)
+    assert (await run_checks(check, "hi", step=STEP, critic=fine)) is None
+    f = await run_checks(check, "hi", step=STEP, critic=rude)
     assert f is not None and "is it polite" in f.detail
-    f = await evaluate(check, "hi", step=STEP, critic=broken)
+    f = await run_checks(check, "hi", step=STEP, critic=broken)
     assert f is not None and "model down" in f.detail
-    f = await evaluate(check, "hi", step=STEP)  # fails closed without a critic
+    f = await run_checks(check, "hi", step=STEP)  # fails closed without a critic
     assert f is not None and "no critic" in f.detail
 
 
@@ -75,5 +75,5 @@ async def test_deterministic_failure_short_circuits_critic() -> None:
         return (True, "")
 
     check = Check.model_validate({"regex": "^yes", "critic": "x"})
-    f = await evaluate(check, "no", step=STEP, critic=critic)
+    f = await run_checks(check, "no", step=STEP, critic=critic)
     assert f is not None and f.criterion == "regex" and called == []

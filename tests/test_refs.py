@@ -42,7 +42,7 @@ def test_escape_produces_literal_and_is_not_a_reference() -> None:
     ("${nope}", "has no recorded output"),
 ])
 def test_resolution_errors_name_the_problem(text: str, message: str) -> None:
-    with pytest.raises(refs.ReferenceError_, match=message):
+    with pytest.raises(refs.ReferenceResolutionError, match=message):
         refs.resolve(text, OUT)
 
 
@@ -77,7 +77,7 @@ json_values = st.recursive(
 def test_reference_scanning_never_raises_on_arbitrary_text(text: str) -> None:
     refs.find_references(text)
     refs.find_malformed(text)
-    with contextlib.suppress(refs.ReferenceError_):
+    with contextlib.suppress(refs.ReferenceResolutionError):
         refs.resolve(text, {"a": {"b": [1]}, "1": "x"})
 
 

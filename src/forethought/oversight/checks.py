@@ -1,5 +1,8 @@
 """Step checks: did a step that *ran* actually do what it should?
 
+Run time, one step's output: ``run_checks`` checks a step's output against the criteria of its
+``Check``. (Static checks of a whole plan before it runs are ``plan.validation.validate_plan``.)
+
 A step's ``check`` lists criteria that must all hold for its output. The deterministic ones
 (JSON Schema, regex over the text form, a safe expression, an expected ``exit_code``) are pure
 functions of the output, so a replayed run reaches the same verdict. The ``critic`` rubric needs a
@@ -101,8 +104,11 @@ def _check_exit_code(expected: int, output: Any) -> CheckFailure | None:
     return None
 
 
-def check_output(check: Check, output: Any) -> CheckFailure | None:
-    """The deterministic criteria, in a fixed order; the first failure or None."""
+def run_deterministic_checks(check: Check, output: Any) -> CheckFailure | None:
+    """Check ``output`` against the deterministic criteria of ``check``, in a fixed order.
+
+    Returns the first failure, or None when they all hold (the critic rubric is not looked at).
+    """
     if check.exit_code is not None and (f := _check_exit_code(check.exit_code, output)):
         return f
     if check.output_schema is not None and (f := _check_schema(check.output_schema, output)):
@@ -114,10 +120,13 @@ def check_output(check: Check, output: Any) -> CheckFailure | None:
     return None
 
 
-async def evaluate(check: Check, output: Any, *, step: Step,
-                   critic: Critic | None = None) -> CheckFailure | None:
-    """All criteria of ``check``: deterministic ones first (cheap), then the critic rubric."""
-    failure = check_output(check, output)
+async def run_checks(check: Check, output: Any, *, step: Step,
+                     critic: Critic | None = None) -> CheckFailure | None:
+    """Check ``step``'s ``output`` against every criterion of ``check``; the first failure or None.
+
+    Deterministic criteria first (cheap), then the critic rubric (fails closed without a critic).
+    """
+    failure = run_deterministic_checks(check, output)
     if failure is not None or check.critic is None:
         return failure
     if critic is None:
@@ -128,3 +137,8 @@ async def evaluate(check: Check, output: Any, *, step: Step,
     except Exception as exc:
         return CheckFailure("critic", _short(f"the critic failed: {type(exc).__name__}: {exc}"))
     return None if ok else CheckFailure("critic", _short(reason or "rejected by the critic"))
+
+
+# The old name, kept only while execution/attempts.py (being restructured concurrently) still
+# imports it. Remove once it calls run_checks.
+evaluate = run_checks

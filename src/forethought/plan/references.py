@@ -45,8 +45,13 @@ class Reference:
         return "${" + self.step_id + format_path(self.path) + "}"
 
 
-class ReferenceError_(Exception):
+class ReferenceResolutionError(Exception):
     """A reference that cannot be resolved at run time (missing key, index out of range)."""
+
+
+# The old name, kept only while execution/ (being restructured concurrently) still imports it:
+# attempts.py, recovery.py and _steps.py. Remove once they use ReferenceResolutionError.
+ReferenceError_ = ReferenceResolutionError
 
 
 def format_path(path: tuple[PathPart, ...]) -> str:
@@ -129,22 +134,22 @@ def find_malformed(value: Any, location: tuple[PathPart, ...] = ()) -> list[tupl
 
 
 def lookup(value: Any, path: tuple[PathPart, ...], ref_text: str = "") -> Any:
-    """Follow ``path`` into ``value``; raise ReferenceError_ naming the failing segment."""
+    """Follow ``path`` into ``value``; raise ReferenceResolutionError naming the failing segment."""
     current = value
     for i, part in enumerate(path):
         where = ref_text or format_path(path[: i + 1])
         if isinstance(part, int):
             if not isinstance(current, (list, tuple)):
-                raise ReferenceError_(f"{where}: index [{part}] into a {type(current).__name__}")
+                raise ReferenceResolutionError(f"{where}: index [{part}] into a {type(current).__name__}")
             if not -len(current) <= part < len(current):
-                raise ReferenceError_(f"{where}: index [{part}] out of range (length {len(current)})")
+                raise ReferenceResolutionError(f"{where}: index [{part}] out of range (length {len(current)})")
             current = current[part]
         else:
             if not isinstance(current, Mapping):
-                raise ReferenceError_(f"{where}: field {part!r} of a {type(current).__name__}")
+                raise ReferenceResolutionError(f"{where}: field {part!r} of a {type(current).__name__}")
             if part not in current:
                 has = ", ".join(map(str, list(current)[:10]))
-                raise ReferenceError_(f"{where}: no field {part!r} (has: {has})")
+                raise ReferenceResolutionError(f"{where}: no field {part!r} (has: {has})")
             current = current[part]
     return current
 
@@ -174,7 +179,7 @@ def _resolve_string(text: str, outputs: Mapping[str, Any]) -> Any:
 
 def _output(outputs: Mapping[str, Any], step_id: str) -> Any:
     if step_id not in outputs:
-        raise ReferenceError_(f"${{{step_id}}}: step {step_id!r} has no recorded output")
+        raise ReferenceResolutionError(f"${{{step_id}}}: step {step_id!r} has no recorded output")
     return outputs[step_id]
 
 
