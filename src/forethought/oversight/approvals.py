@@ -226,9 +226,15 @@ def needs_new_approval(plan: Plan, gate: ApprovalGate) -> list[str]:
 
 def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], list[Approval]]:
     """Every plan version and approval in a stored run (authenticity is checked by the gate)."""
-    plans = [Plan.model_validate(e.plan) for e in events
-             if isinstance(e, (E.PlanProposed, E.PlanRevised))]
-    approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature,
-                          tuple(e.steps))
-                 for e in events if isinstance(e, E.PlanApproved)]
+    plans: list[Plan] = []
+    approvals: list[Approval] = []
+    for e in events:
+        match e:
+            case E.PlanProposed() | E.PlanRevised():
+                plans.append(Plan.model_validate(e.plan))
+            case E.PlanApproved():
+                approvals.append(Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes),
+                                          e.signature, tuple(e.steps)))
+            case _:
+                pass
     return plans, approvals

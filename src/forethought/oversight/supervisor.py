@@ -64,16 +64,16 @@ class Supervisor:
         if self.breach is not None:
             return self.breach
         b = self.budgets
-        if isinstance(event, StepStarted):
-            self._attempts += 1
-            if b.max_steps is not None and self._attempts > b.max_steps:
-                return self._breach("max_steps", b.max_steps, self._attempts)
-        if isinstance(event, ModelCalled) and event.step_id is not None:
-            self._step_tokens[event.step_id] += event.input_tokens + event.output_tokens
-            used = self._step_tokens[event.step_id]
-            if b.max_step_tokens is not None and used > b.max_step_tokens:
-                return self._breach(f"max_step_tokens (step {event.step_id})", b.max_step_tokens,
-                                    used)
+        match event:
+            case StepStarted():
+                self._attempts += 1
+                if b.max_steps is not None and self._attempts > b.max_steps:
+                    return self._breach("max_steps", b.max_steps, self._attempts)
+            case ModelCalled(step_id=str() as sid):
+                self._step_tokens[sid] += event.input_tokens + event.output_tokens
+                used = self._step_tokens[sid]
+                if b.max_step_tokens is not None and used > b.max_step_tokens:
+                    return self._breach(f"max_step_tokens (step {sid})", b.max_step_tokens, used)
         if state.replans > b.max_replans:
             return self._breach("max_replans", b.max_replans, state.replans)
         tokens = state.input_tokens + state.output_tokens
