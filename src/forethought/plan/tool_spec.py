@@ -36,7 +36,3 @@ class ToolSpec(BaseModel):
         """Hash of everything that changes what a call does; pinned when a plan is approved."""
         data = self.model_dump(mode="json", exclude={"source", "est_latency_s"})
         return hashlib.sha256(canonical_dumps(data).encode()).hexdigest()
-
-    @property
-    def has_side_effects(self) -> bool:
-        return self.effect != "read_only"
