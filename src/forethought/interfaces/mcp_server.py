@@ -7,6 +7,9 @@ caller saw, so an agent cannot approve a plan that changed under it).
 The server is written against ``AgentService``, a four-method protocol, so it does not depend on
 how the planner, executor and store are assembled; the CLI passes the real service, tests pass a
 fake. ``python -m forethought.interfaces.mcp_server --service module:factory`` serves any implementation.
+
+The MCP SDK is an extra (``forethought[mcp]``): only ``build_server`` imports it, so the protocol
+and ``load_service`` work without it and a missing SDK is one line naming the extra.
 """
 
 from __future__ import annotations
@@ -16,14 +19,14 @@ import importlib
 import inspect
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError as McpToolError
-from mcp_types import ToolAnnotations
-
+from forethought._extras import import_extra
 from forethought.errors import ForethoughtError, UserError
 from forethought.execution import eventloop
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 SERVER_NAME = "forethought"
 
@@ -49,18 +52,22 @@ class AgentService(Protocol):
         ...
 
 
-async def _guard(call: Callable[[], Any]) -> dict[str, Any]:
-    """Turn forethought's errors into MCP tool errors whose message reaches the calling agent."""
-    try:
-        result = await call()
-    except ForethoughtError as exc:
-        raise McpToolError(str(exc)) from exc
-    if not isinstance(result, dict):
-        raise McpToolError(f"internal error: service returned {type(result).__name__}, not an object")
-    return result
-
-
 def build_server(service: AgentService, *, name: str = SERVER_NAME) -> MCPServer:
+    import_extra("mcp", "the forethought MCP server")
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError as McpToolError
+    from mcp_types import ToolAnnotations
+
+    async def _guard(call: Callable[[], Any]) -> dict[str, Any]:
+        """Turn forethought's errors into MCP tool errors whose message reaches the calling agent."""
+        try:
+            result = await call()
+        except ForethoughtError as exc:
+            raise McpToolError(str(exc)) from exc
+        if not isinstance(result, dict):
+            raise McpToolError(f"internal error: service returned {type(result).__name__}, not an object")
+        return result
+
     server = MCPServer(name, subscriptions=False, instructions=(
         "forethought plans a goal into an explicit DAG of tool calls and executes it. Call `plan` to "
         "see a plan, `run` to execute (side effects wait for `approve` with the plan hash), "
@@ -125,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--service", required=True, help="module:attribute of an AgentService")
     args = parser.parse_args(argv)
     try:
+        import_extra("mcp", "the forethought MCP server")
         service = load_service(args.service)
     except UserError as exc:
         sys.stderr.write(f"error: {exc}\n")

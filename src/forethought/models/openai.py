@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from forethought._extras import import_extra, require_extra
 from forethought.errors import ModelError
 from forethought.models._errors import map_sdk_error
 from forethought.models._retry import with_retries
@@ -45,6 +46,7 @@ class OpenAIModel:
     ) -> None:
         self.model = model
         self.provider = provider
+        require_extra("openai", f'model "{self.name}"')  # before the key: the SDK is the first fix
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL
         self._key_env = key_env
         key = api_key or (os.environ.get(key_env) if key_env else None)
@@ -64,9 +66,7 @@ class OpenAIModel:
         return f"{self.provider}:{self.model}"
 
     def _sdk(self) -> Any:
-        import openai
-
-        return openai
+        return import_extra("openai", f'model "{self.name}"')
 
     def client(self) -> Any:
         if self._client is None:

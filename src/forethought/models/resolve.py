@@ -3,6 +3,9 @@
 Names are what users type (``--model``, ``--planner-model``…); planner, executor and critic are
 just three names resolved here. With nothing configured we prefer a running Ollama (a quick
 loopback probe) and fall back to the embedded model, so the first run works with zero setup.
+
+Every provider's SDK is an extra; the adapters import theirs only when built, and a missing one
+is a one-line ``UserError`` naming the extra (see ``forethought._extras``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import os
 import socket
 from urllib.parse import urlsplit
 
+from forethought._extras import has_extra
 from forethought.errors import ModelError, UserError
 from forethought.models.base import Model
 
@@ -40,11 +44,15 @@ def probe(url: str, timeout_s: float = 0.15) -> bool:
 
 
 def default_model_name() -> str:
-    """``FORETHOUGHT_MODEL``, else a reachable local Ollama, else the embedded model."""
+    """``FORETHOUGHT_MODEL``, else a reachable local Ollama, else the embedded model.
+
+    Ollama is spoken to through the OpenAI SDK, so without the ``openai`` extra a running Ollama
+    is not the default: an install with only ``[local]`` keeps working on the embedded model.
+    """
     configured = os.environ.get("FORETHOUGHT_MODEL")
     if configured:
         return configured
-    if probe(ollama_base_url()):
+    if has_extra("openai") and probe(ollama_base_url()):
         return f"ollama:{os.environ.get('FORETHOUGHT_OLLAMA_MODEL', DEFAULT_OLLAMA_MODEL)}"
     return "local"
 

@@ -13,6 +13,10 @@ call with a ``ToolError`` naming the server; it never hangs a step.
 A server can change a tool behind our back, so approval pins ``definition_hash()`` values and
 ``McpTool.pin()`` makes every call re-list the server's tools first and refuse to run a tool whose
 definition no longer matches (see ``forethought.tools.pinning``).
+
+The SDK is an extra (``forethought[mcp]``) and this module is the adapter: it imports the SDK at
+its top and is itself imported only inside ``tools.yamlfile.load_yaml_tools``, once
+``import_extra`` has checked the SDK is there (so a missing SDK is one line, not a traceback).
 """
 
 from __future__ import annotations

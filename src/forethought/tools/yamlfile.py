@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from forethought._extras import import_extra
 from forethought.errors import UserError
 from forethought.plan._yaml import SafeLoader, load_yaml
 from forethought.tools.base import Tool
@@ -114,11 +115,9 @@ async def load_yaml_tools(path: Path, stack: contextlib.AsyncExitStack) -> list[
     if not isinstance(raw_servers, list):
         raise UserError(f"{path}: `mcp_servers` must be a list of server definitions")
     if raw_servers:
-        try:
-            from forethought.tools.mcp import McpServerConfig, open_mcp_server
-        except ImportError as exc:  # the SDK is heavy; an install may leave it out
-            raise UserError(f"{path}: `mcp_servers` needs the MCP SDK ({exc.name} is missing); "
-                            "install it with `pip install 'mcp>=2.3,<3'`") from None
+        # The MCP SDK is an extra: ``forethought.tools.mcp`` imports it, so it is imported only here.
+        import_extra("mcp", f"{path}: `mcp_servers`")
+        from forethought.tools.mcp import McpServerConfig, open_mcp_server
 
         lines = _item_lines(text, "mcp_servers")
         for index, raw in enumerate(raw_servers):

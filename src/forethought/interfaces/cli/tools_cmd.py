@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from forethought.errors import UserError
+from forethought._extras import import_extra
 from forethought.execution import eventloop
 from forethought.interfaces.cli._common import json_option, print_json, run_async, tools_option
 from forethought.tools.base import ToolSpec
@@ -104,11 +104,8 @@ def mcp() -> None:
               help="module:attribute of the AgentService to expose (advanced; for embedding and tests).")
 def serve(service: str) -> None:
     """Serve forethought over MCP on stdio: tools plan, run, run_status, approve."""
-    try:
-        from forethought.interfaces.mcp_server import load_service, serve_stdio
-    except ImportError as exc:
-        raise UserError(f"`mcp serve` needs the MCP SDK ({exc.name} is missing); "
-                        "install it with `pip install 'mcp>=2.3,<3'`") from None
+    import_extra("mcp", "`forethought mcp serve`")
+    from forethought.interfaces.mcp_server import load_service, serve_stdio
 
     agent_service = load_service(service)
     eventloop.run(serve_stdio(agent_service))
