@@ -34,7 +34,9 @@ from forethought import Plan, Step, ToolContext, tool
 from forethought.events.state import RunState, fold
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
-from forethought.runs.recorded import Review, execute_recorded, resume_run
+from forethought.runs.recording import execute_recorded
+from forethought.runs.resume import resume_run
+from forethought.runs.review import Review
 from forethought.runs.store.sqlite import SqliteStore
 
 _EFFECTS: list[str] = [""]

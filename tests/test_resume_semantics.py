@@ -18,7 +18,9 @@ from forethought.errors import UserError
 from forethought.events.kinds import Event
 from forethought.execution.executor import ApproveAll, Executor
 from forethought.execution.options import ExecutorOptions
-from forethought.runs.recorded import Review, execute_recorded, resume_run
+from forethought.runs.recording import execute_recorded
+from forethought.runs.resume import resume_run
+from forethought.runs.review import Review
 from forethought.runs.store.base import LeaseHeld
 from forethought.runs.store.sqlite import SqliteStore
 

@@ -306,7 +306,7 @@ class Agent:
     async def _execute(self, prior: Sequence[Event], plan: Plan | None, plans: list[Plan],
                        approvals: list[Approval], approve: ApproveMode,
                        on_event: Callable[[Event], Awaitable[None]] | None) -> RunResult:
-        from forethought.runs.recorded import execute_recorded
+        from forethought.runs.recording import execute_recorded
 
         wiring = Wiring(self, plans, approvals, approve)
         sinks = [_with_history(on_event, prior)] if on_event is not None else []
@@ -336,7 +336,7 @@ class Agent:
         its dependencies are done, if it is read-only. Side effects wait for the complete plan
         (and, with ``approve="all"``, its recorded approval)."""
         from forethought.planning.streaming import PlanDone, stream_plan
-        from forethought.runs.recorded import execute_recorded
+        from forethought.runs.recording import execute_recorded
 
         wiring = Wiring(self, [], [], approve)
         started = asyncio.Event()
@@ -418,7 +418,7 @@ class Agent:
     async def resume(self, run_id: str, *, approve: ApproveMode = "none",
                      on_event: Callable[[Event], Awaitable[None]] | None = None) -> RunResult:
         """Continue a stored run with this agent's tools, models, gate and budgets."""
-        from forethought.runs.recorded import resume_run
+        from forethought.runs.resume import resume_run
 
         run_id = self._resolve_run(run_id)
         self.last_run_id = run_id
@@ -444,7 +444,7 @@ class Agent:
         it. ``plan_hash`` (a prefix is enough) guards against approving a plan that changed
         since it was reviewed. ``steps`` confirms those steps now (execution-time approval of
         destructive steps under the ``reconfirm_destructive`` policy)."""
-        from forethought.runs.recorded import grant_approval
+        from forethought.runs.approval import grant_approval
 
         run_id = self._resolve_run(run_id)
         await asyncio.to_thread(grant_approval, self.store, run_id, self.specs,
@@ -455,7 +455,7 @@ class Agent:
         return await self.resume(run_id, on_event=on_event)
 
     def _resolve_run(self, run_id: str) -> str:
-        from forethought.runs.recorded import resolve_run_id
+        from forethought.runs.run_ids import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
 
