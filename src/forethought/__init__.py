@@ -4,7 +4,7 @@ The public API: ``Agent`` runs goals; ``Plan``/``Step`` are the artifact; ``tool
 the errors come in three families (``ControlSignal``, ``UserError``, ``RunError``).
 """
 
-from forethought.agent import Agent, Decision, RunResult
+from forethought.agent import Agent, Decision, PlanReview, RunResult
 from forethought.errors import (
     ControlSignal,
     ForethoughtError,
@@ -28,6 +28,7 @@ __all__ = [
     "ForethoughtError",
     "ModelError",
     "Plan",
+    "PlanReview",
     "RetryPolicy",
     "RunError",
     "RunResult",

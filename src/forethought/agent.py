@@ -43,7 +43,7 @@ from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
 
 @dataclass(frozen=True)
-class Review:
+class PlanReview:
     """What a human reviewer is shown: the plan and which steps have side effects."""
 
     plan: Plan
@@ -59,7 +59,7 @@ class Decision:
     note: str = ""
 
 
-Reviewer = Callable[[Review], Awaitable[Decision]]
+Reviewer = Callable[[PlanReview], Awaitable[Decision]]
 
 
 @dataclass
@@ -254,7 +254,7 @@ class Agent:
                 return plan  # with --yes read-only steps run; the executor pauses for the rest
             pre.add(E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason,
                     step_ids=list(pending))
-            decision = await reviewer(Review(plan, self.specs, pending, reason))
+            decision = await reviewer(PlanReview(plan, self.specs, pending, reason))
             if decision.action == "approve":
                 pre.add(E.ApprovalDecided, plan_hash=plan.plan_hash(), decision="approved",
                         approver=self.approver, note=decision.note)

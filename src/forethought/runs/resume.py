@@ -13,7 +13,7 @@ from forethought.plan.model import Plan
 from forethought.runs.approval import approval_gate
 from forethought.runs.leases import DEFAULT_LEASE_TTL_S, append_under_lease
 from forethought.runs.recording import execute_recorded, gc_paused
-from forethought.runs.review import Review, review_events
+from forethought.runs.review import InterruptedStepsReview, review_events
 from forethought.runs.run_ids import resolve_run_id
 from forethought.runs.store.base import Store
 from forethought.runs.store.recorder import OnCommit
@@ -28,7 +28,7 @@ async def resume_run(
     options: ExecutorOptions | None = None,
     *,
     approve_all: bool = False,
-    review: Review | None = None,
+    review: InterruptedStepsReview | None = None,
     reviewer: str = "operator",
     owner: str | None = None,
     lease_ttl_s: float = DEFAULT_LEASE_TTL_S,

@@ -19,7 +19,7 @@ from forethought.runs.store.base import Store
 
 
 @dataclass(frozen=True)
-class Review:
+class InterruptedStepsReview:
     """A human's decision about steps that were running when the run stopped.
 
     ``succeeded`` maps a step id to the output to record (the human checked it took effect);
@@ -30,7 +30,7 @@ class Review:
     retry: Iterable[str] = ()
 
 
-def review_events(state: RunState, review: Review, reviewer: str) -> list[dict[str, Any]]:
+def review_events(state: RunState, review: InterruptedStepsReview, reviewer: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     reviewable = ("needs_review", "running", "cancelled")
     for sid in [*review.succeeded, *review.retry]:
@@ -51,8 +51,8 @@ def review_events(state: RunState, review: Review, reviewer: str) -> list[dict[s
 
 
 
-def record_review(store: Store, run_id: str, review: Review, reviewer: str = "operator"
+def record_review(store: Store, run_id: str, review: InterruptedStepsReview, reviewer: str = "operator"
                   ) -> list[Event]:
-    """Record a human's review of interrupted steps (see ``Review``) before resuming."""
+    """Record a human's review of interrupted steps (see ``InterruptedStepsReview``) before resuming."""
     return append_under_lease(store, run_id, lambda st: review_events(st, review, reviewer))
 

@@ -168,10 +168,10 @@ def resume_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as
     from forethought.interfaces.session import open_agent, recorded_setup
     from forethought.oversight.approvals import default_approver
     from forethought.runs.approval import grant_approval
-    from forethought.runs.review import Review, record_review
+    from forethought.runs.review import InterruptedStepsReview, record_review
     from forethought.runs.run_ids import resolve_run_id
 
-    review = Review(succeeded=_parse_mark(mark), retry=tuple(retry))
+    review = InterruptedStepsReview(succeeded=_parse_mark(mark), retry=tuple(retry))
     cfg = _config(db, model=model, executor_model=executor_model)
     with open_store(cfg.db) as store:
         run_id = resolve_run_id(store, run_id)
