@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from forethought._execution_wiring import Wiring, WiringSettings
 from forethought.errors import UserError
@@ -85,8 +85,9 @@ class _Preamble:
         self.version = 1
 
     def add(self, cls: type[E._Event], **fields: Any) -> Event:
-        event: Event = cls(run_id=self.run_id, seq=len(self.events),  # type: ignore[assignment]
-                           plan_version=self.version, **fields)
+        # Every concrete event class is a member of the ``Event`` union; ``_Event`` is its base.
+        event = cast(Event, cls(run_id=self.run_id, seq=len(self.events),
+                                plan_version=self.version, **fields))
         self.events.append(event)
         return event
 
