@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from forethought._execution_wiring import Wiring, WiringSettings
 from forethought.errors import UserError
@@ -41,6 +41,9 @@ from forethought.oversight.supervisor import Budgets
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, validate_plan
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
+
+if TYPE_CHECKING:
+    from forethought.planning.streaming import PlanDone
 
 
 @dataclass(frozen=True)
@@ -418,7 +421,7 @@ class Agent:
                   **(run_config or {})}
         return _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed)
 
-    def _close_streamed(self, wiring: Wiring, done: Any) -> None:
+    def _close_streamed(self, wiring: Wiring, done: PlanDone) -> None:
         """The planner finished: record its calls, close the plan, approve it if allowed.
 
         Synchronous on purpose: no other task runs between closing the plan and re-asking the
