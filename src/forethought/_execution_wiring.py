@@ -53,9 +53,13 @@ class WiringSettings:
     executor_pools: Mapping[str, str | Model]
 
     def low_confidence(self, plan: Plan) -> bool:
-        """The planner's own confidence is below the threshold: a human must look."""
-        confidence = plan.metadata.get("confidence")
-        return isinstance(confidence, (int, float)) and confidence < self.confidence_threshold
+        return low_confidence(plan, self.confidence_threshold)
+
+
+def low_confidence(plan: Plan, threshold: float) -> bool:
+    """The planner's own confidence is below the threshold: a human must look."""
+    confidence = plan.metadata.get("confidence")
+    return isinstance(confidence, (int, float)) and confidence < threshold
 
 
 class Wiring:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from forethought._execution_wiring import Wiring, WiringSettings
+from forethought._execution_wiring import Wiring, WiringSettings, low_confidence
 from forethought.errors import UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
@@ -315,7 +315,7 @@ class Agent:
             plan = edited
 
     def low_confidence(self, plan: Plan) -> bool:
-        return self._settings().low_confidence(plan)
+        return low_confidence(plan, self.confidence_threshold)
 
     def _grant(self, pre: _Preamble, plan: Plan, approvals: list[Approval], who: str) -> None:
         approval = Approval.grant(plan, self.specs, approver=who)
