@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from forethought import tool
-from forethought.agent import Agent, Decision, Review
+from forethought.agent import Agent, Decision, PlanReview
 from forethought.models.base import ModelResponse, Usage
 from forethought.models.scripted import ScriptedModel
 from forethought.oversight.supervisor import Budgets
@@ -173,9 +173,9 @@ async def test_tampered_plan_row_never_runs_the_side_effect(store: SqliteStore) 
 
 async def test_reviewer_edit_binds_approval_to_the_edited_plan(store: SqliteStore) -> None:
     model = ScriptedModel([plan_json(READ, WRITE)])
-    seen: list[Review] = []
+    seen: list[PlanReview] = []
 
-    async def reviewer(review: Review) -> Decision:
+    async def reviewer(review: PlanReview) -> Decision:
         seen.append(review)
         if len(seen) == 1:
             data = review.plan.to_data()
@@ -195,7 +195,7 @@ async def test_reviewer_edit_binds_approval_to_the_edited_plan(store: SqliteStor
 
 
 async def test_reject_cancels_the_run(store: SqliteStore) -> None:
-    async def reviewer(review: Review) -> Decision:
+    async def reviewer(review: PlanReview) -> Decision:
         return Decision("reject", note="wrong database")
 
     result = await agent(store, ScriptedModel([plan_json(READ, WRITE)])).run(
@@ -211,7 +211,7 @@ async def test_replan_adding_a_side_effect_needs_fresh_approval(store: SqliteSto
     replanned = plan_json({"id": "s3", "tool": "write_config",
                            "args": {"name": "target", "value": "canary"}, "depends_on": ["s1"]})
 
-    async def reviewer(review: Review) -> Decision:
+    async def reviewer(review: PlanReview) -> Decision:
         return Decision("approve")
 
     model = ScriptedModel([plan_json(READ, deploy), replanned])

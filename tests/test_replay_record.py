@@ -14,8 +14,8 @@ from forethought.events.kinds import ModelCalled
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
 from forethought.models.base import ModelRequest
-from forethought.runs.recorded import execute_recorded, replay_run
-from forethought.runs.replay import Recording, ReplayModel, replay_models
+from forethought.runs.recording import execute_recorded
+from forethought.runs.replay import Recording, ReplayModel, replay_models, replay_run
 from forethought.runs.store.sqlite import SqliteStore
 
 CALLS: Counter[str] = Counter()

@@ -34,7 +34,9 @@ from forethought import Plan, Step, ToolContext, tool
 from forethought.events.state import RunState, fold
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
-from forethought.runs.recorded import Review, execute_recorded, resume_run
+from forethought.runs.recording import execute_recorded
+from forethought.runs.resume import resume_run
+from forethought.runs.review import InterruptedStepsReview
 from forethought.runs.store.sqlite import SqliteStore
 
 _EFFECTS: list[str] = [""]
@@ -96,7 +98,7 @@ PLAN = _plan()
 assert len(PLAN.steps) == 20
 
 
-def _review(state: RunState) -> Review:
+def _review(state: RunState) -> InterruptedStepsReview:
     """The operator's check of the outside world for interrupted non-idempotent steps."""
     text = Path(_EFFECTS[0]).read_text() if Path(_EFFECTS[0]).exists() else ""
     done: dict[str, Any] = {}
@@ -108,7 +110,7 @@ def _review(state: RunState) -> Review:
                 done[sid] = {"step": sid}
             else:
                 retry.append(sid)
-    return Review(succeeded=done, retry=retry)
+    return InterruptedStepsReview(succeeded=done, retry=retry)
 
 
 async def _child_main(db: str, run_ids: list[str], out: int) -> None:

@@ -18,7 +18,9 @@ from forethought.errors import UserError
 from forethought.events.kinds import Event
 from forethought.execution.executor import ApproveAll, Executor
 from forethought.execution.options import ExecutorOptions
-from forethought.runs.recorded import Review, execute_recorded, resume_run
+from forethought.runs.recording import execute_recorded
+from forethought.runs.resume import resume_run
+from forethought.runs.review import InterruptedStepsReview
 from forethought.runs.store.base import LeaseHeld
 from forethought.runs.store.sqlite import SqliteStore
 
@@ -105,14 +107,14 @@ async def test_review_marks_step_done_or_retries_it(tmp_path: Path) -> None:
     store = _store_with_prefix(tmp_path, log, "step_started:b")
     await resume_run(store, "r1", TOOLS, approve_all=True)  # → needs_review
     state = await resume_run(store, "r1", TOOLS, approve_all=True,
-                             review=Review(succeeded={"b": {"charged": 2}}), reviewer="alice")
+                             review=InterruptedStepsReview(succeeded={"b": {"charged": 2}}), reviewer="alice")
     assert state.status == "succeeded"
     assert _ran("charge") == []  # the human said it took effect: not repeated
     assert state.steps["c"].output == 3
 
     store2 = _store_with_prefix(tmp_path / "second", log, "step_started:b")
     await resume_run(store2, "r1", TOOLS, approve_all=True)
-    state = await resume_run(store2, "r1", TOOLS, approve_all=True, review=Review(retry=["b"]))
+    state = await resume_run(store2, "r1", TOOLS, approve_all=True, review=InterruptedStepsReview(retry=["b"]))
     assert state.status == "succeeded"
     assert len(_ran("charge")) == 1  # the human said it did not: run exactly once more
 
@@ -120,9 +122,9 @@ async def test_review_marks_step_done_or_retries_it(tmp_path: Path) -> None:
 async def test_review_of_a_step_that_is_not_interrupted_is_refused(tmp_path: Path) -> None:
     store = _store_with_prefix(tmp_path, await _reference_log(), "step_started:b")
     with pytest.raises(UserError, match="'a' of run r1 is succeeded, not awaiting review"):
-        await resume_run(store, "r1", TOOLS, review=Review(retry=["a"]))
+        await resume_run(store, "r1", TOOLS, review=InterruptedStepsReview(retry=["a"]))
     with pytest.raises(UserError, match="step 'zz' is not in run r1"):
-        await resume_run(store, "r1", TOOLS, review=Review(retry=["zz"]))
+        await resume_run(store, "r1", TOOLS, review=InterruptedStepsReview(retry=["zz"]))
     assert store.get_lease("r1") is None  # refused early, lease released
 
 

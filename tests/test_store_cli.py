@@ -16,7 +16,7 @@ from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
 from forethought.interfaces.cli import main as cli_main
 from forethought.interfaces.cli._runs_format import show_text
-from forethought.runs.recorded import execute_recorded
+from forethought.runs.recording import execute_recorded
 from forethought.runs.store.sqlite import SqliteStore
 from forethought.tools.loader import open_tools
 

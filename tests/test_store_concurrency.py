@@ -21,7 +21,8 @@ from forethought.events.state import fold
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
 from forethought.interfaces.cli import main as cli_main
-from forethought.runs.recorded import execute_recorded, resume_run
+from forethought.runs.recording import execute_recorded
+from forethought.runs.resume import resume_run
 from forethought.runs.store.base import LeaseHeld
 from forethought.runs.store.sqlite import SqliteStore
 

@@ -15,7 +15,7 @@ from forethought.errors import StoreError
 from forethought.events import kinds as ev
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
-from forethought.runs.recorded import execute_recorded
+from forethought.runs.recording import execute_recorded
 from forethought.runs.store.recorder import Recorder
 from forethought.runs.store.sqlite import SqliteStore
 

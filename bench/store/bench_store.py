@@ -25,7 +25,8 @@ from forethought.events import kinds as ev
 from forethought.events.state import fold
 from forethought.execution.executor import ApproveAll, Executor
 from forethought.execution.options import ExecutorOptions
-from forethought.runs.recorded import execute_recorded, resume_run
+from forethought.runs.recording import execute_recorded
+from forethought.runs.resume import resume_run
 from forethought.runs.store.recorder import Recorder
 from forethought.runs.store.sqlite import SqliteStore
 

@@ -4,7 +4,7 @@ The public API: ``Agent`` runs goals; ``Plan``/``Step`` are the artifact; ``tool
 the errors derive from ``ForethoughtError``: ``UserError`` (bad input) and ``RunError``.
 """
 
-from forethought.agent import Agent, Decision, RunResult
+from forethought.agent import Agent, Decision, PlanReview, RunResult
 from forethought.errors import (
     ForethoughtError,
     ModelError,
@@ -26,6 +26,7 @@ __all__ = [
     "ForethoughtError",
     "ModelError",
     "Plan",
+    "PlanReview",
     "RetryPolicy",
     "RunError",
     "RunResult",

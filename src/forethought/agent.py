@@ -18,14 +18,15 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from forethought._agent_wiring import Wiring
+from forethought._execution_wiring import Wiring, WiringSettings, low_confidence
 from forethought.errors import UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, fold
-from forethought.execution.executor import Executor
+from forethought.execution._parts import Sink
+from forethought.execution.executor import Executor, ExecutorOptions
 from forethought.models.base import Model
 from forethought.models.record import model_called_fields
 from forethought.oversight.approvals import (
@@ -37,13 +38,16 @@ from forethought.oversight.approvals import (
     recorded_plans_and_approvals,
 )
 from forethought.oversight.supervisor import Budgets
-from forethought.plan.model import Plan, Step
+from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, validate_plan
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
+if TYPE_CHECKING:
+    from forethought.planning.streaming import PlanDone
+
 
 @dataclass(frozen=True)
-class Review:
+class PlanReview:
     """What a human reviewer is shown: the plan and which steps have side effects."""
 
     plan: Plan
@@ -59,7 +63,7 @@ class Decision:
     note: str = ""
 
 
-Reviewer = Callable[[Review], Awaitable[Decision]]
+Reviewer = Callable[[PlanReview], Awaitable[Decision]]
 
 
 @dataclass
@@ -84,12 +88,37 @@ class _Preamble:
         self.version = 1
 
     def add(self, cls: type[E._Event], **fields: Any) -> Event:
-        event: Event = cls(run_id=self.run_id, seq=len(self.events),  # type: ignore[assignment]
-                           plan_version=self.version, **fields)
+        # Every concrete event class is a member of the ``Event`` union; ``_Event`` is its base.
+        event = cast(Event, cls(run_id=self.run_id, seq=len(self.events),
+                                plan_version=self.version, **fields))
         self.events.append(event)
         return event
 
 
+EventSink = Callable[[Event], Awaitable[None]]
+PlanFeed = Callable[[Wiring], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class _Execution:
+    """How one execution starts: the only thing in which ``run``, a streamed run and ``resume``
+    differ. ``Agent._execute`` is the one path that builds the wiring, picks recorded or
+    in-memory execution, runs, closes and builds the ``RunResult`` for all of them."""
+
+    plans: list[Plan]  # the plans proposed so far (the gate's and the replanner's history)
+    approvals: list[Approval]
+    approve: ApproveMode
+    plan: Plan | None = None  # None: the plan arrives while running (``feed``) or from the store
+    # The run's log before this execution: replayed to ``on_event`` first. A new run's preamble
+    # is also written to the store and folded by the executor; ``resume`` reads its own.
+    prior: Sequence[Event] = ()
+    resume: str | None = None  # the stored run to continue
+    goal: str | None = None
+    plan_open: bool = False  # steps may still be added (a streamed plan)
+    config: Mapping[str, Any] | None = None
+    # Streaming: extends the open plan once the executor runs, then closes it.
+    feed: PlanFeed | None = None
+    remember: bool = True  # a succeeded plan goes to the plan memory
 
 
 class Agent:
@@ -193,7 +222,8 @@ class Agent:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
         (recorded as an approval by this process's user); ``none`` asks ``reviewer`` or pauses."""
         if stream and isinstance(goal_or_plan, str) and reviewer is None and approve != "none":
-            return await self._run_streaming(goal_or_plan, approve, on_event, run_config)
+            return await self._execute(self._streamed(goal_or_plan, approve, run_config),
+                                       on_event)
         run_id = uuid.uuid4().hex[:12]
         self.last_run_id = run_id
         pre = _Preamble(run_id)
@@ -227,7 +257,8 @@ class Agent:
             pre.add(E.RunFinished, status="awaiting_approval",
                     reason="the plan needs approval: `forethought approve RUN` to run it")
             return self._finish_without_executing(pre, plan, [])
-        return await self._execute(pre.events, plan, plans, approvals, approve, on_event)
+        return await self._execute(_Execution(plans, approvals, approve, plan=plan,
+                                              prior=pre.events), on_event)
 
     async def _review(self, pre: _Preamble, plan: Plan, plans: list[Plan],
                       approvals: list[Approval], approve: ApproveMode,
@@ -254,7 +285,7 @@ class Agent:
                 return plan  # with --yes read-only steps run; the executor pauses for the rest
             pre.add(E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason,
                     step_ids=list(pending))
-            decision = await reviewer(Review(plan, self.specs, pending, reason))
+            decision = await reviewer(PlanReview(plan, self.specs, pending, reason))
             if decision.action == "approve":
                 pre.add(E.ApprovalDecided, plan_hash=plan.plan_hash(), decision="approved",
                         approver=self.approver, note=decision.note)
@@ -284,8 +315,7 @@ class Agent:
             plan = edited
 
     def low_confidence(self, plan: Plan) -> bool:
-        confidence = plan.metadata.get("confidence")
-        return isinstance(confidence, (int, float)) and confidence < self.confidence_threshold
+        return low_confidence(plan, self.confidence_threshold)
 
     def _grant(self, pre: _Preamble, plan: Plan, approvals: list[Approval], who: str) -> None:
         approval = Approval.grant(plan, self.specs, approver=who)
@@ -303,94 +333,95 @@ class Agent:
 
         return RunResult(pre.run_id, state, run_summary(state, {}), plan, problems)
 
-    async def _execute(self, prior: Sequence[Event], plan: Plan | None, plans: list[Plan],
-                       approvals: list[Approval], approve: ApproveMode,
-                       on_event: Callable[[Event], Awaitable[None]] | None) -> RunResult:
-        from forethought.runs.recorded import execute_recorded
+    def _settings(self) -> WiringSettings:
+        return WiringSettings(
+            tools=self.tools, specs=self.specs, budgets=self.budgets,
+            max_concurrency=self.max_concurrency, approver=self.approver,
+            confidence_threshold=self.confidence_threshold,
+            reconfirm_destructive=self.reconfirm_destructive, model=self.model,
+            resolve_model=self.resolve_model, executor_pools=self.executor_pools)
 
-        wiring = Wiring(self, plans, approvals, approve)
-        sinks = [_with_history(on_event, prior)] if on_event is not None else []
+    async def _execute(self, start: _Execution, on_event: EventSink | None) -> RunResult:
+        """The one run path: every ``run`` (planned, given, streamed) and ``resume`` ends here."""
+        wiring = Wiring(self._settings(), start.plans, start.approvals, start.approve)
+        sinks: list[Sink] = []
+        feeder: asyncio.Task[None] | None = None
+        if start.feed is not None:
+            feeder, mark_started = _feeder(start.feed, wiring)
+            sinks.append(mark_started)
+        if on_event is not None:
+            sinks.append(_with_history(on_event, start.prior))
+        options = wiring.options(sinks=sinks, config=start.config)
+
+        def on_executor(executor: Executor) -> None:
+            wiring.bind(executor)
+            self.last_run_id = executor.run_id
+
         try:
-            if self.store is None:
-                local = Executor(plan, self.tools, wiring.options(sinks=sinks), prior_events=prior)
-                wiring.bind(local)
-                state = await local.run()
-            else:
-                # The store must hold the pre-execution events before the executor's first one.
-                await asyncio.to_thread(self.store.append_many, list(prior))
-                state = await execute_recorded(self.store, plan, self.tools,
-                                               wiring.options(sinks=sinks), prior_events=prior,
-                                               on_executor=wiring.bind)
+            state = await self._drive(start, options, on_executor)
         finally:
             wiring.close()
+            if feeder is not None:
+                if not feeder.done():
+                    feeder.cancel()
+                await asyncio.gather(feeder, return_exceptions=True)
         executor = wiring.executor
         assert executor is not None
-        if state.status == "succeeded" and self.memory is not None and executor.plan is not None:
+        if start.remember and state.status == "succeeded" and self.memory is not None and \
+                executor.plan is not None:
             self.memory.remember(executor.plan)
         return RunResult(executor.run_id, state, executor.summary(), executor.plan)
 
-    async def _run_streaming(self, goal: str, approve: ApproveMode,
-                             on_event: Callable[[Event], Awaitable[None]] | None,
-                             run_config: Mapping[str, Any] | None) -> RunResult:
+    async def _drive(self, start: _Execution, options: ExecutorOptions,
+                     on_executor: Callable[[Executor], None]) -> RunState:
+        """Recorded (a store) or in memory (``record=False``): chosen here and nowhere else."""
+        store = self.store
+        if start.resume is not None:
+            from forethought.runs.resume import resume_run
+
+            return await resume_run(store, start.resume, self.tools, options,
+                                    on_executor=on_executor)
+        if store is None:
+            executor = Executor(start.plan, self.tools, options, prior_events=start.prior,
+                                goal=start.goal, plan_open=start.plan_open)
+            on_executor(executor)
+            return await executor.run()
+        from forethought.runs.recording import execute_recorded
+
+        if start.prior:
+            # The store must hold the pre-execution events before the executor's first one.
+            await asyncio.to_thread(store.append_many, list(start.prior))
+        return await execute_recorded(store, start.plan, self.tools, options,
+                                      prior_events=start.prior, goal=start.goal,
+                                      plan_open=start.plan_open, on_executor=on_executor)
+
+    def _streamed(self, goal: str, approve: ApproveMode,
+                  run_config: Mapping[str, Any] | None) -> _Execution:
         """Plan and execute at once: each step starts as soon as the planner has streamed it and
         its dependencies are done, if it is read-only. Side effects wait for the complete plan
         (and, with ``approve="all"``, its recorded approval)."""
-        from forethought.planning.streaming import PlanDone, stream_plan
-        from forethought.runs.recorded import execute_recorded
 
-        wiring = Wiring(self, [], [], approve)
-        started = asyncio.Event()
+        async def feed(wiring: Wiring) -> None:
+            from forethought.planning.streaming import PlanDone, stream_plan
 
-        def on_executor(ex: Executor) -> None:
-            wiring.bind(ex)
-            self.last_run_id = ex.run_id
-
-        async def mark_started(event: Event) -> None:
-            started.set()  # the executor is running: it accepts steps and recorded events now
-
-        async def feed() -> None:
-            await started.wait()
             executor = wiring.executor
             assert executor is not None
-            streamed: list[Step] = []
             try:
                 async for item in stream_plan(goal, self.specs, self.model("planner"),
                                               memory=self.memory):
                     if isinstance(item, PlanDone):
                         self._close_streamed(wiring, item)
                         return
-                    streamed.append(item)
                     executor.extend([item])
             except Exception as exc:  # the model failed mid-plan: stop, and say why
                 executor.stop("failed", f"planning failed: {type(exc).__name__}: {exc}")
                 raise
 
-        feeder = asyncio.create_task(feed(), name="plan-stream")
-        sinks = [mark_started, *([on_event] if on_event is not None else [])]
         config = {"approve": approve, "budgets": self.budgets.model_dump(), "stream": True,
                   **(run_config or {})}
-        try:
-            if self.store is None:
-                local = Executor(None, self.tools, wiring.options(sinks=sinks, config=config),
-                                 goal=goal, plan_open=True)
-                on_executor(local)
-                state = await local.run()
-            else:
-                state = await execute_recorded(self.store, None, self.tools,
-                                               wiring.options(sinks=sinks, config=config),
-                                               goal=goal, plan_open=True, on_executor=on_executor)
-        finally:
-            wiring.close()
-            if not feeder.done():
-                feeder.cancel()
-            await asyncio.gather(feeder, return_exceptions=True)
-        executor = wiring.executor
-        assert executor is not None
-        if state.status == "succeeded" and self.memory is not None and executor.plan is not None:
-            self.memory.remember(executor.plan)
-        return RunResult(executor.run_id, state, executor.summary(), executor.plan)
+        return _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed)
 
-    def _close_streamed(self, wiring: Wiring, done: Any) -> None:
+    def _close_streamed(self, wiring: Wiring, done: PlanDone) -> None:
         """The planner finished: record its calls, close the plan, approve it if allowed.
 
         Synchronous on purpose: no other task runs between closing the plan and re-asking the
@@ -410,7 +441,7 @@ class Agent:
         wiring.plans.append(plan)
         wiring.gate.add(plan=plan)
         executor.record(E.PlanValidated, plan_hash=plan.plan_hash(), problems=[])
-        if wiring.approve == "all" and not self.low_confidence(done.plan) and \
+        if wiring.approve == "all" and not wiring.settings.low_confidence(done.plan) and \
                 needs_new_approval(plan, wiring.gate):
             wiring.grant(plan, self.approver + " (--yes-all)")
         executor.reconsider()
@@ -418,22 +449,12 @@ class Agent:
     async def resume(self, run_id: str, *, approve: ApproveMode = "none",
                      on_event: Callable[[Event], Awaitable[None]] | None = None) -> RunResult:
         """Continue a stored run with this agent's tools, models, gate and budgets."""
-        from forethought.runs.recorded import resume_run
-
         run_id = self._resolve_run(run_id)
         self.last_run_id = run_id
         events = self.store.events(run_id)
         plans, approvals = recorded_plans_and_approvals(events)
-        wiring = Wiring(self, plans, approvals, approve)
-        try:
-            sinks = [_with_history(on_event, events)] if on_event is not None else []
-            state = await resume_run(self.store, run_id, self.tools, wiring.options(sinks=sinks),
-                                     on_executor=wiring.bind)
-        finally:
-            wiring.close()
-        executor = wiring.executor
-        assert executor is not None
-        return RunResult(executor.run_id, state, executor.summary(), executor.plan)
+        return await self._execute(_Execution(plans, approvals, approve, prior=events,
+                                              resume=run_id, remember=False), on_event)
 
     async def approve(self, run_id: str, *, plan_hash: str | None = None,
                       approver: str | None = None, continue_run: bool = True,
@@ -444,7 +465,7 @@ class Agent:
         it. ``plan_hash`` (a prefix is enough) guards against approving a plan that changed
         since it was reviewed. ``steps`` confirms those steps now (execution-time approval of
         destructive steps under the ``reconfirm_destructive`` policy)."""
-        from forethought.runs.recorded import grant_approval
+        from forethought.runs.approval import grant_approval
 
         run_id = self._resolve_run(run_id)
         await asyncio.to_thread(grant_approval, self.store, run_id, self.specs,
@@ -455,13 +476,27 @@ class Agent:
         return await self.resume(run_id, on_event=on_event)
 
     def _resolve_run(self, run_id: str) -> str:
-        from forethought.runs.recorded import resolve_run_id
+        from forethought.runs.run_ids import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
 
 
-def _with_history(sink: Callable[[Event], Awaitable[None]],
-                  history: Sequence[Event]) -> Callable[[Event], Awaitable[None]]:
+def _feeder(feed: PlanFeed, wiring: Wiring) -> tuple[asyncio.Task[None], EventSink]:
+    """Start ``feed`` as a task that waits for the executor's first event (from then on it
+    accepts steps and recorded events); returns the task and the sink that releases it."""
+    started = asyncio.Event()
+
+    async def mark_started(event: Event) -> None:
+        started.set()
+
+    async def run_feed() -> None:
+        await started.wait()
+        await feed(wiring)
+
+    return asyncio.create_task(run_feed(), name="plan-stream"), mark_started
+
+
+def _with_history(sink: EventSink, history: Sequence[Event]) -> EventSink:
     """A sink that first replays ``history`` (the executor delivers only what it emits itself).
 
     Replaying on the first live event, not before starting, means nothing is shown for a run

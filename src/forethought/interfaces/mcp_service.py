@@ -58,7 +58,7 @@ class ConfiguredService:
     async def run_status(self, run_id: str) -> dict[str, Any]:
         from forethought.events.state import fold
         from forethought.execution._parts import run_summary
-        from forethought.runs.recorded import resolve_run_id
+        from forethought.runs.run_ids import resolve_run_id
         from forethought.runs.store.sqlite import open_store
 
         with open_store(self.cfg.db) as store:
@@ -66,7 +66,7 @@ class ConfiguredService:
         return run_summary(fold(events))
 
     async def approve(self, run_id: str, plan_hash: str) -> dict[str, Any]:
-        from forethought.runs.recorded import resolve_run_id
+        from forethought.runs.run_ids import resolve_run_id
         from forethought.runs.store.sqlite import open_store
 
         with open_store(self.cfg.db) as store:

@@ -14,6 +14,8 @@ recorded no output, so the replay makes that attempt fail as a tool error instea
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 from collections import deque
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,11 +24,17 @@ from typing import Any, NoReturn
 from forethought.errors import ModelError, ToolError, ToolTimeout, UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
-from forethought.events.state import RunState
-from forethought.execution.backends.base import WorkerCrashed
+from forethought.events.state import RunState, fold
+from forethought.execution._parts import Sink
+from forethought.execution.backends.base import LocalBackend, WorkerCrashed
+from forethought.execution.executor import ApproveAll, Executor, ExecutorOptions
 from forethought.models.base import ModelRequest, ModelResponse, StreamChunk
 from forethought.models.record import response_from_record
 from forethought.plan.model import Plan, Step
+from forethought.runs.approval import approval_gate
+from forethought.runs.recording import execute_recorded
+from forethought.runs.run_ids import resolve_run_id
+from forethought.runs.store.base import Store
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
 Outcome = tuple[str, Any, str]  # ("ok", output, "") | ("error", message, failure_class)
@@ -282,6 +290,90 @@ def compare_states(original: RunState, replayed: RunState,
     return diffs
 
 
-__all__ = ["CallCounter", "Recording", "ReplayModel", "ReplayReplanner", "ReplayTool",
-           "compare_states", "descendants", "replay_agent_runner", "replay_models",
-           "replay_tools"]
+# ---------------------------------------------------------------------------------- the replay
+
+@dataclass
+class ReplayResult:
+    original_run_id: str
+    run_id: str
+    state: RunState
+    original: RunState
+    counter: CallCounter
+    real_steps: frozenset[str]
+    differences: list[str]
+
+    @property
+    def same(self) -> bool:
+        return not self.differences
+
+
+class _ReplayGate:
+    """Replayed steps do nothing real, so they need no approval; re-run ones go to ``inner``."""
+
+    def __init__(self, inner: Any, real_steps: frozenset[str]) -> None:
+        self._inner = inner
+        self._real = real_steps
+
+    def allows(self, step: Step, spec: ToolSpec | None) -> bool:
+        if step.id not in self._real:
+            return True
+        return bool(self._inner.allows(step, spec))
+
+
+async def replay_run(
+    store: Store,
+    run_id: str,
+    *,
+    from_step: str | None = None,
+    tools: Mapping[str, Tool] | None = None,
+    agent_runner: Any = None,
+    approve_all: bool = False,
+    record: bool = True,
+    sinks: Sequence[Sink] = (),
+) -> ReplayResult:
+    """Re-execute a stored run from its record as a new run (recorded unless ``record=False``).
+
+    Without ``from_step`` no tool or model is called. With it, that step and its descendants are
+    run for real with ``tools`` (and gated by the original approvals or ``approve_all``).
+    """
+    run_id = resolve_run_id(store, run_id)
+    events = await asyncio.to_thread(store.events, run_id)
+    recording = Recording.from_events(events)
+    original = fold(events)
+    real_steps = frozenset(descendants(recording.all_plans(), from_step)) if from_step else \
+        frozenset()
+    counter = CallCounter()
+    stand_ins = replay_tools(recording, counter, real_tools=tools, real_steps=real_steps)
+    specs = {name: t.spec for name, t in stand_ins.items()}
+    inner_gate = ApproveAll() if approve_all else approval_gate(events, specs)
+    options = ExecutorOptions(
+        gate=_ReplayGate(inner_gate, real_steps),
+        replanner=ReplayReplanner(recording),
+        max_replans=max(len(recording.revisions), 0),
+        agent_runner=replay_agent_runner(recording, counter, agent_runner, real_steps),
+        config={"replay_of": run_id, "from_step": from_step},
+        sinks=sinks,
+    )
+    # Every named executor backend runs in-process: a stand-in must never be shipped to a worker
+    # process, which would load and call the real tool by its source.
+    names = {"local", "process", *recording.executors}
+    if record:
+        box: list[Executor] = []
+        state = await execute_recorded(
+            store, recording.initial_plan, stand_ins, options, on_executor=box.append,
+            backend_factories={name: LocalBackend for name in names},
+        )
+        new_id = box[0].run_id
+    else:
+        local = LocalBackend()
+        executor = Executor(recording.initial_plan, stand_ins, dataclasses.replace(
+            options, backends={name: local for name in names}))
+        state = await executor.run()
+        new_id = executor.run_id
+    differences = compare_states(original, state, ignore=real_steps)
+    return ReplayResult(run_id, new_id, state, original, counter, real_steps, differences)
+
+
+__all__ = ["CallCounter", "Recording", "ReplayModel", "ReplayReplanner", "ReplayResult",
+           "ReplayTool", "compare_states", "descendants", "replay_agent_runner", "replay_models",
+           "replay_run", "replay_tools"]

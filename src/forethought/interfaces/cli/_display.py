@@ -23,7 +23,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from forethought.agent import Decision, Review
+from forethought.agent import Decision, PlanReview
 from forethought.errors import UserError
 from forethought.events.kinds import Event, StepsAdded
 from forethought.oversight.policy import needs_approval
@@ -88,7 +88,7 @@ class InteractiveReviewer:
     def __init__(self, console: Console) -> None:
         self.console = console
 
-    async def __call__(self, review: Review) -> Decision:
+    async def __call__(self, review: PlanReview) -> Decision:
         plan = review.plan
         while True:
             self.console.print(plan_table(plan, review.specs))

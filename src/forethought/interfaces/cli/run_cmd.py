@@ -160,7 +160,7 @@ def approve(run_id: str, plan_hash: str | None, db: str | None, no_run: bool,
     """Approve the current plan of RUN_ID (bound to its hash) and continue the run."""
     cfg = load_config({"db": db})
     console = Console(stderr=not as_json, no_color=not is_interactive())
-    from forethought.runs.recorded import resolve_run_id
+    from forethought.runs.run_ids import resolve_run_id
     from forethought.runs.store.sqlite import open_store
 
     with open_store(cfg.db) as store:

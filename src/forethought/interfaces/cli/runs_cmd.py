@@ -96,7 +96,7 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
               help="How many of the latest events to list in the timeline, or `all`.")
 def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) -> int:
     """Show a run: status, plan versions, step outputs, tokens, cost and the event timeline."""
-    from forethought.runs.recorded import resolve_run_id
+    from forethought.runs.run_ids import resolve_run_id
 
     if events_limit != "all" and not events_limit.isdigit():
         raise UserError(f"--events {events_limit!r}: expected a number or `all`")
@@ -167,9 +167,11 @@ def resume_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as
     """
     from forethought.interfaces.session import open_agent, recorded_setup
     from forethought.oversight.approvals import default_approver
-    from forethought.runs.recorded import Review, grant_approval, record_review, resolve_run_id
+    from forethought.runs.approval import grant_approval
+    from forethought.runs.review import InterruptedStepsReview, record_review
+    from forethought.runs.run_ids import resolve_run_id
 
-    review = Review(succeeded=_parse_mark(mark), retry=tuple(retry))
+    review = InterruptedStepsReview(succeeded=_parse_mark(mark), retry=tuple(retry))
     cfg = _config(db, model=model, executor_model=executor_model)
     with open_store(cfg.db) as store:
         run_id = resolve_run_id(store, run_id)
@@ -244,7 +246,8 @@ def replay_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as
     1 when it diverges or fails.
     """
     from forethought.interfaces.session import recorded_setup
-    from forethought.runs.recorded import replay_run, resolve_run_id
+    from forethought.runs.replay import replay_run
+    from forethought.runs.run_ids import resolve_run_id
     from forethought.tools.loader import open_tools
 
     with _open(db) as store:
