@@ -12,6 +12,12 @@ from exactly what was recorded. Subscribers (``events()``, sinks, the supervisor
 order, each at its own pace, off the scheduling path: a slow one lags but never reorders or slows
 the scheduler.
 
+This module decides *when* a step runs and what its outcome means for the rest of the plan.
+What a started step does is ``attempts``; replanning and rollback are ``recovery``. The state all
+three share — event stream, current plan, tools and backends, idempotency keys — is one
+``RunContext`` the executor owns and hands over; recovery reaches the scheduler only through the
+``recovery.Scheduler`` operations (``_Control`` below).
+
 ``step_ready`` is emitted only when a ready step has to wait (a concurrency limit, the approval
 gate, or a plan still streaming); a step that can start at once goes straight to ``step_started``.
 """
@@ -105,7 +111,6 @@ class Executor:
             max_replans=opts.max_replans, record=self.record)
         self._control = _Control(self)
         self._plan_closed = not plan_open
-        self._tools = tools
         self._gate: Gate = opts.gate if opts.gate is not None else ReadOnlyGate()
         self._supervisor = opts.supervisor
         self._sinks = list(opts.sinks)
@@ -233,7 +238,7 @@ class Executor:
             self._emit(E.PlanProposed, plan=data, plan_hash=digest, source="planner")
             from forethought.plan.validation import validate_plan
 
-            problems = validate_plan(plan, {n: t.spec for n, t in self._tools.items()})
+            problems = validate_plan(plan, {n: t.spec for n, t in self._run.tools.items()})
             if problems:  # read-only steps may have run; nothing else will
                 self._fatal = f"the completed plan is invalid: {problems[0]}"
                 self._halt(f"run aborted: {self._fatal}", skip=True)
@@ -325,7 +330,7 @@ class Executor:
                      and s.approval == "auto")
             placed = by_tool.get(s.tool) if plain else None  # type: ignore[arg-type]
             if placed is None:
-                tool = self._tools.get(s.tool) if s.tool is not None else None
+                tool = self._run.tools.get(s.tool) if s.tool is not None else None
                 spec = tool.spec if tool is not None else None
                 placed = (spec, self._run.how_to_run(s, spec), needs_approval(s, spec))
                 if plain:
@@ -649,6 +654,8 @@ class Executor:
                 else:
                     started = attempts(run, step, self._how[sid])
                 outcome: Outcome
+                # Identity first: success is the common case and ``is`` its cheapest test. mypy
+                # cannot narrow by identity, hence the ignore on the coroutine branch.
                 if started is SUCCEEDED or isinstance(started, Failed):
                     outcome = started
                 else:
@@ -685,8 +692,8 @@ class Executor:
                     if dependents:
                         self._after_success(dependents)
                 else:
-                    failed: Failed = outcome  # type: ignore[assignment]
-                    self._after_failure(step, failed.failure_class, failed.message)
+                    assert isinstance(outcome, Failed)
+                    self._after_failure(step, outcome.failure_class, outcome.message)
                 if self._running == 0:
                     self._poke()
                 if clock() > slice_end:
