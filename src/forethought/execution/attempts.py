@@ -103,8 +103,10 @@ def quick_attempt(run: RunContext, step: Step, tool: Tool) -> Outcome | Pending:
     returned. If it suspends (or fails and will retry), what is left is returned as an
     awaitable for the worker to finish in the step's task.
     """
+    sid = step.id
+    key = run.keys.get(sid) or f"{run.run_id}:{sid}"  # ``run.key`` inlined: once per step
     try:
-        args, ctx, t0 = _open(run, step, 1, run.key(step.id), "local")
+        args, ctx, t0 = _open(run, step, 1, key, "local")
     except _Unresolved as exc:
         return exc.failure
     call = tool.invoke(args, ctx)
