@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from forethought.errors import ToolError, ToolTimeout
-from forethought.events.kinds import FailureClass
 from forethought.execution._parts import UnserializableOutput
 from forethought.execution.backends.base import WorkerCrashed
+from forethought.execution.outcomes import Failed
 from forethought.plan.model import Plan, Step
-from forethought.plan.references import ReferenceError_, lookup, resolve
+from forethought.plan.references import ReferenceResolutionError, lookup, resolve
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
 
@@ -24,10 +24,6 @@ def plan_record(plan: Plan) -> tuple[dict[str, Any], str]:
     return plan.record_data(), plan.plan_hash()
 
 
-Failure = tuple[FailureClass, str, bool]
-"""A failed attempt: (failure class, message, retryable)."""
-
-
 def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
     bindings = step.arg_bindings
@@ -38,7 +34,7 @@ def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
         try:
             value = outputs[source]
         except KeyError:
-            raise ReferenceError_(f"${{{source}}}: step {source!r} has no recorded output") from None
+            raise ReferenceResolutionError(f"${{{source}}}: step {source!r} has no recorded output") from None
         args[name] = value if ref is None else lookup(value, ref.path, ref.text())
     return args
 
@@ -52,22 +48,22 @@ step, not the whole run, as it would end only its worker process under the proce
 """
 
 
-def classify(exc: BaseException, limit_s: float | None) -> Failure:
-    """A tool call's exception → (failure class, message, retryable)."""
+def classify(exc: BaseException, limit_s: float | None) -> Failed:
+    """A tool call's exception → its failure class, message and whether a retry may help."""
     if isinstance(exc, SystemExit):
-        return ("crashed", f"the tool called sys.exit({exc.code!r}) instead of returning or "
-                           "raising an exception", True)
+        return Failed("crashed", f"the tool called sys.exit({exc.code!r}) instead of returning "
+                                 "or raising an exception", True)
     if isinstance(exc, TimeoutError):
-        return ("timeout", f"timed out after {limit_s:g}s" if limit_s else "timed out", True)
+        return Failed("timeout", f"timed out after {limit_s:g}s" if limit_s else "timed out", True)
     if isinstance(exc, ToolTimeout):
-        return ("timeout", str(exc), True)
+        return Failed("timeout", str(exc), True)
     if isinstance(exc, WorkerCrashed):
-        return ("crashed", str(exc), True)
+        return Failed("crashed", str(exc), True)
     if isinstance(exc, UnserializableOutput):
-        return ("error", str(exc), False)
+        return Failed("error", str(exc), False)
     if isinstance(exc, ToolError):
-        return ("error", str(exc) or type(exc).__name__, exc.retryable)
-    return ("error", f"{type(exc).__name__}: {exc}", True)
+        return Failed("error", str(exc) or type(exc).__name__, exc.retryable)
+    return Failed("error", f"{type(exc).__name__}: {exc}", True)
 
 
 _CTX_HAS_DICT = not hasattr(ToolContext, "__slots__")

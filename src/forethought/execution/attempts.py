@@ -1,11 +1,16 @@
-"""One step's attempts: the hot path of the executor, and the retry loop around it.
+"""One step's attempts: run a step per its retry policy and record what each attempt did.
+
+This module's one responsibility is the life of a single step once the scheduler has started it:
+resolve its arguments, call the tool (directly, through a backend, or as an agent step) under its
+timeout, apply its check, and record ``step_started`` / ``step_succeeded`` / ``step_failed``
+(with retries and backoff in between). When a step may start, and what its outcome means for the
+rest of the plan, is the scheduler's business (``executor.py``); everything shared with it — the
+event stream, tool and backend lookup, idempotency keys — arrives as a ``RunContext``.
 
 ``quick_attempt`` runs the first attempt of a plain step (a local tool, no timeout, no check)
-without a coroutine of the executor's own; ``attempts`` is the general loop (retries with
-backoff, timeouts, checks, backends, agent steps, rollback steps). Both record an attempt with
-``_open`` (arguments resolved, ``step_started``) and ``_close`` (``step_succeeded``, a retry, or
-the final ``step_failed``), so the two paths emit the same events. Functions over an
-``Executor`` (like ``_executor_recovery``), so that ``executor.py`` stays the scheduling algorithm.
+without a coroutine of its own; ``attempts`` is the general loop. Both record an attempt with
+``_open`` and ``_succeed``/``_fail``, so the two paths emit the same events. Outcomes are tagged values
+(``outcomes.Succeeded``/``Failed``/``Retry``).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from forethought.errors import ToolError
 from forethought.events import kinds as E
@@ -21,24 +26,16 @@ from forethought.events.state import fold_handler
 from forethought.execution._events import step_started, step_succeeded
 from forethought.execution._parts import PLAIN_OUTPUT, normalize_output
 from forethought.execution._resume import Resume
-from forethought.execution._steps import (
-    TOOL_FAILURES,
-    Failure,
-    classify,
-    context,
-    resolve_args,
-    spec_of,
-)
+from forethought.execution._steps import TOOL_FAILURES, classify, context, resolve_args
 from forethought.execution.backends.base import Backend
-from forethought.oversight.checks import evaluate
+from forethought.execution.context import How, RunContext
+from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome, Retry, Succeeded
+from forethought.oversight.checks import run_checks
 from forethought.plan.model import Step
-from forethought.plan.references import ReferenceError_
+from forethought.plan.references import ReferenceResolutionError
 from forethought.tools.base import Tool, ToolContext
 
-if TYPE_CHECKING:
-    from forethought.execution.executor import Executor
-
-Pending = Coroutine[Any, Any, "Failure | None"]
+Pending = Coroutine[Any, Any, Outcome]
 """What is left of a step whose attempt suspended (or retries): awaited in the step's task."""
 
 _fold_started = fold_handler("step_started")
@@ -48,35 +45,34 @@ _fold_succeeded = fold_handler("step_succeeded")
 class _Unresolved(Exception):
     """An attempt's arguments could not be resolved (already recorded as ``step_failed``)."""
 
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(failure[1])
+    def __init__(self, failure: Failed) -> None:
+        super().__init__(failure.message)
         self.failure = failure
 
 
-async def attempts(ex: Executor, step: Step, *, rollback: bool = False, attempt: int = 0,
-                   delay: float = 0.0) -> Failure | None:
-    """Run ``step`` per its retry policy; emit its events; the final failure or None.
+async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0,
+                   delay: float = 0.0) -> Outcome:
+    """Run ``step`` as ``how`` says, per its retry policy; emit its events; return the outcome.
 
     ``attempt``/``delay``: continue after that many attempts, sleeping ``delay`` first (a
     retry handed over by ``quick_attempt``).
     """
     sid = step.id
-    direct, limit_s, backend_name = ex._how[sid] if not rollback else \
-        ex._how_to_run(step, spec_of(ex._tools, step))
-    key = ex._keys.get(sid) or f"{ex.run_id}:{sid}"
+    direct, limit_s, backend_name = how
+    key = run.key(sid)
     while True:
         if delay:
             await asyncio.sleep(delay)
         attempt += 1
         try:
-            args, ctx, t0 = _open(ex, step, attempt, key, backend_name)
+            args, ctx, t0 = _open(run, step, attempt, key, backend_name)
         except _Unresolved as exc:
             return exc.failure
-        failure: Failure | None = None
+        failure: Failed | None = None
         output: Any = None
         try:
             call = direct.invoke(args, ctx) if direct is not None else \
-                _call(ex, step, args, ctx)
+                _call(run, step, args, ctx)
             if limit_s is None:
                 output = await call
             else:
@@ -86,18 +82,20 @@ async def attempts(ex: Executor, step: Step, *, rollback: bool = False, attempt:
         except TOOL_FAILURES as exc:
             failure = classify(exc, limit_s)
         if failure is None and step.check is not None:
-            verdict = await evaluate(step.check, output, step=step, critic=ex._critic)
+            verdict = await run_checks(step.check, output, step=step, critic=run.critic)
             if verdict is not None:
-                ex._emit(E.CheckFailed, step_id=sid, attempt=attempt,
+                run.emit(E.CheckFailed, step_id=sid, attempt=attempt,
                          criterion=verdict.criterion, detail=verdict.detail)
-                failure = ("check", str(verdict), True)
-        outcome = _close(ex, step, attempt, t0, output, failure)
-        if type(outcome) is not float:
-            return outcome  # type: ignore[return-value]
-        delay = outcome
+                failure = Failed("check", str(verdict), True)
+        if failure is None:
+            return _succeed(run, step, attempt, t0, output)
+        outcome = _fail(run, step, attempt, t0, failure)
+        if isinstance(outcome, Failed):
+            return outcome
+        delay = outcome.delay_s
 
 
-def quick_attempt(ex: Executor, step: Step, tool: Tool) -> Failure | Pending | None:
+def quick_attempt(run: RunContext, step: Step, tool: Tool) -> Outcome | Pending:
     """The first attempt of a plain step (local tool, no timeout, no check), without a task.
 
     The tool's coroutine is started by hand: if it returns without suspending, the step is
@@ -106,9 +104,9 @@ def quick_attempt(ex: Executor, step: Step, tool: Tool) -> Failure | Pending | N
     awaitable for the worker to finish in the step's task.
     """
     sid = step.id
-    key = ex._keys.get(sid) or f"{ex.run_id}:{sid}"
+    key = run.keys.get(sid) or f"{run.run_id}:{sid}"  # ``run.key`` inlined: once per step
     try:
-        args, ctx, t0 = _open(ex, step, 1, key, "local")
+        args, ctx, t0 = _open(run, step, 1, key, "local")
     except _Unresolved as exc:
         return exc.failure
     call = tool.invoke(args, ctx)
@@ -120,116 +118,118 @@ def quick_attempt(ex: Executor, step: Step, tool: Tool) -> Failure | Pending | N
             try:
                 output = normalize_output(output)
             except TOOL_FAILURES as exc:
-                return _after_quick(ex, step, _close(ex, step, 1, t0, None,
-                                                     classify(exc, None)))
-        return _close(ex, step, 1, t0, output, None)  # type: ignore[return-value]
+                return _after_quick(run, step, tool, _fail(run, step, 1, t0, classify(exc, None)))
+        return _succeed(run, step, 1, t0, output)
     except TOOL_FAILURES as exc:
-        return _after_quick(ex, step, _close(ex, step, 1, t0, None, classify(exc, None)))
-    return _finish_quick(ex, step, call, first, t0)
+        return _after_quick(run, step, tool, _fail(run, step, 1, t0, classify(exc, None)))
+    return _finish_quick(run, step, tool, call, first, t0)
 
 
-async def _finish_quick(ex: Executor, step: Step, call: Coroutine[Any, Any, Any], first: Any,
-                        t0: float) -> Failure | None:
+async def _finish_quick(run: RunContext, step: Step, tool: Tool,
+                        call: Coroutine[Any, Any, Any], first: Any, t0: float) -> Outcome:
     """The rest of a quick attempt whose tool suspended (awaited in the step's task)."""
-    failure: Failure | None = None
-    output: Any = None
     try:
         output = normalize_output(await Resume(call, first))
     except TOOL_FAILURES as exc:
-        failure = classify(exc, None)
-    outcome = _close(ex, step, 1, t0, output, failure)
-    if type(outcome) is float:
-        return await attempts(ex, step, attempt=1, delay=outcome)
-    return outcome  # type: ignore[return-value]
+        outcome = _fail(run, step, 1, t0, classify(exc, None))
+        if isinstance(outcome, Retry):
+            return await attempts(run, step, (tool, None, "local"), attempt=1,
+                                  delay=outcome.delay_s)
+        return outcome
+    return _succeed(run, step, 1, t0, output)
 
 
-def _after_quick(ex: Executor, step: Step, outcome: Failure | float | None
-                 ) -> Failure | Pending | None:
-    if type(outcome) is float:  # retry: the remaining attempts may sleep, so in a task
-        return attempts(ex, step, attempt=1, delay=outcome)
-    return outcome  # type: ignore[return-value]
+def _after_quick(run: RunContext, step: Step, tool: Tool, outcome: Failed | Retry
+                 ) -> Outcome | Pending:
+    if isinstance(outcome, Retry):  # the remaining attempts may sleep, so in a task
+        return attempts(run, step, (tool, None, "local"), attempt=1, delay=outcome.delay_s)
+    return outcome
 
 
-def _open(ex: Executor, step: Step, attempt: int, key: str, backend_name: str
+def _open(run: RunContext, step: Step, attempt: int, key: str, backend_name: str
           ) -> tuple[dict[str, Any], ToolContext, float]:
     """Start an attempt: resolve its arguments, record ``step_started``, build the context.
 
     The per-step event is built without re-validation and folded with its handler
-    directly (see ``_executor_events``). Raises ``_Unresolved`` (already recorded) when a
+    directly (see ``_events``). Raises ``_Unresolved`` (already recorded) when a
     reference cannot be resolved.
     """
     sid = step.id
-    state = ex.state
+    state = run.state
     try:
         args = resolve_args(step, state.outputs)
-    except ReferenceError_ as exc:
+    except ReferenceResolutionError as exc:
         msg = f"reference {exc}"
-        ex._emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
+        run.emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
                  failure_class="reference")
-        raise _Unresolved(("reference", msg, False)) from None
-    seq = ex._seq
-    ex._seq = seq + 1
-    event = step_started(ex.run_id, seq, time.time(),
-                         ex._plan.version if ex._plan is not None else 1, sid, attempt,
-                         key, dict(args), backend_name)
+        raise _Unresolved(Failed("reference", msg, False)) from None
+    seq = run.seq
+    run.seq = seq + 1
+    plan = run.plan
+    event = step_started(run.run_id, seq, time.time(), plan.version if plan is not None else 1,
+                         sid, attempt, key, dict(args), backend_name)
     _fold_started(state, event)
     state.last_seq = seq
-    ex._bus.push(event)
-    ctx = context(ex.run_id, sid, attempt, key,
-                  {"args": args, "record": ex.record} if step.agent is not None else {})
+    run.bus.push(event)
+    ctx = context(run.run_id, sid, attempt, key,
+                  {"args": args, "record": run.record} if step.agent is not None else {})
     return args, ctx, time.perf_counter()
 
 
-def _close(ex: Executor, step: Step, attempt: int, t0: float, output: Any,
-           failure: Failure | None) -> Failure | float | None:
-    """End an attempt: record success (None), a retry (its delay), or the final failure."""
+def _succeed(run: RunContext, step: Step, attempt: int, t0: float, output: Any) -> Succeeded:
+    """End an attempt that succeeded: record ``step_succeeded`` (built and folded directly)."""
+    dur = time.perf_counter() - t0
+    seq = run.seq
+    run.seq = seq + 1
+    state = run.state
+    plan = run.plan
+    event = step_succeeded(run.run_id, seq, time.time(), plan.version if plan is not None else 1,
+                           step.id, attempt, output, dur)
+    _fold_succeeded(state, event)
+    state.last_seq = seq
+    run.bus.push(event)
+    return SUCCEEDED
+
+
+def _fail(run: RunContext, step: Step, attempt: int, t0: float, failure: Failed
+          ) -> Failed | Retry:
+    """End an attempt that failed: record a retry (with its delay) or the final failure."""
     dur = time.perf_counter() - t0
     sid = step.id
-    if failure is None:
-        seq = ex._seq
-        ex._seq = seq + 1
-        state = ex.state
-        event = step_succeeded(ex.run_id, seq, time.time(),
-                               ex._plan.version if ex._plan is not None else 1, sid,
-                               attempt, output, dur)
-        _fold_succeeded(state, event)
-        state.last_seq = seq
-        ex._bus.push(event)
-        return None
-    cls, msg, retryable = failure
+    cls = failure.failure_class
     retry_class = "error" if cls == "crashed" else cls
     policy = step.retry
-    if retryable and attempt < policy.attempts and retry_class in policy.retry_on:
-        delay = policy.delay_before(attempt + 1, ex._rng.random())
-        ex._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg,
+    if failure.retryable and attempt < policy.attempts and retry_class in policy.retry_on:
+        delay = policy.delay_before(attempt + 1, run.rng.random())
+        run.emit(E.StepFailed, step_id=sid, attempt=attempt, error=failure.message,
                  failure_class=cls, final=False, retry_in_s=delay, duration_s=dur)
-        return float(delay)
-    ex._emit(E.StepFailed, step_id=sid, attempt=attempt, error=msg, failure_class=cls,
-             duration_s=dur)
+        return Retry(float(delay))
+    run.emit(E.StepFailed, step_id=sid, attempt=attempt, error=failure.message,
+             failure_class=cls, duration_s=dur)
     return failure
 
 
-async def _call(ex: Executor, step: Step, args: dict[str, Any], ctx: ToolContext) -> Any:
+async def _call(run: RunContext, step: Step, args: dict[str, Any], ctx: ToolContext) -> Any:
     if step.agent is not None:
-        if ex._agent_runner is None:
+        if run.agent_runner is None:
             raise ToolError("no executor model configured for agent steps; configure "
                             "--executor-model (or pass agent_runner=...)", retryable=False)
-        return await ex._agent_runner(step, ctx)
-    tool = ex._tools.get(step.tool or "")
+        return await run.agent_runner(step, ctx)
+    tool = run.tools.get(step.tool or "")
     if tool is None:
         raise ToolError(f"unknown tool {step.tool!r}; pass the --tools file that defines it",
                         retryable=False)
-    backend = ex._backends.get(step.executor or "local")
+    backend = run.backends.get(step.executor or "local")
     if backend is None:
-        backend = await _default_backend(ex, step.executor or "")
+        backend = await _default_backend(run, step.executor or "")
     return await backend.call(tool, args, ctx)
 
 
-async def _default_backend(ex: Executor, name: str) -> Backend:
-    if name == "process" and ex._own_backends:
+async def _default_backend(run: RunContext, name: str) -> Backend:
+    if name == "process" and run.own_backends:
         from forethought.execution.backends.process import ProcessBackend
 
-        backend = ex._backends["process"] = ProcessBackend()
+        backend = run.backends["process"] = ProcessBackend()
         return backend
     raise ToolError(f"no executor backend named {name!r} (have: "
-                    f"{', '.join(sorted(ex._backends))})", retryable=False)
+                    f"{', '.join(sorted(run.backends))})", retryable=False)

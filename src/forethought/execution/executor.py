@@ -12,6 +12,12 @@ from exactly what was recorded. Subscribers (``events()``, sinks, the supervisor
 order, each at its own pace, off the scheduling path: a slow one lags but never reorders or slows
 the scheduler.
 
+This module decides *when* a step runs and what its outcome means for the rest of the plan.
+What a started step does is ``attempts``; replanning and rollback are ``recovery``. The state all
+three share — event stream, current plan, tools and backends, idempotency keys — is one
+``RunContext`` the executor owns and hands over; recovery reaches the scheduler only through the
+``recovery.Scheduler`` operations (``_Control`` below).
+
 ``step_ready`` is emitted only when a ready step has to wait (a concurrency limit, the approval
 gate, or a plan still streaming); a step that can start at once goes straight to ``step_started``.
 """
@@ -28,29 +34,26 @@ from typing import Any, Literal
 
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
-from forethought.events.state import TERMINAL_STEP_STATUSES, RunState, apply, fold
-from forethought.execution import attempts as attempts_
+from forethought.events.state import TERMINAL_STEP_STATUSES, RunState, fold
 from forethought.execution import recovery
 from forethought.execution._events import EventLog
 from forethought.execution._parts import (
-    AgentRunner,
     ApproveAll,
     Gate,
     ReadOnlyGate,
-    Replanner,
     Sink,
     StopRequest,
-    SupervisorHook,
     run_summary,
 )
 from forethought.execution._resume import Resume
 from forethought.execution._steps import (
-    Failure,
     plan_record,
     step_data,
 )
-from forethought.execution.backends.base import Backend, LocalBackend
+from forethought.execution.attempts import Pending, attempts, quick_attempt
+from forethought.execution.context import How, RunContext
 from forethought.execution.options import ExecutorOptions
+from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome
 from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import Tool, ToolSpec
@@ -95,31 +98,32 @@ class Executor:
             plan = Plan.model_validate(self.state.plan)
         self.run_id = self.state.run_id or run_id or uuid.uuid4().hex[:12]
         self._goal = goal if goal is not None else (plan.goal if plan else self.state.goal)
-        self._plan = plan
+        # What the scheduler shares with attempts and recovery: the event stream (seq, state
+        # fold, log), the current plan, tools and backends, idempotency keys, collaborators.
+        # With keep_log=False only subscribers' own queues hold events (bounded memory for huge
+        # runs; the store is the durable log). Subscribers then see events from when they joined.
+        self._run = RunContext(
+            run_id=self.run_id, state=self.state, plan=plan,
+            plan_hash=self.state.plan_hash if self._resuming else "",
+            bus=EventLog(keep=opts.keep_log), tools=tools, backends=opts.backends,
+            rng=random.Random(opts.seed),  # noqa: S311 - retry jitter, not cryptography
+            critic=opts.critic, agent_runner=opts.agent_runner, replanner=opts.replanner,
+            max_replans=opts.max_replans, record=self.record)
+        self._control = _Control(self)
         self._plan_closed = not plan_open
-        self._tools = tools
         self._gate: Gate = opts.gate if opts.gate is not None else ReadOnlyGate()
-        self._replanner = opts.replanner
-        self._max_replans = opts.max_replans
         self._supervisor = opts.supervisor
-        self._critic = opts.critic
-        self._agent_runner = opts.agent_runner
-        self._own_backends = opts.backends is None
-        self._backends: dict[str, Backend] = dict(opts.backends or {})
-        self._backends.setdefault("local", LocalBackend())
-        self._local_is_default = type(self._backends["local"]) is LocalBackend
         self._sinks = list(opts.sinks)
         self._approved_by = opts.approved_by
         self._approval_scope: Literal["read_only", "all"] = opts.approval_scope
         self._config = dict(opts.config)
-        self._rng = random.Random(opts.seed)  # noqa: S311 - retry jitter, not cryptography
         self._max = opts.max_concurrency if opts.max_concurrency and opts.max_concurrency > 0 else None
         self._limits = {k: v for k, v in opts.tool_limits.items() if v > 0}
         self._limited = self._max is not None or bool(self._limits)
         # scheduling structures
         self._steps: dict[str, Step] = {}
         self._specs: dict[str, ToolSpec | None] = {}
-        self._how: dict[str, tuple[Tool | None, float | None, str]] = {}
+        self._how: dict[str, How] = {}
         self._quick: dict[str, Tool] = {}
         self._gated: set[str] = set()  # steps that need the gate's approval to start
         self._every_step: dict[str, Step] = {}  # incl. retired ones, for compensation
@@ -144,13 +148,8 @@ class Executor:
         self._queued = 0
         self._order = 0
         self._blocked: dict[str, None] = {}
-        self._keys: dict[str, str] = {}
         self._streamed: list[Step] = []
         # run control
-        self._seq = self.state.last_seq + 1
-        # With keep_log=False only subscribers' own queues hold events (bounded memory for huge
-        # runs; the store is the durable log). Subscribers then see events from when they joined.
-        self._bus = EventLog(keep=opts.keep_log)
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop  # set when run() starts; nothing launches before
         self._started = False
@@ -161,24 +160,24 @@ class Executor:
         self._fatal: str | None = None
         self._replan_queue: list[dict[str, Any]] = []
         self._rollback_after: str | None = None
-        self._plan_hash = self.state.plan_hash if self._resuming else ""
         if plan is not None:
             self._add_steps(plan.steps)
         if self._resuming:
             for sid, st in self.state.steps.items():
                 if st.idempotency_key:
-                    self._keys[sid] = st.idempotency_key
+                    self._run.keys[sid] = st.idempotency_key
 
     # ------------------------------------------------------------------ public surface
 
     @property
     def plan(self) -> Plan | None:
-        return self._plan
+        return self._run.plan
 
     @property
     def log(self) -> list[Event]:
         """Every event this executor emitted, in order (empty with ``keep_log=False``)."""
-        return self._bus.history if self._bus.history is not None else []
+        history = self._run.bus.history
+        return history if history is not None else []
 
     def events(self) -> AsyncIterator[Event]:
         """All events of this execution in order, from the first, until ``run_finished``."""
@@ -228,18 +227,18 @@ class Executor:
         if self._plan_closed:
             raise RuntimeError("the plan is already closed")
         self._plan_closed = True
-        base = self._plan
+        base = self._run.plan
         steps = (*(base.steps if base else ()), *self._streamed)
         plan = Plan(goal=self._goal, steps=steps,
                     rollback=tuple(rollback) or (base.rollback if base else ()))
-        self._plan = plan
+        self._run.plan = plan
         if self._started:
             data, digest = plan_record(plan)
-            self._plan_hash = digest
+            self._run.plan_hash = digest
             self._emit(E.PlanProposed, plan=data, plan_hash=digest, source="planner")
             from forethought.plan.validation import validate_plan
 
-            problems = validate_plan(plan, {n: t.spec for n, t in self._tools.items()})
+            problems = validate_plan(plan, {n: t.spec for n, t in self._run.tools.items()})
             if problems:  # read-only steps may have run; nothing else will
                 self._fatal = f"the completed plan is invalid: {problems[0]}"
                 self._halt(f"run aborted: {self._fatal}", skip=True)
@@ -266,7 +265,7 @@ class Executor:
         try:
             self._begin()
             await self._drive()
-            await recovery.rollback(self)
+            await recovery.rollback(self._run, self._control)
         except asyncio.CancelledError:
             # Ctrl-C or an outer cancel: record a resumable pause, then let the cancel propagate.
             self._request_stop(StopRequest("paused", "interrupted; resume the run to continue"))
@@ -292,18 +291,10 @@ class Executor:
     # ------------------------------------------------------------------ events
 
     def _emit(self, cls: type[E._Event], **fields: Any) -> Any:
-        event = cls(run_id=self.run_id, seq=self._seq,
-                    plan_version=self._plan.version if self._plan else 1, **fields)
-        return self._push(event)
-
-    def _push(self, event: Any) -> Any:
-        self._seq += 1
-        apply(self.state, event)
-        self._bus.push(event)
-        return event
+        return self._run.emit(cls, **fields)
 
     def _stream(self) -> AsyncIterator[Event]:
-        return self._bus.stream()
+        return self._run.bus.stream()
 
     async def _pump_sink(self, sink: Sink) -> None:
         try:
@@ -339,9 +330,9 @@ class Executor:
                      and s.approval == "auto")
             placed = by_tool.get(s.tool) if plain else None  # type: ignore[arg-type]
             if placed is None:
-                tool = self._tools.get(s.tool) if s.tool is not None else None
+                tool = self._run.tools.get(s.tool) if s.tool is not None else None
                 spec = tool.spec if tool is not None else None
-                placed = (spec, self._how_to_run(s, spec), needs_approval(s, spec))
+                placed = (spec, self._run.how_to_run(s, spec), needs_approval(s, spec))
                 if plain:
                     by_tool[s.tool] = placed  # type: ignore[index]
             self._specs[sid], self._how[sid], gated = placed
@@ -349,18 +340,7 @@ class Executor:
                 self._gated.add(sid)
             direct, limit_s, _ = placed[1]
             if direct is not None and limit_s is None and s.check is None:
-                self._quick[sid] = direct  # see _executor_attempts.quick_attempt
-
-    def _how_to_run(self, step: Step, spec: ToolSpec | None) -> tuple[Tool | None, float | None,
-                                                                         str]:
-        """(the tool to await directly or None for the dispatch path, timeout, backend name)."""
-        limit_s = step.timeout_s if step.timeout_s is not None else (
-            spec.timeout_s if spec is not None else None)
-        backend_name = step.executor or "local"
-        direct = None
-        if step.agent is None and backend_name == "local" and self._local_is_default:
-            direct = self._tools.get(step.tool or "")
-        return direct, limit_s, backend_name
+                self._quick[sid] = direct  # see attempts.quick_attempt
 
     def _link(self, steps: Iterable[Step]) -> None:
         """Wire dependency counters for ``steps`` and launch those already satisfiable."""
@@ -419,19 +399,19 @@ class Executor:
     # ------------------------------------------------------------------ lifecycle
 
     def _begin(self) -> None:
-        plan = self._plan
+        plan = self._run.plan
         if self._resuming:
             self._emit(E.RunResumed, reason="resumed from recorded events")
         else:
             self._emit(E.RunCreated, goal=self._goal, config=self._config)
             if plan is not None:
                 if self._plan_closed:
-                    data, self._plan_hash = plan_record(plan)
-                    self._emit(E.PlanProposed, plan=data, plan_hash=self._plan_hash, source="api")
+                    data, self._run.plan_hash = plan_record(plan)
+                    self._emit(E.PlanProposed, plan=data, plan_hash=self._run.plan_hash, source="api")
                 else:
                     self._emit(E.StepsAdded, steps=[step_data(s) for s in plan.steps])
             if self._approved_by and plan is not None and self._plan_closed:
-                self._emit(E.PlanApproved, plan_hash=self._plan_hash, approver=self._approved_by,
+                self._emit(E.PlanApproved, plan_hash=self._run.plan_hash, approver=self._approved_by,
                            scope=self._approval_scope)
         if self._resuming and self._review_interrupted():
             return
@@ -477,7 +457,7 @@ class Executor:
                 await self._wake.wait()
                 self._wake.clear()
             if self._replan_queue and self._stop is None and self._fatal is None:
-                await recovery.replan(self)
+                await recovery.replan(self._run, self._control)
                 continue
             return
 
@@ -488,12 +468,13 @@ class Executor:
     def _finish(self) -> None:
         status, reason = self._final_status()
         if status == "awaiting_approval":
-            plan_hash = self._plan_hash or (self._plan.plan_hash() if self._plan else "")
+            plan = self._run.plan
+            plan_hash = self._run.plan_hash or (plan.plan_hash() if plan else "")
             self._emit(E.ApprovalRequested, plan_hash=plan_hash, step_ids=list(self._blocked),
                        reason=f"{len(self._blocked)} step(s) need approval before they run")
         self._finished = True
         self._emit(E.RunFinished, status=status, reason=reason)
-        self._bus.close()
+        self._run.bus.close()
 
     def _final_status(self) -> tuple[E.RunStatus, str]:
         if self._stop is not None:
@@ -651,7 +632,7 @@ class Executor:
         task = asyncio.current_task()
         assert task is not None
         self._unstarted.discard(task)
-        queue, tasks, quick = self._ready_q, self._tasks, self._quick
+        queue, tasks, quick, run = self._ready_q, self._tasks, self._quick, self._run
         clock = time.perf_counter
         picking = True
         slice_end = clock() + _SLICE_S
@@ -664,23 +645,27 @@ class Executor:
                     continue
                 task.set_name(sid)
                 tool = quick.get(sid)
+                started: Outcome | Pending
                 if tool is not None:
                     try:
-                        outcome = attempts_.quick_attempt(self, step, tool)
+                        started = quick_attempt(run, step, tool)
                     except BaseException as exc:
-                        outcome = self._step_broke(step, exc)
+                        started = self._step_broke(step, exc)
                 else:
-                    outcome = attempts_.attempts(self, step)
-                if outcome is None or type(outcome) is tuple:
-                    failure: Failure | None = outcome
+                    started = attempts(run, step, self._how[sid])
+                outcome: Outcome
+                # Identity first: success is the common case and ``is`` its cheapest test. mypy
+                # cannot narrow by identity, hence the ignore on the coroutine branch.
+                if started is SUCCEEDED or isinstance(started, Failed):
+                    outcome = started
                 else:
-                    coro: attempts_.Pending = outcome  # type: ignore[assignment]
+                    coro: Pending = started  # type: ignore[assignment]
                     try:
                         first = coro.send(None)
                     except StopIteration as done:
-                        failure = done.value
+                        outcome = done.value
                     except BaseException as exc:
-                        failure = self._step_broke(step, exc)
+                        outcome = self._step_broke(step, exc)
                     else:
                         picking = False
                         self._pickers -= 1
@@ -691,9 +676,9 @@ class Executor:
                         if self._cancelling:  # the step stopped the run itself, then suspended
                             task.cancel()
                         try:
-                            failure = await Resume(coro, first)
+                            outcome = await Resume(coro, first)
                         except BaseException as exc:
-                            failure = self._step_broke(step, exc)
+                            outcome = self._step_broke(step, exc)
                         finally:
                             del tasks[sid]
                         picking = True
@@ -702,12 +687,13 @@ class Executor:
                 self._running -= 1
                 if self._limited:
                     self._release_limit(step)
-                if failure is None:
+                if outcome is SUCCEEDED:
                     dependents = self._dependents.get(sid)
                     if dependents:
                         self._after_success(dependents)
                 else:
-                    self._after_failure(step, failure[0], failure[1])
+                    assert isinstance(outcome, Failed)
+                    self._after_failure(step, outcome.failure_class, outcome.message)
                 if self._running == 0:
                     self._poke()
                 if clock() > slice_end:
@@ -727,7 +713,7 @@ class Executor:
         if self._running == 0:
             self._poke()
 
-    def _step_broke(self, step: Step, exc: BaseException) -> Failure:
+    def _step_broke(self, step: Step, exc: BaseException) -> Failed:
         """The step's coroutine raised: cancelled (re-raised), or a bug in forethought."""
         if not isinstance(exc, Exception):  # cancelled, interrupted, exiting: record and go
             self._emit(E.StepCancelled, step_id=step.id, reason=self._cancel_reason)
@@ -740,11 +726,11 @@ class Executor:
         msg = f"internal error in the executor: {type(exc).__name__}: {exc}"
         self._emit(E.StepFailed, step_id=step.id, attempt=max(self.state.step(step.id).attempts,
                    0), error=msg, failure_class="error")
-        return ("error", msg, False)
+        return Failed("error", msg, False)
 
     async def _close_backends(self) -> None:
-        if self._own_backends:
-            for backend in self._backends.values():
+        if self._run.own_backends:
+            for backend in self._run.backends.values():
                 await backend.aclose()
 
     # ------------------------------------------------------------------ outcomes
@@ -777,7 +763,7 @@ class Executor:
         what = f"step {step.id!r} failed ({cls}): {msg}"
         if policy == "continue":
             self._skip_descendants(step.id, f"dependency {step.id!r} failed")
-        elif policy == "replan" and self._replanner is not None:
+        elif policy == "replan" and self._run.replanner is not None:
             self._skip_descendants(step.id, f"dependency {step.id!r} failed; awaiting a replan")
             self._replan_queue.append({"step_id": step.id, "error": msg, "failure_class": cls,
                                        "attempts": self.state.step(step.id).attempts})
@@ -804,6 +790,50 @@ class Executor:
                 self._blocked.pop(d, None)
                 self._emit(E.StepSkipped, step_id=d, reason=reason)
             todo.extend(self._dependents.get(d, ()))
+
+
+class _Control:
+    """The executor as ``recovery.Scheduler``: the scheduler operations recovery may use.
+
+    A separate object rather than public methods on ``Executor``, so that the executor's public
+    surface stays what users call, and recovery's view of the scheduler is written down here.
+    """
+
+    __slots__ = ("_ex",)
+
+    def __init__(self, ex: Executor) -> None:
+        self._ex = ex
+
+    def take_replan_requests(self) -> list[dict[str, Any]]:
+        ex = self._ex
+        requests, ex._replan_queue = ex._replan_queue, []
+        return requests
+
+    def install(self, plan: Plan) -> None:
+        ex = self._ex
+        ex._halted = False
+        ex._blocked.clear()
+        ex._install(plan)
+
+    def give_up(self, reason: str) -> None:
+        ex = self._ex
+        ex._fatal = reason
+        ex._halt(f"run failed: {reason}", skip=True)
+
+    def rollback_due(self) -> bool:
+        return self._ex._rollback_after is not None and self._ex._stop is None
+
+    def step_ever(self, step_id: str) -> Step | None:
+        return self._ex._every_step.get(step_id)
+
+    def reopen(self) -> None:
+        ex = self._ex
+        ex._halted = False
+        ex._cancelling = False
+        ex._cancel_reason = "cancelled"
+
+    def approved(self, step: Step, spec: ToolSpec | None) -> bool:
+        return self._ex._gate.allows(step, spec)
 
 
 async def run_plan(plan: Plan, tools: Mapping[str, Tool],

@@ -1,110 +1,137 @@
 """Recovery after a failure: replanning (plan vN+1) and rollback (compensations, rollback steps).
 
-Both run only when the scheduler is quiescent (no step running), so they can read and replace the
-executor's plan and state without racing the hot path. They are functions over an ``Executor``
-rather than methods so that ``executor.py`` stays the scheduling algorithm.
+This module's one responsibility is what happens once the scheduler has given up on the plan as
+it stands: ask the replanner for a revised plan and install it, or undo completed steps in
+reverse order and run the plan's rollback steps. Both run only when the scheduler is quiescent
+(no step running), so they can replace the plan and read the state without racing the hot path.
+They share the event stream, tools and keys through the ``RunContext``; the few scheduler
+operations they need (install a plan, give up, reopen after a halt, ask the gate) are the
+``Scheduler`` protocol, which the executor implements — recovery never sees its internals.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from forethought.errors import ToolError
 from forethought.events import kinds as E
 from forethought.execution._parts import needs_approval, normalize_output
 from forethought.execution._steps import TOOL_FAILURES, classify, plan_record, spec_of
 from forethought.execution.attempts import attempts
-from forethought.plan.references import ReferenceError_, resolve
-from forethought.tools.base import ToolContext
+from forethought.execution.context import RunContext
+from forethought.plan.model import Plan, Step
+from forethought.plan.references import ReferenceResolutionError, resolve
+from forethought.tools.base import ToolContext, ToolSpec
 
-if TYPE_CHECKING:
-    from forethought.execution.executor import Executor
+
+class Scheduler(Protocol):
+    """The scheduler operations recovery needs, and nothing else."""
+
+    def take_replan_requests(self) -> list[dict[str, Any]]:
+        """The failures that asked for a replan since the last one (the queue is emptied)."""
+        ...
+
+    def install(self, plan: Plan) -> None:
+        """Schedule ``plan`` (already ``RunContext.plan``) from the current state; lift a halt."""
+        ...
+
+    def give_up(self, reason: str) -> None:
+        """Fail the run with ``reason``: cancel running steps, skip the rest."""
+        ...
+
+    def rollback_due(self) -> bool:
+        """A step with ``on_failure: rollback`` failed, and nobody stopped the run meanwhile."""
+        ...
+
+    def step_ever(self, step_id: str) -> Step | None:
+        """A step of any plan version of this run (compensations cover retired steps too)."""
+        ...
+
+    def reopen(self) -> None:
+        """Lift the halt so that rollback steps may run (they are started by recovery)."""
+        ...
+
+    def approved(self, step: Step, spec: ToolSpec | None) -> bool:
+        """Whether the approval gate lets ``step`` run now."""
+        ...
 
 
-async def replan(ex: Executor) -> None:
+async def replan(run: RunContext, scheduler: Scheduler) -> None:
     """Ask the replanner for plan vN+1 after a `replan` failure; install it or give up."""
-    assert ex._replanner is not None and ex._plan is not None
-    failures, ex._replan_queue = ex._replan_queue, []
+    assert run.replanner is not None and run.plan is not None
+    failures = scheduler.take_replan_requests()
     first = failures[0]
     info = {**first, "failed_steps": [f["step_id"] for f in failures]}
     reason = f"step {first['step_id']!r} failed ({first['failure_class']}): {first['error']}"
-    if ex.state.replans >= ex._max_replans:
-        give_up(ex, f"{reason}; no replan left (max_replans={ex._max_replans})")
+    if run.state.replans >= run.max_replans:
+        scheduler.give_up(f"{reason}; no replan left (max_replans={run.max_replans})")
         return
-    ex._emit(E.ReplanRequested, step_id=first["step_id"], reason=reason)
+    run.emit(E.ReplanRequested, step_id=first["step_id"], reason=reason)
     try:
-        new = await ex._replanner(ex._plan, ex.state, info)
+        new = await run.replanner(run.plan, run.state, info)
     except Exception as exc:
-        give_up(ex, f"{reason}; the replanner failed: {type(exc).__name__}: {exc}")
+        scheduler.give_up(f"{reason}; the replanner failed: {type(exc).__name__}: {exc}")
         return
     if new is None:
-        give_up(ex, f"{reason}; the replanner returned no revised plan")
+        scheduler.give_up(f"{reason}; the replanner returned no revised plan")
         return
-    old = ex._plan
+    old = run.plan
     if new.version <= old.version:
         new = new.model_copy(update={"version": old.version + 1,
                                      "parent_version": old.version})
     from forethought.plan.diff import diff_plans
     from forethought.plan.validation import validate_plan
 
-    problems = validate_plan(new, {n: t.spec for n, t in ex._tools.items()})
+    problems = validate_plan(new, {n: t.spec for n, t in run.tools.items()})
     if problems:
-        give_up(ex, f"{reason}; revised plan v{new.version} is invalid: {problems[0]}")
+        scheduler.give_up(f"{reason}; revised plan v{new.version} is invalid: {problems[0]}")
         return
     diff = diff_plans(old, new)
-    for sid in diff.changed:
-        ex._keys[sid] = f"{ex.run_id}:{sid}:v{new.version}"
-    ex._plan = new
+    for sid in diff.changed:  # a changed step is a new call: it must not reuse the old key
+        run.keys[sid] = f"{run.run_id}:{sid}:v{new.version}"
+    run.plan = new
     data, digest = plan_record(new)
-    ex._plan_hash = digest
-    ex._emit(E.PlanRevised, old_version=old.version, new_version=new.version, plan=data,
+    run.plan_hash = digest
+    run.emit(E.PlanRevised, old_version=old.version, new_version=new.version, plan=data,
              plan_hash=digest, diff=diff.to_dict(), reason=reason)
-    ex._halted = False
-    ex._blocked.clear()
-    ex._install(new)
+    scheduler.install(new)
 
 
-def give_up(ex: Executor, reason: str) -> None:
-    ex._fatal = reason
-    ex._halt(f"run failed: {reason}", skip=True)
-
-
-async def rollback(ex: Executor) -> None:
+async def rollback(run: RunContext, scheduler: Scheduler) -> None:
     """Compensate completed steps in reverse completion order, then run the plan's rollback."""
-    if ex._rollback_after is None or ex._stop is not None:
+    if not scheduler.rollback_due():
         return
-    outputs = ex.state.outputs
-    for sid in reversed(list(ex.state.completion_order)):
-        step = ex._every_step.get(sid)
-        if step is None or step.compensate is None or sid in ex.state.compensations:
+    state = run.state
+    outputs = state.outputs
+    for sid in reversed(list(state.completion_order)):
+        step = scheduler.step_ever(sid)
+        if step is None or step.compensate is None or sid in state.compensations:
             continue
         call = step.compensate
         try:
             args = resolve(call.args, outputs)
-        except ReferenceError_ as exc:
-            ex._emit(E.CompensationFailed, step_id=sid, error=f"reference {exc}")
+        except ReferenceResolutionError as exc:
+            run.emit(E.CompensationFailed, step_id=sid, error=f"reference {exc}")
             continue
-        ex._emit(E.CompensationStarted, step_id=sid, tool=call.tool, args=args)
-        tool = ex._tools.get(call.tool)
+        run.emit(E.CompensationStarted, step_id=sid, tool=call.tool, args=args)
+        tool = run.tools.get(call.tool)
         try:
             if tool is None:
                 raise ToolError(f"unknown compensation tool {call.tool!r}")
-            ctx = ToolContext(run_id=ex.run_id, step_id=sid,
-                              idempotency_key=f"{ex.run_id}:{sid}:compensate")
+            ctx = ToolContext(run_id=run.run_id, step_id=sid,
+                              idempotency_key=f"{run.run_id}:{sid}:compensate")
             async with asyncio.timeout(tool.spec.timeout_s):
-                output = normalize_output(await ex._backends["local"].call(tool, args, ctx))
+                output = normalize_output(await run.backends["local"].call(tool, args, ctx))
         except TOOL_FAILURES as exc:
             limit = tool.spec.timeout_s if tool is not None else None
-            ex._emit(E.CompensationFailed, step_id=sid, error=classify(exc, limit)[1])
+            run.emit(E.CompensationFailed, step_id=sid, error=classify(exc, limit).message)
             continue
-        ex._emit(E.CompensationSucceeded, step_id=sid, output=output)
-    ex._halted = False
-    ex._cancelling = False
-    ex._cancel_reason = "cancelled"
-    for step in ex._plan.rollback if ex._plan else ():
-        spec = spec_of(ex._tools, step)
-        if needs_approval(step, spec) and not ex._gate.allows(step, spec):
-            ex._emit(E.StepSkipped, step_id=step.id, reason="rollback step not approved")
+        run.emit(E.CompensationSucceeded, step_id=sid, output=output)
+    scheduler.reopen()
+    for step in run.plan.rollback if run.plan else ():
+        spec = spec_of(run.tools, step)
+        if needs_approval(step, spec) and not scheduler.approved(step, spec):
+            run.emit(E.StepSkipped, step_id=step.id, reason="rollback step not approved")
             continue
-        await attempts(ex, step, rollback=True)
+        await attempts(run, step, run.how_to_run(step, spec))

@@ -137,8 +137,3 @@ async def run_checks(check: Check, output: Any, *, step: Step,
     except Exception as exc:
         return CheckFailure("critic", _short(f"the critic failed: {type(exc).__name__}: {exc}"))
     return None if ok else CheckFailure("critic", _short(reason or "rejected by the critic"))
-
-
-# The old name, kept only while execution/attempts.py (being restructured concurrently) still
-# imports it. Remove once it calls run_checks.
-evaluate = run_checks

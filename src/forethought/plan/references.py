@@ -49,11 +49,6 @@ class ReferenceResolutionError(Exception):
     """A reference that cannot be resolved at run time (missing key, index out of range)."""
 
 
-# The old name, kept only while execution/ (being restructured concurrently) still imports it:
-# attempts.py, recovery.py and _steps.py. Remove once they use ReferenceResolutionError.
-ReferenceError_ = ReferenceResolutionError
-
-
 def format_path(path: tuple[PathPart, ...]) -> str:
     out = []
     for part in path:
