@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -68,3 +69,17 @@ def test_starter_plans_are_offered_only_with_their_tools(tmp_path: Path) -> None
     fewer = {k: v for k, v in specs.items() if k != "text_stats"}
     assert all(s.tool != "text_stats" for p in mem.similar("count words", tools=fewer, k=5)
                for s in p.steps)
+
+
+def test_a_memory_file_from_before_the_index_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite"
+    with sqlite3.connect(path) as db:  # the format written before the FTS5 index existed
+        db.execute("CREATE TABLE plans (id INTEGER PRIMARY KEY, goal TEXT NOT NULL, plan TEXT "
+                   "NOT NULL, plan_hash TEXT NOT NULL UNIQUE, created_at REAL NOT NULL)")
+        db.execute("INSERT INTO plans (goal, plan, plan_hash, created_at) VALUES (?, ?, 'h', 0)",
+                   ("count the words in notes.txt",
+                    json.dumps(plan("count the words in notes.txt").to_data())))
+    mem = PlanMemory(path, starter=False)
+    assert [p.goal for p in mem.similar("count words", k=5)] == ["count the words in notes.txt"]
+    mem.remember(plan("count words again"))
+    assert len(mem) == 2 and len(mem.similar("count words", k=5)) == 2

@@ -4,6 +4,8 @@ YAML 1.2 core-schema semantics (``yes``/``no`` stay strings, ``012`` is 12, dupl
 errors) through a compiled parser that builds plain data only. Tags are refused outright — a
 ``!!python/object`` can never become an object — and the result is JSON-compatible (dates become
 ISO strings, non-finite numbers are refused), so everything read has a canonical JSON form.
+PyYAML only locates tags (yaml-rs refuses ``!!python/...`` without a position and accepts other
+tags) — no single YAML 1.2 parser measured within 20 % of this one; see docs/architecture.md.
 """
 
 from __future__ import annotations
