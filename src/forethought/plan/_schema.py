@@ -3,13 +3,10 @@
 Used for typed data flow between steps. The rule is conservative: report a problem only when the
 schema *definitely* lacks a field or *definitely* produces an incompatible type; anything the
 schema leaves open (no `type`, `additionalProperties: true`, unresolvable `$ref`) passes.
-Checking argument *values* against a schema is ``jsonschema``'s job (``input_validator``).
 """
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -169,49 +166,97 @@ def compatible(have: set[str] | None, want: set[str] | None) -> bool:
     return "integer" in have and "number" in want
 
 
-# ------------------------------------------------------------------ argument validation
+# ------------------------------------------------------------------ fast validity pre-check
 
-def input_validator(schema: Any, wildcard: type) -> Any:
-    """A ``jsonschema`` validator for ``schema``, or None if it is not a valid JSON Schema.
+_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "format", "$schema",
+                          "$id", "$comment", "$defs", "definitions", "deprecated", "readOnly",
+                          "writeOnly"})
+_TYPE_CHECKS: dict[str, Any] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
 
-    One validator checks and words every argument error. It is built once per distinct schema
-    (cached by the schema's canonical JSON, so a tool set reloaded for every lint reuses it) and
-    treats values of type ``wildcard`` (unresolved references) as matching any sub-schema:
-    every keyword passes them, so neither a `type` nor an enclosing `anyOf` fails on a value
-    that is only known at run time.
+
+class Unsupported(Exception):
+    """The schema uses a keyword the fast path does not implement: use the full validator."""
+
+
+Check = Callable[[Any], bool]
+
+
+def compile_quick(schema: Any, root: Mapping[str, Any], wildcard: type) -> Check:
+    """Compile the common subset of JSON Schema into a predicate; raise Unsupported otherwise.
+
+    Lint validates thousands of steps against a handful of tool schemas; the general validator
+    costs tens of µs per call, a compiled predicate about one. The predicate only answers "valid?";
+    when it says no (or the schema is unsupported) the full validator runs and words the errors.
+    Values of type ``wildcard`` (unresolved references) are accepted anywhere.
     """
-    try:
-        key = json.dumps(schema, sort_keys=True)
-    except (TypeError, ValueError):  # not JSON data (a hand-built ToolSpec): build, don't cache
-        return _build(schema, wildcard)
-    return _compiled(key, wildcard)
+    return _compile(schema, root, wildcard, 0)
 
 
-@functools.lru_cache(maxsize=256)
-def _compiled(schema_json: str, wildcard: type) -> Any:
-    return _build(json.loads(schema_json), wildcard)
+def _compile(schema: Any, root: Mapping[str, Any], wildcard: type, depth: int) -> Check:
+    if depth > _MAX_REF_DEPTH:
+        raise Unsupported
+    if schema is True or schema == {}:
+        return _always
+    if schema is False:
+        return lambda v: isinstance(v, wildcard)
+    if isinstance(schema, Mapping) and "$ref" in schema:
+        if len(schema) > 1:
+            raise Unsupported
+        schema = _resolve(schema, root)
+    if not isinstance(schema, Mapping):
+        raise Unsupported
+    checks = [_compile_keyword(key, arg, schema, root, wildcard, depth)
+              for key, arg in schema.items() if key not in _ANNOTATIONS]
+    if not checks:
+        return _always
+
+    def check(value: Any) -> bool:
+        return isinstance(value, wildcard) or all(c(value) for c in checks)
+
+    return check
 
 
-def _build(schema: Any, wildcard: type) -> Any:
-    import jsonschema
-
-    try:
-        base = jsonschema.validators.validator_for(schema)
-        base.check_schema(schema)
-    except jsonschema.SchemaError:
-        return None
-    return _with_wildcard(base, wildcard)(schema)
+def _always(value: Any) -> bool:
+    return True
 
 
-@functools.lru_cache(maxsize=16)
-def _with_wildcard(base: Any, wildcard: type) -> Any:
-    import jsonschema
-
-    def passing(keyword: Callable[..., Any]) -> Callable[..., Any]:
-        def check(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-            return None if isinstance(instance, wildcard) else keyword(validator, value, instance,
-                                                                      schema)
-        return check
-
-    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-        base, validators={name: passing(fn) for name, fn in base.VALIDATORS.items()})
+def _compile_keyword(key: str, arg: Any, schema: Mapping[str, Any], root: Mapping[str, Any],
+                     wildcard: type, depth: int) -> Check:
+    if key == "type":
+        names = [arg] if isinstance(arg, str) else arg
+        if not isinstance(names, list) or any(n not in _TYPE_CHECKS for n in names):
+            raise Unsupported
+        preds: list[Check] = [_TYPE_CHECKS[n] for n in names]
+        return lambda v: any(p(v) for p in preds)
+    if key == "properties":
+        props = {name: _compile(sub, root, wildcard, depth + 1) for name, sub in arg.items()}
+        return lambda v: not isinstance(v, dict) or all(
+            name not in v or c(v[name]) for name, c in props.items())
+    if key == "required":
+        required = list(arg)
+        return lambda v: not isinstance(v, dict) or all(r in v for r in required)
+    if key == "additionalProperties":
+        if "patternProperties" in schema:
+            raise Unsupported
+        known = frozenset(schema.get("properties") or {})
+        extra = _compile(arg, root, wildcard, depth + 1)
+        return lambda v: not isinstance(v, dict) or all(
+            k in known or extra(x) for k, x in v.items())
+    if key == "items":
+        if not isinstance(arg, (Mapping, bool)) or "prefixItems" in schema:
+            raise Unsupported
+        item = _compile(arg, root, wildcard, depth + 1)
+        return lambda v: not isinstance(v, list) or all(map(item, v))
+    if key == "anyOf":
+        options = [_compile(sub, root, wildcard, depth + 1) for sub in arg]
+        return lambda v: any(o(v) for o in options)
+    raise Unsupported  # enum/const/pattern/bounds…: the full validator decides

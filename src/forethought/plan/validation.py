@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from forethought.plan import references as refs
-from forethought.plan._schema import compatible, input_validator, schema_at, types_of
+from forethought.plan._schema import Unsupported, compatible, compile_quick, schema_at, types_of
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
 
@@ -146,15 +146,35 @@ def _with_placeholders(value: Any) -> Any:
 
 
 class _Validators:
-    """The argument validator of each tool in one check (see ``_schema.input_validator``)."""
+    """Compiled JSON Schema validators, one per tool, built on first use."""
 
     def __init__(self) -> None:
         self._cache: dict[str, Any] = {}
+        self._quick: dict[str, Any] = {}
+
+    def quick(self, spec: ToolSpec) -> Any:
+        """A fast validity predicate for the tool's input schema, or None if unsupported."""
+        if spec.name not in self._quick:
+            try:
+                self._quick[spec.name] = compile_quick(spec.input_schema, spec.input_schema,
+                                                       _Placeholder)
+            except (Unsupported, TypeError, AttributeError):
+                self._quick[spec.name] = None
+        return self._quick[spec.name]
 
     def get(self, spec: ToolSpec) -> Any:
-        if spec.name not in self._cache:
-            self._cache[spec.name] = input_validator(spec.input_schema, _Placeholder)
-        return self._cache[spec.name]
+        import jsonschema  # only when the fast path is unsure: keeps lint start-up light
+
+        key = spec.name
+        if key not in self._cache:
+            schema = spec.input_schema
+            try:
+                cls = jsonschema.validators.validator_for(schema)
+                cls.check_schema(schema)
+                self._cache[key] = cls(schema)
+            except jsonschema.SchemaError:
+                self._cache[key] = None
+        return self._cache[key]
 
 
 def validate_plan(plan: Plan | Mapping[str, Any],
@@ -336,8 +356,11 @@ class _Checker:
                      "see `forethought tools`", step, tool_field, rollback)
             return
         validator = self.validators.get(spec)
-        if validator is not None:
-            errors = sorted(validator.iter_errors(_with_placeholders(dict(args))),
+        instance = _with_placeholders(dict(args))
+        quick = self.validators.quick(spec)
+        fast_ok = bool(quick(instance)) if quick is not None else False
+        if validator is not None and not fast_ok:
+            errors = sorted(validator.iter_errors(instance),
                             key=lambda e: [str(p) for p in e.absolute_path])
             for err in errors:
                 if isinstance(err.instance, _Placeholder):
