@@ -19,7 +19,6 @@ workspace ``.`` run from ``$HOME``, all of them are inside the workspace.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import ipaddress
@@ -35,7 +34,7 @@ from pydantic import BaseModel
 
 from forethought.errors import ToolError, UserError
 from forethought.plan.expressions import ExprError, safe_eval
-from forethought.tools._http import IPNetwork, fetch
+from forethought.tools._http import IPNetwork, fetch_async
 from forethought.tools.base import Tool
 from forethought.tools.python import PythonTool
 
@@ -345,8 +344,9 @@ def _make_write_file(ws: _Workspace) -> PythonTool:
 def _make_http_get(allow_private: bool, allow_networks: tuple[IPNetwork, ...]) -> PythonTool:
     async def http_get(url: str, max_bytes: int = MAX_READ_BYTES, timeout_s: float = 30.0) -> HttpResponse:
         """GET a public http(s) URL and return status, headers and the body as text."""
-        result = await asyncio.to_thread(
-            fetch, url, max_bytes=max(1, min(max_bytes, 10 * MAX_READ_BYTES)),
+        # One deadline for the whole request; cancelling this call shuts its socket down.
+        result = await fetch_async(
+            url, max_bytes=max(1, min(max_bytes, 10 * MAX_READ_BYTES)),
             timeout_s=max(0.1, min(timeout_s, 300.0)), allow_private=allow_private,
             allow_networks=allow_networks)
         return HttpResponse(url=result.url, status=result.status, headers=result.headers,
