@@ -77,14 +77,16 @@ def _expect_rejected(value: str) -> bool:
     return False
 
 
+# These tools declare `allow_options: true`: this suite checks that every value arrives verbatim as
+# one argument; refusing values that start with '-' (the default) is tests/security's subject.
 TOOLS_YAML = """
 root: root
 tools:
   - name: argv_cmd
     effect: read_only
     parameters:
-      - {name: a, type: string, required: true}
-      - {name: b, type: string, required: true}
+      - {name: a, type: string, required: true, allow_options: true}
+      - {name: b, type: string, required: true, allow_options: true}
     command: [printf, "%s\\\\0", "{{a}}", "{{b}}"]
 
   - name: seed_script
@@ -93,15 +95,17 @@ tools:
       - name: a
         type: string
         required: true
+        allow_options: true
       - name: b
         type: string
         required: true
+        allow_options: true
     script:
       shell: printf '%s\\0' {{a}} "x{{b}}y" '{{a}}' pre_{{b}}_post "$(printf '%s' {{a}})"
 
   - name: heredoc_script
     parameters:
-      - {name: a, required: true}
+      - {name: a, required: true, allow_options: true}
     script: |
       cat <<EOF
       {{a}}
@@ -109,8 +113,8 @@ tools:
 
   - name: env_script
     parameters:
-      - {name: a, required: true}
-      - {name: b, required: true}
+      - {name: a, required: true, allow_options: true}
+      - {name: b, required: true, allow_options: true}
     script: printf '%s\\0' "$FT_ARG_a" "$1" "$2" "$FT_ARG_b"
 
   - name: path_cmd
@@ -310,8 +314,9 @@ async def test_rewritten_scripts_keep_word_boundaries(tmp_path: Path, words: lis
     if any(script == "" for script, _ in rendered):
         return
     script = "printf '%s\\0' " + " ".join(s for s, _ in rendered)
-    config = CommandToolConfig(name="prop", script=script, parameters=[
-        {"name": "a", "required": True}, {"name": "b", "required": True}])  # type: ignore[list-item]
+    config = CommandToolConfig(name="prop", script=script, parameters=[  # type: ignore[list-item]
+        {"name": "a", "required": True, "allow_options": True},
+        {"name": "b", "required": True, "allow_options": True}])
     tool = CommandTool(config, base_dir=tmp_path, source="test")
     out = await tool.invoke(values, ToolContext())
     assert _fields(out) == [expected for _, expected in rendered]

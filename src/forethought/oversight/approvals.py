@@ -17,11 +17,14 @@ Rules (DESIGN.md, "Side effects and approval"):
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import getpass
 import hashlib
 import hmac
 import os
 import secrets
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,22 +82,109 @@ def _key_path() -> Path:
     return Path(platformdirs.user_config_dir("forethought")) / "approval.key"
 
 
+MIN_KEY_BYTES = 32
+_KEY_FIX = ("delete it and forethought will create a new one — approvals signed with it will need "
+            "to be given again")
+
+
 def approval_key() -> bytes:
-    """The local signing key, created (0600) on first use."""
+    """The local signing key: at least 32 random bytes, private to the user, created on first use.
+
+    A key anyone else can read lets them forge approvals, and a short one can be guessed, so both
+    are refused rather than used; so is an empty file (what a disk-full failure used to leave).
+    """
     path = _key_path()
     try:
-        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+        return _load_key(path)
     except FileNotFoundError:
         pass
-    except (OSError, ValueError) as exc:
-        raise UserError(f"{path}: unreadable approval key ({exc}); delete it to create a new one "
-                        "(existing approvals will then need re-approval)") from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="ascii") as fh:
-        fh.write(key.hex())
+    _create_key(path)
+    return _load_key(path)
+
+
+def _load_key(path: Path) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise  # the caller creates the key
+    except OSError as exc:
+        raise UserError(f"approval key {path} cannot be read ({exc.strerror}); fix its permissions "
+                        f"(chmod 600 {path}) or {_KEY_FIX}") from None
+    try:
+        st = os.fstat(fd)
+        raw = os.read(fd, 4096)
+    except OSError as exc:
+        raise UserError(f"approval key {path} cannot be read ({exc.strerror}); {_KEY_FIX}") from None
+    finally:
+        os.close(fd)
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o077:
+        raise UserError(f"approval key {path} is readable or writable by group/others "
+                        f"(mode {mode:o}), so they could forge approvals; run `chmod 600 {path}` "
+                        f"if nobody else used it, else {_KEY_FIX}")
+    text = raw.strip()
+    if not text:
+        raise UserError(f"approval key {path} is empty ({st.st_size} bytes); {_KEY_FIX}")
+    try:
+        key = bytes.fromhex(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        raise UserError(f"approval key {path} is not a hex-encoded key; {_KEY_FIX}") from None
+    if len(key) < MIN_KEY_BYTES:
+        raise UserError(f"approval key {path} is too short ({len(key)} bytes, at least "
+                        f"{MIN_KEY_BYTES} needed); {_KEY_FIX}")
     return key
+
+
+def _create_key(path: Path) -> None:
+    """Write a new key atomically: a private temp file in the same directory, fsync, then link.
+
+    The key appears complete or not at all. ``link`` (not ``rename``) so that two processes
+    creating a key at once cannot replace each other's: the loser uses the winner's key.
+    """
+    directory = path.parent
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create the directory for approval key {path} ({exc.strerror}); "
+                        "check its permissions or set FORETHOUGHT_APPROVAL_KEY_FILE") from None
+    tmp = directory / f".{path.name}.{secrets.token_hex(8)}.tmp"
+    data = secrets.token_bytes(MIN_KEY_BYTES).hex().encode("ascii")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process created the key first: use theirs
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                raise
+            # A filesystem without hard links: rename (a key made in the same instant may be
+            # replaced, costing that process its fresh approvals — never a weak key).
+            if not path.exists():
+                tmp.replace(path)
+    except OSError as exc:
+        raise UserError(f"cannot create approval key {path} ({exc.strerror or exc}); free space or "
+                        "fix the directory's permissions, then try again") from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    with contextlib.suppress(OSError):  # durability of the new name; some filesystems refuse it
+        _fsync_dir(directory)
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def sign(plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str],

@@ -8,6 +8,7 @@ lazily — only when there is a problem to report — so the happy path stays fa
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,13 +82,18 @@ def parse_text(text: str, fmt: Format, source: str) -> Any:
 
     YAML is read with YAML 1.2 core-schema semantics (``yes`` is a string, ``012`` is 12,
     duplicate keys are errors) by a compiled parser that constructs plain data only; tags are
-    refused outright, so ``!!python/object`` can never become an object.
+    refused outright, so ``!!python/object`` can never become an object. JSON refuses duplicate
+    keys too, with the line and column of the second one.
     """
     if fmt == "json":
         try:
-            data = json.loads(text, parse_constant=_reject_constant)
+            data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
             raise PlanFileError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except _DuplicateKey as exc:
+            key, where = _locate_duplicate(text) or (exc.key, "")
+            raise PlanFileError(f"{source}{where}: invalid JSON: duplicate key {key!r} in an object "
+                                "(JSON would silently keep the last one); keep one of them") from None
         except _NonFinite as exc:
             raise PlanFileError(f"{source}: invalid JSON: {exc} is not a number plans accept; "
                                 "use a finite number or a string") from None
@@ -99,6 +105,58 @@ def parse_text(text: str, fmt: Format, source: str) -> Any:
 
 class _NonFinite(ValueError):
     pass
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # Last-wins would let a reviewer read one value while another runs (YAML refuses it too).
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return data
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def _locate_duplicate(text: str) -> tuple[str, str] | None:
+    """The first duplicate key of valid JSON ``text`` in file order, and ``:line:col`` of it.
+
+    Only run once a duplicate is known, so the happy path pays nothing for locations.
+    """
+    frames: list[set[str] | None] = []  # a set of seen keys per open object, None per array
+    expect_key = False
+    for m in _JSON_TOKEN.finditer(text):
+        tok = m.group()
+        if tok in ("{", "["):
+            frames.append(set() if tok == "{" else None)
+            expect_key = tok == "{"
+        elif tok in ("}", "]"):
+            frames.pop()
+            expect_key = False
+        elif tok == ",":
+            expect_key = bool(frames) and frames[-1] is not None
+        elif tok == ":":
+            expect_key = False
+        elif expect_key and tok.startswith('"'):
+            keys = frames[-1]
+            key = json.loads(tok)
+            if keys is not None:
+                if key in keys:
+                    line = text.count("\n", 0, m.start()) + 1
+                    col = m.start() - text.rfind("\n", 0, m.start())
+                    return key, f":{line}:{col}"
+                keys.add(key)
+    return None
 
 
 def _reject_constant(name: str) -> Any:

@@ -4,6 +4,13 @@ Validation here is the security boundary for values that end up in a child proce
 cannot be passed faithfully (NUL bytes, unencodable text, values longer than the kernel's per-arg
 limit) and confine ``kind: path`` values to an allowed root *after* resolving symlinks, so a value
 either reaches the process exactly as given or the step fails with a message saying why.
+
+A value that would reach the program starting with ``-`` (``--output=/tmp/x``, ``-1``) is refused
+too: it is one argv element, but the program may read it as an *option*, and options can write
+files or signal processes even under a read-only approval. Parameters that are meant to carry
+options say so with ``allow_options: true``; ``enum`` values and the declared ``default`` come from
+the tool's author and pass; ``kind: path`` values are absolute after confinement and cannot start
+with ``-``.
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ class ParamSpec(BaseModel):
     max_length: int = Field(default=DEFAULT_MAX_LENGTH, ge=1, le=100_000)
     minimum: float | None = None
     maximum: float | None = None
+    allow_options: bool = Field(
+        default=False, description="Accept values starting with '-', which the program may read as options.")
 
     @model_validator(mode="before")
     @classmethod
@@ -153,7 +162,8 @@ def validate_args(params: list[ParamSpec], args: Mapping[str, Any], root: Path) 
         raise ToolError(f"unknown argument(s) {', '.join(unknown)}; expected: {expected}", retryable=False)
     out: dict[str, Any] = {}
     for p in params:
-        value = args.get(p.name, p.default)
+        given = args.get(p.name)
+        value = p.default if given is None else given
         if value is None:
             if p.required:
                 raise ToolError(f"missing required argument {p.name!r}", retryable=False)
@@ -174,8 +184,21 @@ def validate_args(params: list[ParamSpec], args: Mapping[str, Any], root: Path) 
                 raise ToolError(f"argument {p.name!r} must be <= {p.maximum}", retryable=False)
         if p.kind == "path":
             value = str(confine(root, value, name=p.name, must_exist=p.must_exist))
+        elif given is not None and not p.allow_options and not (p.enum is not None and value in p.enum):
+            _check_not_option(p.name, value)
         out[p.name] = value
     return out
+
+
+def _check_not_option(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return  # booleans become true/false; arrays and objects one JSON document ([…], {…})
+    if str(value).startswith("-"):
+        shown = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
+        raise ToolError(f"argument {name!r} is {shown!r}, which starts with '-' and could be taken as "
+                        "an option by the program; pass a value that does not start with '-', or "
+                        f"declare the parameter with `allow_options: true` if {name!r} is meant to "
+                        "carry options", retryable=False)
 
 
 def as_text(value: Any, name: str = "argument", limit: int = DEFAULT_MAX_LENGTH) -> str:
