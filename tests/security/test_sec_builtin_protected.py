@@ -106,3 +106,22 @@ def test_a_workspace_inside_the_config_dir_is_refused(home: Path) -> None:
     tools = _tools(Path(platformdirs.user_config_dir("forethought")))
     _refused(tools["read_file"], path="approval.key")
     _refused(tools["list_dir"], path=".")
+
+
+async def test_a_db_given_with_dash_dash_db_is_protected_in_the_workspace(tmp_path: Path) -> None:
+    """The session passes the configured ``--db`` to the built-ins, so a run database kept in the
+    workspace (not in the data dir) is refused as well; other files there stay readable."""
+    from forethought.interfaces.session import builtins_for
+    from forethought.tools.base import ToolContext
+
+    db = tmp_path / "team-runs.db"
+    db.write_bytes(b"SQLite format 3\x00run history")
+    (tmp_path / "notes.txt").write_text("my notes")
+    tools = {t.spec.name: t for t in builtins_for(str(tmp_path), ["read_file"], db=str(db))}
+    ctx = ToolContext()
+    assert (await tools["read_file"].invoke({"path": "notes.txt"}, ctx))["content"] == "my notes"
+    with pytest.raises(ToolError, match="run databases"):
+        await tools["read_file"].invoke({"path": "team-runs.db"}, ctx)
+    unprotected = {t.spec.name: t for t in builtins_for(str(tmp_path), ["read_file"])}
+    read = await unprotected["read_file"].invoke({"path": "team-runs.db"}, ctx)
+    assert "run history" in read["content"]

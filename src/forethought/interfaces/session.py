@@ -25,7 +25,9 @@ def budgets_from(cfg: Config) -> Budgets:
                    on_breach=cfg.on_breach)
 
 
-def builtins_for(workspace: str, enabled: Sequence[str]) -> list[Tool]:
+def builtins_for(workspace: str, enabled: Sequence[str], *, db: str | None = None) -> list[Tool]:
+    """The enabled built-ins confined to ``workspace``; ``db`` (a ``--db`` path) is protected from
+    them like the default run database."""
     if not enabled:
         return []
     from forethought.tools.builtin import builtin_tools
@@ -34,7 +36,8 @@ def builtins_for(workspace: str, enabled: Sequence[str]) -> list[Tool]:
     if not root.is_dir():
         raise UserError(f"workspace {workspace!r} is not a directory; set --workspace or "
                         "`workspace` in forethought.toml")
-    return list(builtin_tools(root, list(enabled)))
+    protect = [Path(db)] if db and "://" not in db else []
+    return list(builtin_tools(root, list(enabled), protect=protect))
 
 
 def tool_setup(cfg: Config, extra_paths: Sequence[str]) -> dict[str, Any]:
@@ -46,7 +49,7 @@ def tool_setup(cfg: Config, extra_paths: Sequence[str]) -> dict[str, Any]:
 
 @contextlib.asynccontextmanager
 async def open_agent(cfg: Config, setup: Mapping[str, Any]) -> AsyncIterator[Agent]:
-    extra = builtins_for(setup["workspace"], setup["builtins"])
+    extra = builtins_for(setup["workspace"], setup["builtins"], db=cfg.db)
     async with open_tools(setup["tools"], extra=extra) as registry:
         from forethought.planning.memory import PlanMemory
         from forethought.runs.store.sqlite import open_store
