@@ -15,12 +15,21 @@ from forethought.tools.base import ToolContext, ToolSpec
 class FnTool:
     """A tool whose behaviour is an async function of (args, ctx); records every call."""
 
-    def __init__(self, name: str, fn: Callable[[dict[str, Any], ToolContext], Awaitable[Any]] |
-                 None = None, *, effect: Effect = "read_only", idempotent: bool | None = None,
-                 timeout_s: float | None = None) -> None:
-        self._spec = ToolSpec(name=name, effect=effect, timeout_s=timeout_s,
-                              idempotent=(effect == "read_only") if idempotent is None
-                              else idempotent)
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[[dict[str, Any], ToolContext], Awaitable[Any]] | None = None,
+        *,
+        effect: Effect = "read_only",
+        idempotent: bool | None = None,
+        timeout_s: float | None = None,
+    ) -> None:
+        self._spec = ToolSpec(
+            name=name,
+            effect=effect,
+            timeout_s=timeout_s,
+            idempotent=(effect == "read_only") if idempotent is None else idempotent,
+        )
         self.fn = fn
         self.calls: list[tuple[dict[str, Any], ToolContext, float]] = []
         self.active = 0
@@ -50,8 +59,9 @@ def sleeper(name: str = "sleep", **kw: Any) -> FnTool:
     return FnTool(name, fn, **kw)
 
 
-def failing(name: str = "fail", *, times: int = 10**9, retryable: bool = True,
-            exc: type[Exception] | None = None) -> FnTool:
+def failing(
+    name: str = "fail", *, times: int = 10**9, retryable: bool = True, exc: type[Exception] | None = None
+) -> FnTool:
     """Fails the first ``times`` calls, then returns "ok"."""
     count = {"n": 0}
 

@@ -28,9 +28,13 @@ class Seq:
 
 
 def small_plan(n: int = 3) -> Plan:
-    return Plan(goal="demo", steps=tuple(
-        Step(id=f"s{i}", tool="echo", args={"i": i}, depends_on=(f"s{i-1}",) if i else ())
-        for i in range(n)))
+    return Plan(
+        goal="demo",
+        steps=tuple(
+            Step(id=f"s{i}", tool="echo", args={"i": i}, depends_on=(f"s{i - 1}",) if i else ())
+            for i in range(n)
+        ),
+    )
 
 
 def full_run(run_id: str, n_steps: int = 3, *, goal: str = "demo") -> list[Any]:
@@ -45,8 +49,17 @@ def full_run(run_id: str, n_steps: int = 3, *, goal: str = "demo") -> list[Any]:
     for step in plan.steps:
         out.append(b(ev.StepReady, step_id=step.id))
         out.append(b(ev.StepStarted, step_id=step.id, attempt=1, idempotency_key=f"k-{step.id}"))
-        out.append(b(ev.ModelCalled, role="executor", model="scripted", step_id=step.id,
-                     input_tokens=10, output_tokens=5, cost_usd=0.001))
+        out.append(
+            b(
+                ev.ModelCalled,
+                role="executor",
+                model="scripted",
+                step_id=step.id,
+                input_tokens=10,
+                output_tokens=5,
+                cost_usd=0.001,
+            )
+        )
         out.append(b(ev.StepSucceeded, step_id=step.id, attempt=1, output={"i": step.id}))
     out.append(b(ev.RunFinished, status="succeeded"))
     return out

@@ -47,8 +47,14 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """No real credentials, and user data/config directories inside a temp dir."""
-    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "FORETHOUGHT_DB",
-                 "FORETHOUGHT_MODEL", "OLLAMA_HOST"):
+    for name in (
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "OPENAI_BASE_URL",
+        "FORETHOUGHT_DB",
+        "FORETHOUGHT_MODEL",
+        "OLLAMA_HOST",
+    ):
         monkeypatch.delenv(name, raising=False)
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))

@@ -98,8 +98,13 @@ async def test_yes_all_runs_and_records_a_signed_approval(store: SqliteStore) ->
     assert result.status == "succeeded"
     assert EFFECTS == ["read db", "write db=<db>"]
     events = store.events(result.run_id)
-    assert [e.kind for e in events[:5]] == ["run_created", "model_called", "plan_proposed",
-                                           "plan_validated", "plan_approved"]
+    assert [e.kind for e in events[:5]] == [
+        "run_created",
+        "model_called",
+        "plan_proposed",
+        "plan_validated",
+        "plan_approved",
+    ]
     approved = events[4]
     assert approved.plan_hash == result.plan.plan_hash()  # type: ignore[union-attr]
     assert approved.signature and approved.approver.endswith("(--yes-all)")
@@ -114,7 +119,8 @@ async def test_without_approval_nothing_runs_then_approve_and_resume(store: Sqli
     assert EFFECTS == []
     # --yes would have run the read-only step only:
     second = await agent(store, ScriptedModel([plan_json(READ, WRITE)])).run(
-        "copy the db setting", approve="read_only")
+        "copy the db setting", approve="read_only"
+    )
     assert second.status == "awaiting_approval"
     assert EFFECTS == ["read db"]
     assert second.state.steps["s2"].status in ("pending", "ready")
@@ -126,9 +132,18 @@ async def test_without_approval_nothing_runs_then_approve_and_resume(store: Sqli
     assert plan is not None
     grant = Approval.grant(plan, a.specs, approver="alice")
     last = store.events(first.run_id)[-1].seq
-    store.append_many([E.PlanApproved(run_id=first.run_id, seq=last + 1, plan_hash=grant.plan_hash,
-                                      approver="alice", tool_hashes=dict(grant.tool_hashes),
-                                      signature=grant.signature)])
+    store.append_many(
+        [
+            E.PlanApproved(
+                run_id=first.run_id,
+                seq=last + 1,
+                plan_hash=grant.plan_hash,
+                approver="alice",
+                tool_hashes=dict(grant.tool_hashes),
+                signature=grant.signature,
+            )
+        ]
+    )
     EFFECTS.clear()
     resumed = await a.resume(first.run_id)
     assert resumed.status == "succeeded"
@@ -146,19 +161,28 @@ async def test_tampered_plan_row_never_runs_the_side_effect(store: SqliteStore) 
     assert plan is not None
     grant = Approval.grant(plan, {t.spec.name: t.spec for t in TOOLS}, approver="alice")
     last = store.events(first.run_id)[-1].seq
-    store.append_many([E.PlanApproved(run_id=first.run_id, seq=last + 1, plan_hash=grant.plan_hash,
-                                      approver="alice", tool_hashes=dict(grant.tool_hashes),
-                                      signature=grant.signature)])
+    store.append_many(
+        [
+            E.PlanApproved(
+                run_id=first.run_id,
+                seq=last + 1,
+                plan_hash=grant.plan_hash,
+                approver="alice",
+                tool_hashes=dict(grant.tool_hashes),
+                signature=grant.signature,
+            )
+        ]
+    )
     # Someone edits the stored plan after approval: the mutating step now writes elsewhere.
     path = store.path
     store.close()
     con = sqlite3.connect(path)
-    body = con.execute("SELECT body FROM events WHERE run_id=? AND kind='plan_proposed'",
-                       (first.run_id,)).fetchone()[0]
+    body = con.execute(
+        "SELECT body FROM events WHERE run_id=? AND kind='plan_proposed'", (first.run_id,)
+    ).fetchone()[0]
     tampered = body.replace('"value":"${s1.value}"', '"value":"pwned"')
     assert tampered != body
-    con.execute("UPDATE events SET body=? WHERE run_id=? AND kind='plan_proposed'",
-                (tampered, first.run_id))
+    con.execute("UPDATE events SET body=? WHERE run_id=? AND kind='plan_proposed'", (tampered, first.run_id))
     con.commit()
     con.close()
     EFFECTS.clear()
@@ -198,18 +222,28 @@ async def test_reject_cancels_the_run(store: SqliteStore) -> None:
     async def reviewer(review: PlanReview) -> Decision:
         return Decision("reject", note="wrong database")
 
-    result = await agent(store, ScriptedModel([plan_json(READ, WRITE)])).run(
-        "copy", reviewer=reviewer)
+    result = await agent(store, ScriptedModel([plan_json(READ, WRITE)])).run("copy", reviewer=reviewer)
     assert result.status == "cancelled"
     assert "rejected by" in result.state.reason and "wrong database" in result.state.reason
     assert EFFECTS == []
 
 
 async def test_replan_adding_a_side_effect_needs_fresh_approval(store: SqliteStore) -> None:
-    deploy = {"id": "s2", "tool": "flaky_deploy", "args": {"target": "prod"},
-              "depends_on": ["s1"], "on_failure": "replan"}
-    replanned = plan_json({"id": "s3", "tool": "write_config",
-                           "args": {"name": "target", "value": "canary"}, "depends_on": ["s1"]})
+    deploy = {
+        "id": "s2",
+        "tool": "flaky_deploy",
+        "args": {"target": "prod"},
+        "depends_on": ["s1"],
+        "on_failure": "replan",
+    }
+    replanned = plan_json(
+        {
+            "id": "s3",
+            "tool": "write_config",
+            "args": {"name": "target", "value": "canary"},
+            "depends_on": ["s1"],
+        }
+    )
 
     async def reviewer(review: PlanReview) -> Decision:
         return Decision("approve")
@@ -256,13 +290,20 @@ async def test_planner_that_always_replans_stops_at_max_replans(store: SqliteSto
 
 
 async def test_token_burning_agent_step_is_stopped_by_the_token_budget(store: SqliteStore) -> None:
-    burn = ModelResponse(text=json.dumps({"action": "call", "tool": "read_config",
-                                          "args": {"name": "x"}}),
-                         usage=Usage(input_tokens=4000, output_tokens=1000), model="scripted")
+    burn = ModelResponse(
+        text=json.dumps({"action": "call", "tool": "read_config", "args": {"name": "x"}}),
+        usage=Usage(input_tokens=4000, output_tokens=1000),
+        model="scripted",
+    )
     planner = ScriptedModel([plan_json({"id": "think", "agent": "analyse the config"})])
     executor = ScriptedModel([burn] * 3)
-    a = Agent(TOOLS, planner_model=planner, executor_model=executor, store=store,
-              budgets=Budgets(max_tokens=8000, on_breach="abort"))
+    a = Agent(
+        TOOLS,
+        planner_model=planner,
+        executor_model=executor,
+        store=store,
+        budgets=Budgets(max_tokens=8000, on_breach="abort"),
+    )
     result = await a.run("analyse", approve="all")
     assert result.status == "failed"
     assert "budget max_tokens exceeded" in result.state.reason
@@ -271,8 +312,7 @@ async def test_token_burning_agent_step_is_stopped_by_the_token_budget(store: Sq
 
 
 async def test_step_that_never_ends_is_stopped_by_the_wall_clock(store: SqliteStore) -> None:
-    model = ScriptedModel([plan_json({"id": "s1", "tool": "hang_forever",
-                                      "args": {"seconds": 3600}})])
+    model = ScriptedModel([plan_json({"id": "s1", "tool": "hang_forever", "args": {"seconds": 3600}})])
     a = agent(store, model, budgets=Budgets(max_wall_s=0.5))
     result = await asyncio.wait_for(a.run("wait", approve="all"), timeout=30)
     assert result.status == "paused"
@@ -282,12 +322,17 @@ async def test_step_that_never_ends_is_stopped_by_the_wall_clock(store: SqliteSt
 
 
 async def test_model_critic_checks_results_and_disagreement_is_recorded(store: SqliteStore) -> None:
-    step = {"id": "s1", "tool": "read_config", "args": {"name": "db"},
-            "check": {"expr": "len(output.value) > 0", "critic": "the value must name a host"},
-            "retry": {"attempts": 2, "backoff_s": 0, "retry_on": ["check"]}}
+    step = {
+        "id": "s1",
+        "tool": "read_config",
+        "args": {"name": "db"},
+        "check": {"expr": "len(output.value) > 0", "critic": "the value must name a host"},
+        "retry": {"attempts": 2, "backoff_s": 0, "retry_on": ["check"]},
+    }
     planner = ScriptedModel([plan_json(step)])
-    critic = ScriptedModel([json.dumps({"ok": False, "reason": "no host in it"}),
-                            json.dumps({"ok": True, "reason": "fine"})])
+    critic = ScriptedModel(
+        [json.dumps({"ok": False, "reason": "no host in it"}), json.dumps({"ok": True, "reason": "fine"})]
+    )
     a = Agent(TOOLS, planner_model=planner, critic_model=critic, store=store)
     result = await a.run("read the db setting", approve="all")
     critic.assert_all_used()
@@ -308,13 +353,29 @@ def test_secrets_in_outputs_never_reach_cli_output(tmp_path: Path) -> None:
     (tmp_path / "leaky.py").write_text(
         "from forethought import tool\n\n"
         "@tool\ndef leak() -> dict:\n"
-        f"    'Return a config with a key in it.'\n    return {{'api_key': '{secret}'}}\n")
+        f"    'Return a config with a key in it.'\n    return {{'api_key': '{secret}'}}\n"
+    )
     (tmp_path / "plan.yaml").write_text("goal: leak\nsteps:\n  - {id: s1, tool: leak}\n")
     for extra in ([], ["--json"]):
         result = subprocess.run(
-            [sys.executable, "-m", "forethought", "exec", "plan.yaml", "--tools", "leaky.py",
-             "--yes", "--db", str(tmp_path / "r.db"), *extra],
-            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+            [
+                sys.executable,
+                "-m",
+                "forethought",
+                "exec",
+                "plan.yaml",
+                "--tools",
+                "leaky.py",
+                "--yes",
+                "--db",
+                str(tmp_path / "r.db"),
+                *extra,
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert result.returncode == 0, result.stderr
         assert secret not in result.stdout + result.stderr
         assert "REDACTED" in result.stdout + result.stderr or extra == []
@@ -323,13 +384,23 @@ def test_secrets_in_outputs_never_reach_cli_output(tmp_path: Path) -> None:
 
 
 async def test_agent_steps_are_routed_to_their_executor_pool(store: SqliteStore) -> None:
-    planner = ScriptedModel([plan_json(
-        {"id": "cheap_step", "agent": "summarize", "executor": "cheap"},
-        {"id": "main_step", "agent": "think"})])
+    planner = ScriptedModel(
+        [
+            plan_json(
+                {"id": "cheap_step", "agent": "summarize", "executor": "cheap"},
+                {"id": "main_step", "agent": "think"},
+            )
+        ]
+    )
     cheap = ScriptedModel([json.dumps({"action": "finish", "answer": "short"})], name="cheap")
     default = ScriptedModel([json.dumps({"action": "finish", "answer": "deep"})], name="big")
-    a = Agent(TOOLS, planner_model=planner, executor_model=default,
-              executors={"cheap": cheap, "unused": "openai:gpt-4o"}, store=store)
+    a = Agent(
+        TOOLS,
+        planner_model=planner,
+        executor_model=default,
+        executors={"cheap": cheap, "unused": "openai:gpt-4o"},
+        store=store,
+    )
     result = await a.run("two agent steps", approve="all")
     assert result.status == "succeeded", result.state.reason
     cheap.assert_all_used()
@@ -345,11 +416,14 @@ def drop_table(name: str) -> str:
     return "dropped"
 
 
-async def test_destructive_steps_can_require_confirmation_at_execution_time(
-        store: SqliteStore) -> None:
+async def test_destructive_steps_can_require_confirmation_at_execution_time(store: SqliteStore) -> None:
     steps = [READ, {"id": "d", "tool": "drop_table", "args": {"name": "old"}, "depends_on": ["s1"]}]
-    a = Agent([*TOOLS, drop_table], model=ScriptedModel([plan_json(*steps)]), store=store,
-              reconfirm_destructive=True)
+    a = Agent(
+        [*TOOLS, drop_table],
+        model=ScriptedModel([plan_json(*steps)]),
+        store=store,
+        reconfirm_destructive=True,
+    )
     first = await a.run("drop the old table", approve="all")
     assert first.status == "awaiting_approval"  # --yes-all is not a confirmation
     assert EFFECTS == ["read db"]
@@ -358,6 +432,5 @@ async def test_destructive_steps_can_require_confirmation_at_execution_time(
     done = await a.approve(first.run_id, steps=["d"], approver="alice")
     assert done is not None and done.status == "succeeded"
     assert EFFECTS == ["read db", "drop old"]
-    confirmations = [e for e in store.events(first.run_id)
-                     if e.kind == "plan_approved" and e.steps]
+    confirmations = [e for e in store.events(first.run_id) if e.kind == "plan_approved" and e.steps]
     assert [(c.approver, c.steps) for c in confirmations] == [("alice", ["d"])]

@@ -49,18 +49,19 @@ class SlowStreamModel:
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
         for i in range(0, len(self.text), self.chunk):
             await asyncio.sleep(self.delay_s)
-            yield StreamChunk(delta=self.text[i:i + self.chunk])
+            yield StreamChunk(delta=self.text[i : i + self.chunk])
         self.finished_at = time.monotonic()
-        yield StreamChunk(done=True, usage=Usage(input_tokens=10, output_tokens=20),
-                          finish_reason="stop")
+        yield StreamChunk(done=True, usage=Usage(input_tokens=10, output_tokens=20), finish_reason="stop")
 
 
-PLAN = {"steps": [
-    {"id": "s1", "tool": "fetch", "args": {"name": "a"}},
-    {"id": "s2", "tool": "fetch", "args": {"name": "b"}},
-    {"id": "s3", "tool": "fetch", "args": {"name": "c"}},
-    {"id": "s4", "tool": "save", "args": {"text": "${s1.value}${s2.value}${s3.value}"}},
-]}
+PLAN = {
+    "steps": [
+        {"id": "s1", "tool": "fetch", "args": {"name": "a"}},
+        {"id": "s2", "tool": "fetch", "args": {"name": "b"}},
+        {"id": "s3", "tool": "fetch", "args": {"name": "c"}},
+        {"id": "s4", "tool": "save", "args": {"text": "${s1.value}${s2.value}${s3.value}"}},
+    ]
+}
 
 
 @pytest.fixture(autouse=True)
@@ -87,15 +88,15 @@ async def test_read_only_steps_start_before_the_plan_is_complete(store: SqliteSt
     kinds = [e.kind for e in store.events(result.run_id)]
     assert kinds.index("step_started") < kinds.index("plan_proposed")
     approved = kinds.index("plan_approved")
-    save_start = next(i for i, e in enumerate(store.events(result.run_id))
-                      if e.kind == "step_started" and e.step_id == "s4")
+    save_start = next(
+        i for i, e in enumerate(store.events(result.run_id)) if e.kind == "step_started" and e.step_id == "s4"
+    )
     assert kinds.index("plan_proposed") < approved < save_start
     assert "model_called" in kinds
 
 
 async def test_yes_runs_read_only_work_and_waits_for_side_effects(store: SqliteStore) -> None:
-    agent = Agent([fetch, save], model=SlowStreamModel(json.dumps(PLAN), delay_s=0.01),
-                  store=store)
+    agent = Agent([fetch, save], model=SlowStreamModel(json.dumps(PLAN), delay_s=0.01), store=store)
     result = await agent.run("fetch and save", approve="read_only", stream=True)
     assert result.status == "awaiting_approval"
     assert set(STARTS) == {"a", "b", "c"}
@@ -103,10 +104,13 @@ async def test_yes_runs_read_only_work_and_waits_for_side_effects(store: SqliteS
 
 
 async def test_an_invalid_streamed_plan_fails_the_run(store: SqliteStore) -> None:
-    bad = {"steps": [{"id": "s1", "tool": "fetch", "args": {"name": "a"}},
-                     {"id": "s2", "tool": "nope", "args": {}}]}
-    agent = Agent([fetch, save], model=SlowStreamModel(json.dumps(bad), delay_s=0.0),
-                  store=store)
+    bad = {
+        "steps": [
+            {"id": "s1", "tool": "fetch", "args": {"name": "a"}},
+            {"id": "s2", "tool": "nope", "args": {}},
+        ]
+    }
+    agent = Agent([fetch, save], model=SlowStreamModel(json.dumps(bad), delay_s=0.0), store=store)
     result = await agent.run("x", approve="all", stream=True)
     assert result.status == "failed"
     assert "invalid plan" in result.state.reason or "planner" in result.state.reason

@@ -83,13 +83,18 @@ def test_changed_tool_definition_disables_the_step_until_reapproved() -> None:
 
 
 def test_agent_steps_unknown_tools_and_required_approval_are_side_effecting() -> None:
-    p = Plan.model_validate({"goal": "g", "steps": [
-        {"id": "a", "agent": "summarize the logs"},
-        {"id": "u", "tool": "mystery"},
-        {"id": "q", "tool": "read", "approval": "required"},
-        {"id": "c", "tool": "read", "compensate": {"tool": "write", "args": {}}},
-        {"id": "ok", "tool": "read"},
-    ]})
+    p = Plan.model_validate(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "a", "agent": "summarize the logs"},
+                {"id": "u", "tool": "mystery"},
+                {"id": "q", "tool": "read", "approval": "required"},
+                {"id": "c", "tool": "read", "compensate": {"tool": "write", "args": {}}},
+                {"id": "ok", "tool": "read"},
+            ],
+        }
+    )
     assert [s.id for s in p.steps if needs_approval(s, SPECS.get(s.tool or ""))] == ["a", "u", "q", "c"]
 
 
@@ -105,10 +110,12 @@ def test_reconfirm_policy_needs_an_execution_time_step_confirmation() -> None:
     assert gate.allows(p.step("d"), SPECS["drop"])
     # the confirmation is signed with its step list: widening it forges nothing
     forged = dataclasses.replace(confirm, steps=("d", "w"))
-    assert not ApprovalGate([p], [blanket, forged], SPECS,
-                            reconfirm_destructive=True).allows(p.step("d"), SPECS["drop"])
+    assert not ApprovalGate([p], [blanket, forged], SPECS, reconfirm_destructive=True).allows(
+        p.step("d"), SPECS["drop"]
+    )
     # a confirmation for a changed step (edited plan) does not carry over
     edited = plan(d={"args": {"table": "users"}})
-    again = ApprovalGate([p, edited], [Approval.grant(edited, SPECS), confirm], SPECS,
-                         reconfirm_destructive=True)
+    again = ApprovalGate(
+        [p, edited], [Approval.grant(edited, SPECS), confirm], SPECS, reconfirm_destructive=True
+    )
     assert not again.allows(edited.step("d"), SPECS["drop"])

@@ -40,6 +40,7 @@ async def run(plan: Plan, tools: dict[str, Any], **kw: Any) -> Executor:
 
 # ------------------------------------------------------------------------------ the policy
 
+
 def test_read_only_tool_needs_no_approval() -> None:
     assert not needs_approval(step(tool="read"), READ)
     assert not needs_approval(ToolCall(tool="read"), READ)
@@ -88,6 +89,7 @@ def test_rollback_step_is_decided_like_any_step() -> None:
 
 # ------------------------------------------------------------------------------ behaviour changes
 
+
 async def test_executor_holds_a_step_with_an_unknown_tool_for_approval() -> None:
     # Before: the step started without approval (and failed as "unknown tool").
     ex = await run(plan_of({"id": "u", "tool": "mystery"}), {})
@@ -106,9 +108,10 @@ async def test_executor_holds_a_read_only_step_whose_compensation_is_destructive
 
 async def test_executor_skips_an_unapproved_rollback_step_with_an_unknown_tool() -> None:
     # Before: a rollback step whose tool is unknown was attempted without asking the gate.
-    plan = plan_of({"id": "d", "tool": "fail", "on_failure": "rollback",
-                    "retry": {"attempts": 1}},
-                   rollback=({"id": "r", "tool": "mystery"},))
+    plan = plan_of(
+        {"id": "d", "tool": "fail", "on_failure": "rollback", "retry": {"attempts": 1}},
+        rollback=({"id": "r", "tool": "mystery"},),
+    )
     ex = await run(plan, registry(failing()))
     skipped = [e for e in ex.log if e.kind == "step_skipped" and e.step_id == "r"]
     assert skipped and skipped[0].reason == "rollback step not approved"  # type: ignore[union-attr]
@@ -118,8 +121,7 @@ async def test_executor_skips_an_unapproved_rollback_step_with_an_unknown_tool()
 def test_approval_must_cover_a_step_with_a_read_only_compensation() -> None:
     # Before: the approvals module looked the compensation's tool up and let this step through;
     # now a step with a compensation always needs approval (executor and gate agree).
-    plan = plan_of({"id": "c", "tool": "read", "compensate": {"tool": "read"}},
-                   {"id": "ok", "tool": "read"})
+    plan = plan_of({"id": "c", "tool": "read", "compensate": {"tool": "read"}}, {"id": "ok", "tool": "read"})
     assert [s.id for s in side_effect_steps(plan, SPECS)] == ["c"]
     gate = ApprovalGate([plan], [], SPECS)
     assert not gate.allows(plan.step("c"), READ)

@@ -14,21 +14,37 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 FIXTURES = Path(__file__).parent / "fixtures" / "interactive"
-PLAN = {"steps": [
-    {"id": "s1", "tool": "read_config", "args": {"name": "db"}},
-    {"id": "s2", "tool": "write_config", "args": {"name": "db", "value": "${s1.value}"}},
-]}
+PLAN = {
+    "steps": [
+        {"id": "s1", "tool": "read_config", "args": {"name": "db"}},
+        {"id": "s2", "tool": "write_config", "args": {"name": "db", "value": "${s1.value}"}},
+    ]
+}
 
 
 def setup(tmp_path: Path, plan: dict[str, object]) -> tuple[list[str], dict[str, str]]:
     replies = tmp_path / "replies.json"
     replies.write_text(json.dumps([json.dumps(plan)]))
-    env = dict(os.environ, FT_TEST_EFFECTS=str(tmp_path / "effects.log"),
-               EDITOR=f"{sys.executable} {FIXTURES / 'edit_plan.py'}", TERM="xterm",
-               COLUMNS="120", LINES="40")
-    args = ["-m", "forethought", "run", "update the db setting", "--model",
-            f"scripted:{replies}", "--tools", str(FIXTURES / "tools.py"), "--db",
-            str(tmp_path / "runs.db")]
+    env = dict(
+        os.environ,
+        FT_TEST_EFFECTS=str(tmp_path / "effects.log"),
+        EDITOR=f"{sys.executable} {FIXTURES / 'edit_plan.py'}",
+        TERM="xterm",
+        COLUMNS="120",
+        LINES="40",
+    )
+    args = [
+        "-m",
+        "forethought",
+        "run",
+        "update the db setting",
+        "--model",
+        f"scripted:{replies}",
+        "--tools",
+        str(FIXTURES / "tools.py"),
+        "--db",
+        str(tmp_path / "runs.db"),
+    ]
     return args, env
 
 
@@ -38,14 +54,19 @@ def effects(tmp_path: Path) -> list[str]:
 
 
 def runs(tmp_path: Path) -> list[dict[str, object]]:
-    out = subprocess.run([sys.executable, "-m", "forethought", "runs", "--json", "--db",
-                          str(tmp_path / "runs.db")], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "forethought", "runs", "--json", "--db", str(tmp_path / "runs.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return json.loads(out.stdout)
 
 
 def spawn(args: list[str], env: dict[str, str], cwd: Path) -> pexpect.spawn:
-    return pexpect.spawn(sys.executable, args, env=env, cwd=str(cwd), encoding="utf-8",
-                         timeout=60, dimensions=(40, 120))
+    return pexpect.spawn(
+        sys.executable, args, env=env, cwd=str(cwd), encoding="utf-8", timeout=60, dimensions=(40, 120)
+    )
 
 
 def test_approve(tmp_path: Path) -> None:
@@ -90,9 +111,12 @@ def test_edit_then_approve(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_pauses_and_resume_finishes(tmp_path: Path) -> None:
-    plan = {"steps": [{"id": "s1", "tool": "slow_check", "args": {"seconds": 1.5}},
-                      {"id": "s2", "tool": "write_config", "args": {"name": "x", "value": "y"},
-                       "depends_on": ["s1"]}]}
+    plan = {
+        "steps": [
+            {"id": "s1", "tool": "slow_check", "args": {"seconds": 1.5}},
+            {"id": "s2", "tool": "write_config", "args": {"name": "x", "value": "y"}, "depends_on": ["s1"]},
+        ]
+    }
     args, env = setup(tmp_path, plan)
     child = spawn(args, env, tmp_path)
     child.expect(r"\[r\]eject")
@@ -109,9 +133,21 @@ def test_ctrl_c_pauses_and_resume_finishes(tmp_path: Path) -> None:
     assert "write x=y" not in effects(tmp_path)
     run = runs(tmp_path)[0]
     assert run["status"] == "paused"
-    resumed = subprocess.run([sys.executable, "-m", "forethought", "resume", str(run["run_id"]),
-                              "--db", str(tmp_path / "runs.db")], env=env, capture_output=True,
-                             text=True, timeout=120)
+    resumed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "forethought",
+            "resume",
+            str(run["run_id"]),
+            "--db",
+            str(tmp_path / "runs.db"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert effects(tmp_path)[-1] == "write x=y"
     assert effects(tmp_path).count("slow finished") == 1

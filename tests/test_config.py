@@ -17,9 +17,13 @@ def test_precedence_and_sources(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     (project / "sub").mkdir(parents=True)
     (project / "forethought.toml").write_text(
-        '[forethought]\nmax_replans = 1\ndb = "runs.db"\ntools = ["tools.py"]\n')
-    cfg = load_config({"max_concurrency": 16}, cwd=project / "sub",
-                      env={"FORETHOUGHT_MODEL": "local", "OPENAI_API_KEY": "sk-x"})
+        '[forethought]\nmax_replans = 1\ndb = "runs.db"\ntools = ["tools.py"]\n'
+    )
+    cfg = load_config(
+        {"max_concurrency": 16},
+        cwd=project / "sub",
+        env={"FORETHOUGHT_MODEL": "local", "OPENAI_API_KEY": "sk-x"},
+    )
     assert (cfg.model, cfg.settings["model"].source) == ("local", "$FORETHOUGHT_MODEL")
     assert (cfg.max_replans, cfg.settings["max_replans"].source) == (1, str(project / "forethought.toml"))
     assert cfg.db == str((project / "runs.db").resolve())
@@ -28,12 +32,15 @@ def test_precedence_and_sources(tmp_path: Path) -> None:
     assert cfg.settings["max_tokens"].source == "default"
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("modle = 'x'", "unknown setting 'modle'"),
-    ("max_replans = 'many'", "max_replans: invalid literal"),
-    ("model = [", "invalid TOML"),
-    ("on_breach = 'explode'", "on_breach must be `pause` or `abort`"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("modle = 'x'", "unknown setting 'modle'"),
+        ("max_replans = 'many'", "max_replans: invalid literal"),
+        ("model = [", "invalid TOML"),
+        ("on_breach = 'explode'", "on_breach must be `pause` or `abort`"),
+    ],
+)
 def test_bad_project_files_are_one_line_errors(tmp_path: Path, text: str, message: str) -> None:
     (tmp_path / "forethought.toml").write_text(text + "\n")
     with pytest.raises(UserError, match=message) as info:
@@ -42,17 +49,27 @@ def test_bad_project_files_are_one_line_errors(tmp_path: Path, text: str, messag
 
 
 def test_config_command_masks_secrets(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "forethought", "config"], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=60,
-                            env={"PATH": "/usr/bin:/bin", "FORETHOUGHT_MAX_STEPS": "12",
-                                 "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c")})
+    result = subprocess.run(
+        [sys.executable, "-m", "forethought", "config"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "FORETHOUGHT_MAX_STEPS": "12",
+            "HOME": str(tmp_path),
+            "XDG_CONFIG_HOME": str(tmp_path / "c"),
+        },
+    )
     assert result.returncode == 0, result.stderr
     assert "max_steps" in result.stdout and "12  [$FORETHOUGHT_MAX_STEPS]" in result.stdout
 
 
 def test_executor_pools_from_file_and_env(tmp_path: Path) -> None:
     (tmp_path / "forethought.toml").write_text(
-        '[forethought]\nexecutors = {cheap = "ollama:qwen2.5:0.5b", code = "openai:gpt-4o"}\n')
+        '[forethought]\nexecutors = {cheap = "ollama:qwen2.5:0.5b", code = "openai:gpt-4o"}\n'
+    )
     cfg = load_config(cwd=tmp_path, env={})
     assert cfg.executors == {"cheap": "ollama:qwen2.5:0.5b", "code": "openai:gpt-4o"}
     env = load_config(cwd=tmp_path, env={"FORETHOUGHT_EXECUTORS": "fast=local"})

@@ -12,37 +12,52 @@ from forethought.plan.model import Check, Step
 STEP = Step(id="s", tool="t")
 
 
-@pytest.mark.parametrize(("check", "output", "criterion"), [
-    ({"schema": {"type": "object", "required": ["a"]}}, {"b": 1}, "schema"),
-    ({"schema": {"type": "array", "items": {"type": "integer"}}}, [1, "x"], "schema"),
-    ({"regex": r"^ok\b"}, "not ok", "regex"),
-    ({"regex": "("}, "x", "regex"),
-    ({"exit_code": 0}, {"exit_code": 2}, "exit_code"),
-    ({"exit_code": 0}, "no code", "exit_code"),
-    ({"expr": "output['n'] > 3"}, {"n": 1}, "expr"),
-    ({"expr": "output['missing'] > 3"}, {"n": 1}, "expr"),
-    ({"schema": {"type": "nonsense"}}, 1, "schema"),
-])
+@pytest.mark.parametrize(
+    ("check", "output", "criterion"),
+    [
+        ({"schema": {"type": "object", "required": ["a"]}}, {"b": 1}, "schema"),
+        ({"schema": {"type": "array", "items": {"type": "integer"}}}, [1, "x"], "schema"),
+        ({"regex": r"^ok\b"}, "not ok", "regex"),
+        ({"regex": "("}, "x", "regex"),
+        ({"exit_code": 0}, {"exit_code": 2}, "exit_code"),
+        ({"exit_code": 0}, "no code", "exit_code"),
+        ({"expr": "output['n'] > 3"}, {"n": 1}, "expr"),
+        ({"expr": "output['missing'] > 3"}, {"n": 1}, "expr"),
+        ({"schema": {"type": "nonsense"}}, 1, "schema"),
+    ],
+)
 def test_failing_criteria(check: dict[str, Any], output: Any, criterion: str) -> None:
     failure = run_deterministic_checks(Check.model_validate(check), output)
     assert failure is not None and failure.criterion == criterion
     assert failure.detail and str(failure).startswith(f"check {criterion} failed")
 
 
-@pytest.mark.parametrize(("check", "output"), [
-    ({"schema": {"type": "object", "required": ["a"]}}, {"a": 1}),
-    ({"regex": r"\d+ files"}, {"summary": "12 files"}),
-    ({"exit_code": 0}, {"exit_code": 0, "stdout": ""}),
-    ({"expr": "output['n'] > 3"}, {"n": 4}),
-    ({"schema": {"type": "object"}, "regex": "a", "exit_code": 0}, {"exit_code": 0, "a": 1}),
-])
+@pytest.mark.parametrize(
+    ("check", "output"),
+    [
+        ({"schema": {"type": "object", "required": ["a"]}}, {"a": 1}),
+        ({"regex": r"\d+ files"}, {"summary": "12 files"}),
+        ({"exit_code": 0}, {"exit_code": 0, "stdout": ""}),
+        ({"expr": "output['n'] > 3"}, {"n": 4}),
+        ({"schema": {"type": "object"}, "regex": "a", "exit_code": 0}, {"exit_code": 0, "a": 1}),
+    ],
+)
 def test_passing_criteria(check: dict[str, Any], output: Any) -> None:
     assert run_deterministic_checks(Check.model_validate(check), output) is None
 
 
 def test_schema_failure_names_the_path() -> None:
-    f = run_deterministic_checks(Check.model_validate({"schema": {"type": "object", "properties": {
-        "items": {"type": "array", "items": {"type": "string"}}}}}), {"items": ["a", 3]})
+    f = run_deterministic_checks(
+        Check.model_validate(
+            {
+                "schema": {
+                    "type": "object",
+                    "properties": {"items": {"type": "array", "items": {"type": "string"}}},
+                }
+            }
+        ),
+        {"items": ["a", 3]},
+    )
     assert f is not None and "output.items[1]" in f.detail
 
 

@@ -78,7 +78,8 @@ def test_io_readiness_wakes_a_long_wait() -> None:
 def test_subprocesses_and_timeouts_work() -> None:
     async def main() -> tuple[bytes, bool]:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", "print('hi')", stdout=asyncio.subprocess.PIPE)
+            sys.executable, "-c", "print('hi')", stdout=asyncio.subprocess.PIPE
+        )
         out, _ = await proc.communicate()
         timed_out = False
         try:
@@ -91,8 +92,7 @@ def test_subprocesses_and_timeouts_work() -> None:
     assert eventloop.run(main()) == (b"hi\n", True)
 
 
-def test_a_descriptor_beyond_select_limits_falls_back_to_epoll(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_descriptor_beyond_select_limits_falls_back_to_epoll(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(eventloop, "_FD_SETSIZE", 0)  # as if the epoll fd were >= FD_SETSIZE
 
     async def main() -> float:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from forethought.interfaces.cli.exec_cmd import exec_command
 
-TOOLS = textwrap.dedent('''
+TOOLS = textwrap.dedent("""
     from forethought import tool
 
     @tool
@@ -24,7 +24,7 @@ TOOLS = textwrap.dedent('''
     @tool
     def boom() -> int:
         raise ValueError("nope")
-''')
+""")
 
 
 def _files(tmp_path: Path, plan: str) -> tuple[str, str]:
@@ -51,13 +51,22 @@ PLAN = """
 def test_exec_json_summary_and_exit_codes(tmp_path: Path) -> None:
     plan, tools = _files(tmp_path, PLAN)
     runner = CliRunner()
-    result = runner.invoke(exec_command, [plan, "--tools", tools, "--json", "--yes-all"],
-                           standalone_mode=False)
+    result = runner.invoke(
+        exec_command, [plan, "--tools", tools, "--json", "--yes-all"], standalone_mode=False
+    )
     assert result.exception is None, result.output
     assert result.return_value == 0
     data = json.loads(result.stdout)
-    assert {"run_id", "status", "plan_version", "steps", "makespan_s", "critical_path_s",
-            "tokens", "cost_usd"} <= set(data)
+    assert {
+        "run_id",
+        "status",
+        "plan_version",
+        "steps",
+        "makespan_s",
+        "critical_path_s",
+        "tokens",
+        "cost_usd",
+    } <= set(data)
     assert data["status"] == "succeeded" and data["plan_version"] == 1
     s3 = data["steps"]["s3"]
     assert s3["output"] == "wrote sum 13" and s3["attempts"] == 1
@@ -68,15 +77,15 @@ def test_exec_json_summary_and_exit_codes(tmp_path: Path) -> None:
 def test_exec_without_approval_exits_3_and_runs_no_side_effects(tmp_path: Path) -> None:
     plan, tools = _files(tmp_path, PLAN)
     # Unattended and unapproved: nothing runs at all.
-    result = CliRunner().invoke(exec_command, [plan, "--tools", tools, "--json"],
-                                standalone_mode=False)
+    result = CliRunner().invoke(exec_command, [plan, "--tools", tools, "--json"], standalone_mode=False)
     assert result.return_value == 3
     data = json.loads(result.stdout)
     assert data["status"] == "awaiting_approval"
     assert all(s["status"] == "pending" for s in data["steps"].values())
     # --yes: the read-only work runs, the side effect waits.
-    result = CliRunner().invoke(exec_command, [plan, "--tools", tools, "--json", "--yes"],
-                                standalone_mode=False)
+    result = CliRunner().invoke(
+        exec_command, [plan, "--tools", tools, "--json", "--yes"], standalone_mode=False
+    )
     assert result.return_value == 3
     data = json.loads(result.stdout)
     assert data["status"] == "awaiting_approval"
@@ -85,26 +94,31 @@ def test_exec_without_approval_exits_3_and_runs_no_side_effects(tmp_path: Path) 
 
 
 def test_exec_failed_run_exits_1_with_progress_on_stderr(tmp_path: Path) -> None:
-    plan, tools = _files(tmp_path, """
+    plan, tools = _files(
+        tmp_path,
+        """
         goal: fail
         steps:
           - id: b
             tool: boom
-    """)
-    result = CliRunner().invoke(exec_command, [plan, "--tools", tools, "--yes"],
-                                standalone_mode=False)
+    """,
+    )
+    result = CliRunner().invoke(exec_command, [plan, "--tools", tools, "--yes"], standalone_mode=False)
     assert result.return_value == 1
     assert "b failed (error): ValueError: nope" in result.stderr
     assert "failed" in result.stdout
 
 
 def test_exec_invalid_plan_is_a_user_error(tmp_path: Path) -> None:
-    plan, tools = _files(tmp_path, """
+    plan, tools = _files(
+        tmp_path,
+        """
         goal: bad
         steps:
           - id: a
             tool: nosuchtool
-    """)
+    """,
+    )
     result = CliRunner().invoke(exec_command, [plan, "--tools", tools], standalone_mode=False)
     from forethought.errors import UserError
 
@@ -118,8 +132,9 @@ def test_exec_records_every_event_in_the_run_database(tmp_path: Path) -> None:
 
     plan, tools = _files(tmp_path, PLAN)
     db = str(tmp_path / "runs.db")
-    result = CliRunner().invoke(exec_command, [plan, "--tools", tools, "--json", "--yes-all",
-                                               "--db", db], standalone_mode=False)
+    result = CliRunner().invoke(
+        exec_command, [plan, "--tools", tools, "--json", "--yes-all", "--db", db], standalone_mode=False
+    )
     assert result.return_value == 0
     data = json.loads(result.stdout)
     with open_store(db) as store:

@@ -28,9 +28,21 @@ def _context(tools: dict[str, Any]) -> RunContext:
     def record(*_: Any, **__: Any) -> Event:
         raise AssertionError("no agent step here")
 
-    return RunContext(run_id="r1", state=RunState(), plan=None, plan_hash="", bus=EventLog(),
-                      tools=tools, backends=None, rng=random.Random(0), critic=None,
-                      agent_runner=None, replanner=None, max_replans=0, record=record)
+    return RunContext(
+        run_id="r1",
+        state=RunState(),
+        plan=None,
+        plan_hash="",
+        bus=EventLog(),
+        tools=tools,
+        backends=None,
+        rng=random.Random(0),
+        critic=None,
+        agent_runner=None,
+        replanner=None,
+        max_replans=0,
+        record=record,
+    )
 
 
 async def test_quick_attempt_needs_only_a_run_context() -> None:

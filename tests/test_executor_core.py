@@ -35,6 +35,7 @@ def assert_gap_free(ex: Executor) -> None:
 
 # ------------------------------------------------------------------------------ basics
 
+
 async def test_typed_references_and_text_interpolation() -> None:
     async def produce(args: dict[str, Any], ctx: ToolContext) -> Any:
         return {"items": [{"path": "/a"}, {"path": "/b"}], "n": 2}
@@ -63,9 +64,10 @@ async def test_output_is_data_never_rescanned_as_template() -> None:
     async def produce(args: dict[str, Any], ctx: ToolContext) -> Any:
         return "${s1}"
 
-    ex = await run(plan_of({"id": "s1", "tool": "produce"},
-                           {"id": "s2", "tool": "echo", "args": {"value": "x ${s1}"}}),
-                   registry(FnTool("produce", produce), FnTool("echo", lambda a, c: _value(a))))
+    ex = await run(
+        plan_of({"id": "s1", "tool": "produce"}, {"id": "s2", "tool": "echo", "args": {"value": "x ${s1}"}}),
+        registry(FnTool("produce", produce), FnTool("echo", lambda a, c: _value(a))),
+    )
     assert ex.state.steps["s2"].output == "x ${s1}"
 
 
@@ -73,9 +75,12 @@ async def test_unresolvable_reference_fails_with_class_reference() -> None:
     async def produce(args: dict[str, Any], ctx: ToolContext) -> Any:
         return {"a": 1}
 
-    ex = await run(plan_of({"id": "s1", "tool": "produce"},
-                           {"id": "s2", "tool": "echo", "args": {"value": "${s1.missing}"}}),
-                   registry(FnTool("produce", produce), FnTool("echo")))
+    ex = await run(
+        plan_of(
+            {"id": "s1", "tool": "produce"}, {"id": "s2", "tool": "echo", "args": {"value": "${s1.missing}"}}
+        ),
+        registry(FnTool("produce", produce), FnTool("echo")),
+    )
     s2 = ex.state.steps["s2"]
     assert s2.status == "failed" and s2.failure_class == "reference"
     assert "missing" in (s2.error or "")
@@ -87,8 +92,9 @@ async def test_unserializable_output_fails_clearly_without_retry() -> None:
         return object()
 
     tool = FnTool("bad", bad)
-    ex = await run(plan_of({"id": "s1", "tool": "bad", "retry": {"attempts": 3, "backoff_s": 0}}),
-                   registry(tool))
+    ex = await run(
+        plan_of({"id": "s1", "tool": "bad", "retry": {"attempts": 3, "backoff_s": 0}}), registry(tool)
+    )
     s1 = ex.state.steps["s1"]
     assert s1.status == "failed" and "not JSON-serializable" in (s1.error or "")
     assert len(tool.calls) == 1
@@ -105,30 +111,39 @@ async def test_outputs_are_normalized_like_the_event_log() -> None:
 
 # ------------------------------------------------------------------------------ failures, retries
 
+
 async def test_raising_tool_fails_step_with_reason() -> None:
-    ex = await run(plan_of({"id": "s1", "tool": "fail", "retry": {"attempts": 1}}),
-                   registry(failing(exc=ValueError)))
+    ex = await run(
+        plan_of({"id": "s1", "tool": "fail", "retry": {"attempts": 1}}), registry(failing(exc=ValueError))
+    )
     assert ex.state.steps["s1"].error == "ValueError: boom"
     assert ex.state.status == "failed"
 
 
 async def test_timeout_fails_step_and_run_does_not_hang() -> None:
-    ex = await run(plan_of({"id": "s1", "tool": "sleep", "args": {"s": 30}, "timeout_s": 0.05,
-                            "retry": {"attempts": 1}}), registry(sleeper()))
+    ex = await run(
+        plan_of(
+            {"id": "s1", "tool": "sleep", "args": {"s": 30}, "timeout_s": 0.05, "retry": {"attempts": 1}}
+        ),
+        registry(sleeper()),
+    )
     s1 = ex.state.steps["s1"]
     assert s1.failure_class == "timeout" and "0.05" in (s1.error or "")
 
 
 async def test_tool_spec_timeout_is_the_default() -> None:
-    ex = await run(plan_of({"id": "s1", "tool": "sleep", "args": {"s": 30},
-                            "retry": {"attempts": 1}}), registry(sleeper(timeout_s=0.05)))
+    ex = await run(
+        plan_of({"id": "s1", "tool": "sleep", "args": {"s": 30}, "retry": {"attempts": 1}}),
+        registry(sleeper(timeout_s=0.05)),
+    )
     assert ex.state.steps["s1"].failure_class == "timeout"
 
 
 async def test_retries_until_success_with_backoff_events() -> None:
     tool = failing(times=2)
-    ex = await run(plan_of({"id": "s1", "tool": "fail",
-                            "retry": {"attempts": 3, "backoff_s": 0.001}}), registry(tool))
+    ex = await run(
+        plan_of({"id": "s1", "tool": "fail", "retry": {"attempts": 3, "backoff_s": 0.001}}), registry(tool)
+    )
     s1 = ex.state.steps["s1"]
     assert s1.status == "succeeded" and s1.attempts == 3 and s1.output == "ok"
     failed = [e for e in ex.log if e.kind == "step_failed"]
@@ -139,17 +154,26 @@ async def test_retries_until_success_with_backoff_events() -> None:
 
 async def test_non_retryable_tool_error_never_retries() -> None:
     tool = failing(retryable=False)
-    ex = await run(plan_of({"id": "s1", "tool": "fail", "retry": {"attempts": 5,
-                                                                  "backoff_s": 0}}),
-                   registry(tool))
+    ex = await run(
+        plan_of({"id": "s1", "tool": "fail", "retry": {"attempts": 5, "backoff_s": 0}}), registry(tool)
+    )
     assert len(tool.calls) == 1 and ex.state.steps["s1"].status == "failed"
 
 
 async def test_retry_on_excludes_timeouts_when_asked() -> None:
     tool = sleeper()
-    ex = await run(plan_of({"id": "s1", "tool": "sleep", "args": {"s": 5}, "timeout_s": 0.02,
-                            "retry": {"attempts": 3, "backoff_s": 0, "retry_on": ["error"]}}),
-                   registry(tool))
+    ex = await run(
+        plan_of(
+            {
+                "id": "s1",
+                "tool": "sleep",
+                "args": {"s": 5},
+                "timeout_s": 0.02,
+                "retry": {"attempts": 3, "backoff_s": 0, "retry_on": ["error"]},
+            }
+        ),
+        registry(tool),
+    )
     assert len(tool.calls) == 1 and ex.state.steps["s1"].failure_class == "timeout"
 
 
@@ -160,22 +184,32 @@ async def test_failed_check_is_retried_and_emits_check_failed() -> None:
         count["n"] += 1
         return {"exit_code": 0 if count["n"] >= 2 else 1}
 
-    ex = await run(plan_of({"id": "s1", "tool": "run", "check": {"exit_code": 0},
-                            "retry": {"attempts": 2, "backoff_s": 0,
-                                      "retry_on": ["check"]}}),
-                   registry(FnTool("run", flaky)))
+    ex = await run(
+        plan_of(
+            {
+                "id": "s1",
+                "tool": "run",
+                "check": {"exit_code": 0},
+                "retry": {"attempts": 2, "backoff_s": 0, "retry_on": ["check"]},
+            }
+        ),
+        registry(FnTool("run", flaky)),
+    )
     assert ex.state.steps["s1"].status == "succeeded"
     checks = [e for e in ex.log if e.kind == "check_failed"]
     assert len(checks) == 1 and checks[0].criterion == "exit_code"  # type: ignore[union-attr]
 
 
 async def test_failed_check_without_retry_fails_with_class_check() -> None:
-    ex = await run(plan_of({"id": "s1", "tool": "echo", "args": {"value": "nope"},
-                            "check": {"regex": "^ok"}}), registry(FnTool("echo")))
+    ex = await run(
+        plan_of({"id": "s1", "tool": "echo", "args": {"value": "nope"}, "check": {"regex": "^ok"}}),
+        registry(FnTool("echo")),
+    )
     assert ex.state.steps["s1"].failure_class == "check"
 
 
 # ------------------------------------------------------------------------------ policies
+
 
 async def test_continue_skips_only_descendants() -> None:
     plan = plan_of(
@@ -187,8 +221,7 @@ async def test_continue_skips_only_descendants() -> None:
     )
     ex = await run(plan, registry(failing(), FnTool("echo")))
     status = {k: v.status for k, v in ex.state.steps.items()}
-    assert status == {"a": "failed", "b": "skipped", "c": "skipped", "d": "succeeded",
-                      "e": "succeeded"}
+    assert status == {"a": "failed", "b": "skipped", "c": "skipped", "d": "succeeded", "e": "succeeded"}
     assert ex.state.status == "failed"
 
 
@@ -201,8 +234,7 @@ async def test_abort_cancels_running_and_skips_rest() -> None:
     )
     ex = await run(plan, registry(sleeper(), failing(), FnTool("echo")))
     status = {k: v.status for k, v in ex.state.steps.items()}
-    assert status == {"slow": "cancelled", "bad": "failed", "after": "skipped",
-                      "after_slow": "skipped"}
+    assert status == {"slow": "cancelled", "bad": "failed", "after": "skipped", "after_slow": "skipped"}
     assert ex.state.status == "failed" and "bad" in ex.state.reason
     assert_gap_free(ex)
 
@@ -218,12 +250,19 @@ async def test_rollback_compensates_in_reverse_completion_order_and_survives_fai
 
     plan = plan_of(
         {"id": "a", "tool": "echo", "compensate": {"tool": "undo", "args": {"what": "a"}}},
-        {"id": "b", "tool": "echo", "depends_on": ["a"],
-         "compensate": {"tool": "undo", "args": {"what": "b"}}},
-        {"id": "c", "tool": "echo", "depends_on": ["b"],
-         "compensate": {"tool": "undo", "args": {"what": "${c}"}}},
-        {"id": "d", "tool": "fail", "depends_on": ["c"], "on_failure": "rollback",
-         "retry": {"attempts": 1}},
+        {
+            "id": "b",
+            "tool": "echo",
+            "depends_on": ["a"],
+            "compensate": {"tool": "undo", "args": {"what": "b"}},
+        },
+        {
+            "id": "c",
+            "tool": "echo",
+            "depends_on": ["b"],
+            "compensate": {"tool": "undo", "args": {"what": "${c}"}},
+        },
+        {"id": "d", "tool": "fail", "depends_on": ["c"], "on_failure": "rollback", "retry": {"attempts": 1}},
         rollback=({"id": "cleanup", "tool": "undo", "args": {"what": "cleanup"}},),
     )
     tools = registry(FnTool("echo"), failing(), FnTool("undo", undo, effect="mutating"))
@@ -247,10 +286,20 @@ async def test_replan_keeps_completed_steps_and_runs_new_version() -> None:
         )
 
     echo = FnTool("echo")
-    ex = await run(plan_of({"id": "a", "tool": "echo"},
-                           {"id": "b", "tool": "fail", "depends_on": ["a"],
-                            "on_failure": "replan", "retry": {"attempts": 1}}),
-                   registry(echo, failing()), replanner=replanner)
+    ex = await run(
+        plan_of(
+            {"id": "a", "tool": "echo"},
+            {
+                "id": "b",
+                "tool": "fail",
+                "depends_on": ["a"],
+                "on_failure": "replan",
+                "retry": {"attempts": 1},
+            },
+        ),
+        registry(echo, failing()),
+        replanner=replanner,
+    )
     assert ex.state.status == "succeeded"
     assert seen[0]["step_id"] == "b"
     assert [c[1].step_id for c in echo.calls].count("a") == 1  # never re-run
@@ -269,26 +318,34 @@ async def test_replan_bounded_by_max_replans() -> None:
         calls["n"] += 1
         return plan  # the same failing plan again
 
-    ex = await run(plan_of({"id": "b", "tool": "fail", "on_failure": "replan",
-                            "retry": {"attempts": 1}}),
-                   registry(failing()), replanner=replanner, max_replans=2)
+    ex = await run(
+        plan_of({"id": "b", "tool": "fail", "on_failure": "replan", "retry": {"attempts": 1}}),
+        registry(failing()),
+        replanner=replanner,
+        max_replans=2,
+    )
     assert calls["n"] == 2
     assert ex.state.status == "failed" and "max_replans=2" in ex.state.reason
 
 
 async def test_replan_without_replanner_is_final_with_reason() -> None:
-    ex = await run(plan_of({"id": "b", "tool": "fail", "on_failure": "replan",
-                            "retry": {"attempts": 1}}), registry(failing()))
+    ex = await run(
+        plan_of({"id": "b", "tool": "fail", "on_failure": "replan", "retry": {"attempts": 1}}),
+        registry(failing()),
+    )
     assert ex.state.status == "failed" and "no replanner" in ex.state.reason
 
 
 # ------------------------------------------------------------------------------ gate, agents
 
+
 async def test_side_effects_wait_for_approval() -> None:
     write = FnTool("write", effect="mutating")
-    plan = plan_of({"id": "read", "tool": "echo"},
-                   {"id": "w", "tool": "write", "depends_on": ["read"]},
-                   {"id": "after", "tool": "echo", "depends_on": ["w"]})
+    plan = plan_of(
+        {"id": "read", "tool": "echo"},
+        {"id": "w", "tool": "write", "depends_on": ["read"]},
+        {"id": "after", "tool": "echo", "depends_on": ["w"]},
+    )
     ex = await run(plan, registry(FnTool("echo"), write))
     assert ex.state.status == "awaiting_approval"
     assert write.calls == []
@@ -300,8 +357,7 @@ async def test_side_effects_wait_for_approval() -> None:
 
 
 async def test_approval_required_step_is_gated_even_if_read_only() -> None:
-    ex = await run(plan_of({"id": "s", "tool": "echo", "approval": "required"}),
-                   registry(FnTool("echo")))
+    ex = await run(plan_of({"id": "s", "tool": "echo", "approval": "required"}), registry(FnTool("echo")))
     assert ex.state.status == "awaiting_approval"
 
 
@@ -314,12 +370,17 @@ async def test_agent_step_runs_through_injected_runner() -> None:
     async def agent(step: Step, ctx: ToolContext) -> Any:
         return {"did": step.agent, "args": ctx.extra["args"]}
 
-    ex = await run(plan_of({"id": "s", "agent": "summarize", "args": {"x": 1}}), {},
-                   gate=ApproveAll(), agent_runner=agent)
+    ex = await run(
+        plan_of({"id": "s", "agent": "summarize", "args": {"x": 1}}),
+        {},
+        gate=ApproveAll(),
+        agent_runner=agent,
+    )
     assert ex.state.steps["s"].output == {"did": "summarize", "args": {"x": 1}}
 
 
 # ------------------------------------------------------------------------------ limits
+
 
 async def test_global_and_per_tool_concurrency_limits() -> None:
     a, b = sleeper("a"), sleeper("b")
@@ -334,15 +395,18 @@ async def test_global_and_per_tool_concurrency_limits() -> None:
 
 # ------------------------------------------------------------------------------ hooks, streams
 
+
 async def test_supervisor_stop_reason_reaches_run_finished() -> None:
     async def supervisor(event: Any, state: Any) -> StopRequest | None:
         if event.kind == "step_succeeded":
             return StopRequest("paused", "budget: too many steps")
         return None
 
-    plan = plan_of({"id": "a", "tool": "echo"},
-                   {"id": "slow", "tool": "sleep", "args": {"s": 30}, "depends_on": ["a"]},
-                   {"id": "x", "tool": "sleep", "args": {"s": 30}})
+    plan = plan_of(
+        {"id": "a", "tool": "echo"},
+        {"id": "slow", "tool": "sleep", "args": {"s": 30}, "depends_on": ["a"]},
+        {"id": "x", "tool": "sleep", "args": {"s": 30}},
+    )
     ex = await run(plan, registry(FnTool("echo"), sleeper()), supervisor=supervisor)
     assert ex.state.status == "paused" and ex.state.reason == "budget: too many steps"
     finished = ex.log[-1]
@@ -378,8 +442,7 @@ async def test_failing_sink_stops_the_run() -> None:
         if event.kind == "step_started":
             raise OSError("disk full")
 
-    ex = await run(plan_of({"id": "s", "tool": "sleep", "args": {"s": 1}}),
-                   registry(sleeper()), sinks=[sink])
+    ex = await run(plan_of({"id": "s", "tool": "sleep", "args": {"s": 1}}), registry(sleeper()), sinks=[sink])
     assert ex.state.status == "failed" and "disk full" in ex.state.reason
 
 
@@ -397,9 +460,12 @@ async def test_external_cancel_pauses_and_records() -> None:
 
 # ------------------------------------------------------------------------------ streaming plans
 
+
 async def test_streaming_plan_runs_read_only_early_and_gates_until_closed() -> None:
     write = FnTool("write", effect="mutating")
-    ex = Executor(None, registry(FnTool("echo"), write), ExecutorOptions(gate=ApproveAll()), plan_open=True, goal="g")
+    ex = Executor(
+        None, registry(FnTool("echo"), write), ExecutorOptions(gate=ApproveAll()), plan_open=True, goal="g"
+    )
     task = asyncio.create_task(ex.run())
     await asyncio.sleep(0)
     ex.extend([Step(id="r", tool="echo")])
@@ -416,14 +482,13 @@ async def test_streaming_plan_runs_read_only_early_and_gates_until_closed() -> N
 
 # ------------------------------------------------------------------------------ resume
 
+
 async def test_resume_keeps_outputs_reruns_idempotent_with_same_key() -> None:
     echo = FnTool("echo")
-    plan = plan_of({"id": "a", "tool": "echo"},
-                   {"id": "b", "tool": "echo", "depends_on": ["a"]})
+    plan = plan_of({"id": "a", "tool": "echo"}, {"id": "b", "tool": "echo", "depends_on": ["a"]})
     first = await run(plan, registry(echo))
     # Simulate a crash while b was running: keep events up to b's step_started.
-    cut = next(i for i, e in enumerate(first.log)
-               if isinstance(e, StepStarted) and e.step_id == "b")
+    cut = next(i for i, e in enumerate(first.log) if isinstance(e, StepStarted) and e.step_id == "b")
     prior = first.log[: cut + 1]
     echo2 = FnTool("echo")
     ex = await run(plan, registry(echo2), prior_events=prior)
@@ -437,22 +502,26 @@ async def test_resume_keeps_outputs_reruns_idempotent_with_same_key() -> None:
 
 async def test_resume_non_idempotent_running_step_needs_review_and_pauses() -> None:
     write = FnTool("write", effect="mutating")
-    plan = plan_of({"id": "w", "tool": "write"}, {"id": "after", "tool": "write",
-                                                  "depends_on": ["w"]})
+    plan = plan_of({"id": "w", "tool": "write"}, {"id": "after", "tool": "write", "depends_on": ["w"]})
     first = await run(plan, registry(write), gate=ApproveAll())
     cut = next(i for i, e in enumerate(first.log) if e.kind == "step_started")
-    ex = await run(plan, registry(FnTool("write", effect="mutating")),
-                   prior_events=first.log[: cut + 1], gate=ApproveAll())
+    ex = await run(
+        plan,
+        registry(FnTool("write", effect="mutating")),
+        prior_events=first.log[: cut + 1],
+        gate=ApproveAll(),
+    )
     assert ex.state.steps["w"].status == "needs_review"
     assert ex.state.status == "paused"
     assert "step_needs_review" in kinds(ex.log)
 
 
 async def test_live_state_equals_rebuilt_state() -> None:
-    plan = plan_of({"id": "a", "tool": "echo"},
-                   {"id": "b", "tool": "fail", "on_failure": "continue",
-                    "retry": {"attempts": 2, "backoff_s": 0}},
-                   {"id": "c", "tool": "echo", "depends_on": ["b"]})
+    plan = plan_of(
+        {"id": "a", "tool": "echo"},
+        {"id": "b", "tool": "fail", "on_failure": "continue", "retry": {"attempts": 2, "backoff_s": 0}},
+        {"id": "c", "tool": "echo", "depends_on": ["b"]},
+    )
     ex = await run(plan, registry(FnTool("echo"), failing()))
     assert fold(ex.log) == ex.state
     # the recorded plan re-hashes to the plan hash (what an approval is bound to)
@@ -464,12 +533,17 @@ async def test_reviewed_step_reruns_on_request() -> None:
     plan = plan_of({"id": "w", "tool": "write"})
     first = await run(plan, registry(FnTool("write", effect="mutating")), gate=ApproveAll())
     cut = next(i for i, e in enumerate(first.log) if e.kind == "step_started")
-    paused = await run(plan, registry(FnTool("write", effect="mutating")),
-                       prior_events=first.log[: cut + 1], gate=ApproveAll())
+    paused = await run(
+        plan,
+        registry(FnTool("write", effect="mutating")),
+        prior_events=first.log[: cut + 1],
+        gate=ApproveAll(),
+    )
     assert paused.state.status == "paused"
     write = FnTool("write", effect="mutating")
-    resumed = await run(plan, registry(write), prior_events=first.log[: cut + 1] + paused.log,
-                        gate=ApproveAll(), rerun=["w"])
+    resumed = await run(
+        plan, registry(write), prior_events=first.log[: cut + 1] + paused.log, gate=ApproveAll(), rerun=["w"]
+    )
     assert resumed.state.status == "succeeded" and len(write.calls) == 1
     assert write.calls[0][1].idempotency_key == first.log[cut].idempotency_key  # type: ignore
 
@@ -491,17 +565,22 @@ async def test_agent_runner_records_model_calls_into_the_stream() -> None:
     from forethought.events.kinds import ModelCalled
 
     async def agent(step: Step, ctx: ToolContext) -> Any:
-        ctx.extra["record"](ModelCalled, role="executor", model="scripted", step_id=step.id,
-                            input_tokens=12, output_tokens=3, cost_usd=0.002)
+        ctx.extra["record"](
+            ModelCalled,
+            role="executor",
+            model="scripted",
+            step_id=step.id,
+            input_tokens=12,
+            output_tokens=3,
+            cost_usd=0.002,
+        )
         return "done"
 
-    ex = await run(plan_of({"id": "s", "agent": "do it"}), {}, gate=ApproveAll(),
-                   agent_runner=agent)
+    ex = await run(plan_of({"id": "s", "agent": "do it"}), {}, gate=ApproveAll(), agent_runner=agent)
     assert ex.state.tokens == 15 and ex.state.cost_usd == pytest.approx(0.002)
     assert ex.summary()["tokens"] == 15
     kinds_ = kinds(ex.log)
-    assert kinds_.index("step_started") < kinds_.index("model_called") < \
-        kinds_.index("step_succeeded")
+    assert kinds_.index("step_started") < kinds_.index("model_called") < kinds_.index("step_succeeded")
     assert_gap_free(ex)
 
 
@@ -509,7 +588,10 @@ async def test_replanner_bug_fails_the_run_with_its_reason() -> None:
     async def replanner(plan: Plan, state: Any, info: Any) -> Plan:
         raise KeyError("oops")
 
-    ex = await run(plan_of({"id": "b", "tool": "fail", "on_failure": "replan",
-                            "retry": {"attempts": 1}}), registry(failing()), replanner=replanner)
+    ex = await run(
+        plan_of({"id": "b", "tool": "fail", "on_failure": "replan", "retry": {"attempts": 1}}),
+        registry(failing()),
+        replanner=replanner,
+    )
     assert ex.state.status == "failed" and "replanner failed: KeyError" in ex.state.reason
     assert ex.log[-1].kind == "run_finished"

@@ -22,9 +22,18 @@ def test_the_fast_path_is_in_use() -> None:
 def test_step_started_equals_validated(args: dict[str, Any]) -> None:
     ts = time.time()
     quick = fast.step_started("r", 7, ts, 3, "s1", 2, "r:s1", args, "local")
-    slow = E.StepStarted(run_id="r", seq=7, ts=ts, plan_version=3, kind="step_started",
-                         step_id="s1", attempt=2,
-                         idempotency_key="r:s1", args=args, backend="local")
+    slow = E.StepStarted(
+        run_id="r",
+        seq=7,
+        ts=ts,
+        plan_version=3,
+        kind="step_started",
+        step_id="s1",
+        attempt=2,
+        idempotency_key="r:s1",
+        args=args,
+        backend="local",
+    )
     _assert_same(quick, slow)
 
 
@@ -32,8 +41,17 @@ def test_step_started_equals_validated(args: dict[str, Any]) -> None:
 def test_step_succeeded_equals_validated(output: Any) -> None:
     ts = time.time()
     quick = fast.step_succeeded("r", 8, ts, 1, "s1", 1, output, 0.25)
-    slow = E.StepSucceeded(run_id="r", seq=8, ts=ts, plan_version=1, kind="step_succeeded",
-                           step_id="s1", attempt=1, output=output, duration_s=0.25)
+    slow = E.StepSucceeded(
+        run_id="r",
+        seq=8,
+        ts=ts,
+        plan_version=1,
+        kind="step_succeeded",
+        step_id="s1",
+        attempt=1,
+        output=output,
+        duration_s=0.25,
+    )
     _assert_same(quick, slow)
 
 

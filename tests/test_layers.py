@@ -25,8 +25,14 @@ def _lint_imports(src: Path) -> subprocess.CompletedProcess[str]:
     if not LINT_IMPORTS.exists():
         pytest.fail(f"{LINT_IMPORTS} not found: install the test tools with pip install -e '.[dev]'")
     env = {**os.environ, "PYTHONPATH": str(src)}  # this tree's forethought, not an installed one
-    return subprocess.run([str(LINT_IMPORTS), "--config", str(REPO / "pyproject.toml"), "--no-cache",
-                           "--no-logo"], cwd=src, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--config", str(REPO / "pyproject.toml"), "--no-cache", "--no-logo"],
+        cwd=src,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_every_import_contract_is_kept() -> None:
@@ -35,19 +41,28 @@ def test_every_import_contract_is_kept() -> None:
     assert " 0 broken" in result.stdout
 
 
-@pytest.mark.parametrize(("module", "bad_import", "reported"), [
-    # the bottom layer reaching up to the executor
-    ("plan/graph.py", "from forethought.execution import executor",
-     "forethought.plan.graph -> forethought.execution.executor"),
-    # a stage importing the public API, which imports the agent (caught as an indirect import)
-    ("events/state.py", "from forethought import Agent",
-     "forethought.events.state -> forethought "),
-    # planning and oversight are siblings that stay independent
-    ("oversight/checks.py", "from forethought.planning import planner",
-     "forethought.oversight.checks -> forethought.planning.planner"),
-])
-def test_an_upward_import_breaks_the_check(tmp_path: Path, module: str, bad_import: str,
-                                           reported: str) -> None:
+@pytest.mark.parametrize(
+    ("module", "bad_import", "reported"),
+    [
+        # the bottom layer reaching up to the executor
+        (
+            "plan/graph.py",
+            "from forethought.execution import executor",
+            "forethought.plan.graph -> forethought.execution.executor",
+        ),
+        # a stage importing the public API, which imports the agent (caught as an indirect import)
+        ("events/state.py", "from forethought import Agent", "forethought.events.state -> forethought "),
+        # planning and oversight are siblings that stay independent
+        (
+            "oversight/checks.py",
+            "from forethought.planning import planner",
+            "forethought.oversight.checks -> forethought.planning.planner",
+        ),
+    ],
+)
+def test_an_upward_import_breaks_the_check(
+    tmp_path: Path, module: str, bad_import: str, reported: str
+) -> None:
     """The check can fail: the same contracts on a copy of the package with one bad import."""
     src = tmp_path / "src"
     shutil.copytree(SRC / "forethought", src / "forethought", ignore=shutil.ignore_patterns("__pycache__"))

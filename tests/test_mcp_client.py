@@ -158,27 +158,40 @@ async def _check_changed_definition(reg: Mapping[str, Tool]) -> None:
 
 
 async def test_prefix_include_and_effect_override(tmp_path: Path) -> None:
-    path = _write(tmp_path, """
+    path = _write(
+        tmp_path,
+        """
         mcp_servers:
           - name: fx
             command: ["{python}", "{server}"]
             prefix: ""
             include: [add, wipe]
             effects: {{add: mutating}}
-    """)
+    """,
+    )
     async with open_tools([path], include_entry_points=False) as reg:
         assert sorted(reg) == ["add", "wipe"]
         assert reg["add"].spec.effect == "mutating"
 
 
-@pytest.mark.parametrize(("server", "pattern"), [
-    ('["/nonexistent/mcp-server"]', r"MCP server 'bad' \(/nonexistent/mcp-server\) failed to start: "
-                                    "command not found"),
-    ('["{python}", "{server}"]\n    env: {{FIXTURE_FAIL_AT_START: "1"}}',
-     r"MCP server 'bad' .*failed to start: .*stderr: fixture: refusing to start"),
-    ('["{python}", "-c", "import time; time.sleep(60)  # hang-marker"]\n    startup_timeout_s: 1',
-     "did not finish its handshake within 1s"),
-])
+@pytest.mark.parametrize(
+    ("server", "pattern"),
+    [
+        (
+            '["/nonexistent/mcp-server"]',
+            r"MCP server 'bad' \(/nonexistent/mcp-server\) failed to start: "
+            "command not found",
+        ),
+        (
+            '["{python}", "{server}"]\n    env: {{FIXTURE_FAIL_AT_START: "1"}}',
+            r"MCP server 'bad' .*failed to start: .*stderr: fixture: refusing to start",
+        ),
+        (
+            '["{python}", "-c", "import time; time.sleep(60)  # hang-marker"]\n    startup_timeout_s: 1',
+            "did not finish its handshake within 1s",
+        ),
+    ],
+)
 async def test_startup_failures_are_user_errors(tmp_path: Path, server: str, pattern: str) -> None:
     path = _write(tmp_path, f"mcp_servers:\n  - name: bad\n    command: {server}\n")
     with pytest.raises(UserError, match=pattern) as info:
@@ -197,7 +210,9 @@ async def test_include_of_unknown_tool_is_a_user_error(tmp_path: Path) -> None:
 
 async def test_off_the_shelf_time_server_from_pypi(tmp_path: Path) -> None:
     pytest.importorskip("mcp_server_time")
-    path = _write(tmp_path, """
+    path = _write(
+        tmp_path,
+        """
         root: .
         tools:
           - name: hello
@@ -207,14 +222,17 @@ async def test_off_the_shelf_time_server_from_pypi(tmp_path: Path) -> None:
           - name: time
             command: ["{python}", "-m", "mcp_server_time", "--local-timezone", "UTC"]
             env: {{FT_TEST_MARKER: "{marker}"}}
-    """, marker=tmp_path.name)
+    """,
+        marker=tmp_path.name,
+    )
     async with open_tools([path], include_entry_points=False) as reg:
         assert {"hello", "time.get_current_time", "time.convert_time"} <= set(reg)
         convert = reg["time.convert_time"]
         assert convert.spec.effect == "read_only"
         assert set(convert.spec.input_schema["required"]) == {"source_timezone", "time", "target_timezone"}
-        out = await convert.invoke({"source_timezone": "UTC", "time": "12:00",
-                                    "target_timezone": "Asia/Tokyo"}, CTX)
+        out = await convert.invoke(
+            {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}, CTX
+        )
         assert out["target"]["datetime"].endswith("T21:00:00+09:00")
         now = await reg["time.get_current_time"].invoke({"timezone": "Europe/Paris"}, CTX)
         assert now["timezone"] == "Europe/Paris"
@@ -236,8 +254,11 @@ def http_fixture_server() -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, str(FIXTURE_SERVER), "--http", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, str(FIXTURE_SERVER), "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -268,10 +289,10 @@ async def test_unreachable_http_server_is_a_user_error(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     path = tmp_path / "tools.yaml"
-    path.write_text(f"mcp_servers:\n  - name: web\n    url: http://127.0.0.1:{port}/mcp\n"
-                    "    startup_timeout_s: 5\n")
+    path.write_text(
+        f"mcp_servers:\n  - name: web\n    url: http://127.0.0.1:{port}/mcp\n    startup_timeout_s: 5\n"
+    )
     pattern = r"MCP server 'web' \(http://127\.0\.0\.1:\d+/mcp\) could not be connected"
     with pytest.raises(UserError, match=pattern):
         async with open_tools([path], include_entry_points=False):
             pass
-

@@ -20,8 +20,7 @@ from fake_agent_service import FakeService  # noqa: E402
 
 
 def _stdio(*args: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=list(args),
-                                 env={"PYTHONPATH": str(FIXTURES)})
+    return StdioServerParameters(command=sys.executable, args=list(args), env={"PYTHONPATH": str(FIXTURES)})
 
 
 async def _exercise(client: Client) -> None:
@@ -58,8 +57,10 @@ async def _exercise(client: Client) -> None:
 
 
 async def test_cli_mcp_serve_over_stdio_with_the_sdk_client() -> None:
-    code = ("import sys; from forethought.interfaces.cli.tools_cmd import mcp; "
-            "mcp(['serve', '--service', 'fake_agent_service:make'])")
+    code = (
+        "import sys; from forethought.interfaces.cli.tools_cmd import mcp; "
+        "mcp(['serve', '--service', 'fake_agent_service:make'])"
+    )
     async with Client(_stdio("-c", code), cache=None) as client:
         await _exercise(client)
 
@@ -80,10 +81,12 @@ async def test_in_process_server_behaviour() -> None:
 
 def test_load_service_errors() -> None:
     assert isinstance(load_service("fake_agent_service:make"), AgentService)
-    for spec, pattern in [("nocolon", "expected `module:attribute`"),
-                          ("no_such_module_xyz:make", "cannot be loaded"),
-                          ("fake_agent_service:nope", "cannot be loaded"),
-                          ("os.path:sep", "is not an AgentService")]:
+    for spec, pattern in [
+        ("nocolon", "expected `module:attribute`"),
+        ("no_such_module_xyz:make", "cannot be loaded"),
+        ("fake_agent_service:nope", "cannot be loaded"),
+        ("os.path:sep", "is not an AgentService"),
+    ]:
         with pytest.raises(UserError, match=pattern):
             load_service(spec)
 

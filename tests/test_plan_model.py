@@ -11,10 +11,16 @@ def make(**step: object) -> Plan:
 
 
 def test_integer_ids_and_dependencies_are_normalized_to_strings() -> None:
-    plan = Plan.model_validate({"goal": "g", "steps": [
-        {"id": 1, "tool": "t"}, {"id": 2, "tool": "t", "depends_on": [1, 1]},
-        {"id": "3", "tool": "t", "depends_on": 2},
-    ]})
+    plan = Plan.model_validate(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": 1, "tool": "t"},
+                {"id": 2, "tool": "t", "depends_on": [1, 1]},
+                {"id": "3", "tool": "t", "depends_on": 2},
+            ],
+        }
+    )
     assert [s.id for s in plan.steps] == ["1", "2", "3"]
     assert plan.steps[1].depends_on == ("1",)
     assert plan.steps[2].depends_on == ("2",)
@@ -59,10 +65,16 @@ def test_hash_is_stable_and_sensitive() -> None:
 
 
 def test_references_imply_dependencies() -> None:
-    plan = Plan.model_validate({"goal": "g", "steps": [
-        {"id": "a", "tool": "t"}, {"id": "b", "tool": "t"},
-        {"id": "c", "tool": "t", "depends_on": ["b"], "args": {"x": "${a.out[0]}", "y": "${b}"}},
-    ]})
+    plan = Plan.model_validate(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "a", "tool": "t"},
+                {"id": "b", "tool": "t"},
+                {"id": "c", "tool": "t", "depends_on": ["b"], "args": {"x": "${a.out[0]}", "y": "${b}"}},
+            ],
+        }
+    )
     assert plan.steps[2].all_dependencies() == ("b", "a")
     assert plan.dependency_map()["c"] == ("b", "a")
 
@@ -82,8 +94,7 @@ def test_retry_delay_grows_exponentially_within_jitter_and_cap() -> None:
 
 
 def test_cached_hash_and_maps_describe_their_own_plan_not_a_copy() -> None:
-    plan = Plan(goal="g", steps=[Step(id="a", tool="t"), Step(id="b", tool="t",
-                                                             args={"x": "${a}"})])
+    plan = Plan(goal="g", steps=[Step(id="a", tool="t"), Step(id="b", tool="t", args={"x": "${a}"})])
     first = plan.plan_hash()
     assert plan.plan_hash() == first and plan.record_data()["steps"][1]["args"] == {"x": "${a}"}
     assert plan.dependents_map() == {"a": ("b",)} and plan.indegree_map() == {"a": 0, "b": 1}

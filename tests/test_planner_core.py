@@ -30,14 +30,20 @@ from forethought.planning.planner import (
 )
 
 SPECS = bench_like_specs()
-GOOD = json.dumps({"steps": [
-    {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
-    {"id": "s2", "tool": "count_words", "args": {"text": "${s1}"}}]})
+GOOD = json.dumps(
+    {
+        "steps": [
+            {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+            {"id": "s2", "tool": "count_words", "args": {"text": "${s1}"}},
+        ]
+    }
+)
 
 
 def steps(*items: tuple[str, dict[str, Any]]) -> str:
-    return json.dumps({"steps": [{"id": f"s{i + 1}", "tool": t, "args": a}
-                                 for i, (t, a) in enumerate(items)]})
+    return json.dumps(
+        {"steps": [{"id": f"s{i + 1}", "tool": t, "args": a} for i, (t, a) in enumerate(items)]}
+    )
 
 
 async def test_valid_plan_first_try_and_schema_from_tools() -> None:
@@ -90,8 +96,9 @@ async def test_model_errors_propagate_and_no_tools_is_an_error() -> None:
 
 async def test_memory_examples_are_offered_as_chat_turns(tmp_path: Any) -> None:
     memory = PlanMemory(tmp_path / "m.sqlite", starter=False)
-    memory.remember(Plan.model_validate({"goal": "How many words are in essay.txt?",
-                                         "steps": json.loads(GOOD)["steps"]}))
+    memory.remember(
+        Plan.model_validate({"goal": "How many words are in essay.txt?", "steps": json.loads(GOOD)["steps"]})
+    )
     model = ScriptedModel([GOOD])
     await make_plan("Count the words in notes.txt", SPECS, model, memory=memory)
     roles = [m.role for m in model.requests[0].messages]
@@ -104,34 +111,50 @@ def test_strict_literals_type_directed() -> None:
     assert lits.strings == ("hello world", "out.txt", "notes.md") and lits.numbers == (3.0,)
     builder = PlanSchemaBuilder(SPECS, literals=lits)
     schema = builder.plan_schema(["s1", "s2"])
-    ok = {"steps": [{"id": "s1", "tool": "write_file",
-                     "args": {"path": "out.txt", "content": "hello world"}}]}
+    ok = {
+        "steps": [{"id": "s1", "tool": "write_file", "args": {"path": "out.txt", "content": "hello world"}}]
+    }
     jsonschema.validate(ok, schema)
-    for bad_args in ({"path": "hello world", "content": "x"},  # not a file name
-                     {"path": "out.txt", "content": "${s2}"}):  # forward reference
+    for bad_args in (
+        {"path": "hello world", "content": "x"},  # not a file name
+        {"path": "out.txt", "content": "${s2}"},
+    ):  # forward reference
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate({"steps": [{"id": "s1", "tool": "write_file",
-                                            "args": bad_args}]}, schema)
+            jsonschema.validate({"steps": [{"id": "s1", "tool": "write_file", "args": bad_args}]}, schema)
     # count_words(text=...) has no fitting literal at step 1: only a reference would do.
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"steps": [{"id": "s1", "tool": "count_words",
-                                        "args": {"text": "notes.md"}}]}, schema)
-    jsonschema.validate({"steps": [{"id": "s1", "tool": "read_file", "args": {"path": "notes.md"}},
-                                   {"id": "s2", "tool": "count_words",
-                                    "args": {"text": "${s1}"}}]}, schema)
+        jsonschema.validate(
+            {"steps": [{"id": "s1", "tool": "count_words", "args": {"text": "notes.md"}}]}, schema
+        )
+    jsonschema.validate(
+        {
+            "steps": [
+                {"id": "s1", "tool": "read_file", "args": {"path": "notes.md"}},
+                {"id": "s2", "tool": "count_words", "args": {"text": "${s1}"}},
+            ]
+        },
+        schema,
+    )
 
 
 def test_free_schema_forbids_dollar_but_allows_refs() -> None:
     schema = plan_json_schema(SPECS, max_steps=3)
-    jsonschema.validate({"steps": [{"id": "s1", "tool": "read_file", "args": {"path": "x"}},
-                                   {"id": "s2", "tool": "summarize", "args": {"text": "${s1}"}}]},
-                        schema)
+    jsonschema.validate(
+        {
+            "steps": [
+                {"id": "s1", "tool": "read_file", "args": {"path": "x"}},
+                {"id": "s2", "tool": "summarize", "args": {"text": "${s1}"}},
+            ]
+        },
+        schema,
+    )
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"steps": [{"id": "s1", "tool": "read_file",
-                                        "args": {"path": "${s1}"}}]}, schema)
+        jsonschema.validate({"steps": [{"id": "s1", "tool": "read_file", "args": {"path": "${s1}"}}]}, schema)
     with pytest.raises(jsonschema.ValidationError):  # at most max_steps
-        jsonschema.validate({"steps": [{"id": f"s{i}", "tool": "read_file",
-                                        "args": {"path": "x"}} for i in range(1, 5)]}, schema)
+        jsonschema.validate(
+            {"steps": [{"id": f"s{i}", "tool": "read_file", "args": {"path": "x"}} for i in range(1, 5)]},
+            schema,
+        )
 
 
 def test_ranking_and_min_steps() -> None:
@@ -141,11 +164,13 @@ def test_ranking_and_min_steps() -> None:
 
 
 def test_duplicates_dropped_and_references_rewritten() -> None:
-    raw = [{"id": "s1", "tool": "read_file", "args": {"path": "a"}},
-           {"id": "s2", "tool": "read_file", "args": {"path": "a"}},
-           {"id": "s3", "tool": "count_words", "args": {"text": "${s2}"}, "depends_on": ["s2"]},
-           {"id": "s4", "tool": "write_file", "args": {"path": "o", "content": "x"}},
-           {"id": "s5", "tool": "write_file", "args": {"path": "o", "content": "x"}}]
+    raw = [
+        {"id": "s1", "tool": "read_file", "args": {"path": "a"}},
+        {"id": "s2", "tool": "read_file", "args": {"path": "a"}},
+        {"id": "s3", "tool": "count_words", "args": {"text": "${s2}"}, "depends_on": ["s2"]},
+        {"id": "s4", "tool": "write_file", "args": {"path": "o", "content": "x"}},
+        {"id": "s5", "tool": "write_file", "args": {"path": "o", "content": "x"}},
+    ]
     out = drop_duplicate_steps(raw, SPECS)
     assert [s["id"] for s in out] == ["s1", "s3", "s4", "s5"]  # side effects are kept
     assert out[1]["args"] == {"text": "${s1}"} and out[1]["depends_on"] == ["s1"]
@@ -160,19 +185,30 @@ def test_parse_plan_text_tolerates_fences_and_never_raises() -> None:
 
 
 async def test_replan_keeps_completed_steps_verbatim() -> None:
-    old = Plan.model_validate({"goal": "g", "version": 2, "steps": [
-        {"id": "read", "tool": "read_file", "args": {"path": "a.txt"}, "description": "orig"},
-        {"id": "sum", "tool": "summarize", "args": {"text": "${read}"}},
-        {"id": "save", "tool": "write_file", "args": {"path": "o.txt", "content": "${sum}"}}]})
+    old = Plan.model_validate(
+        {
+            "goal": "g",
+            "version": 2,
+            "steps": [
+                {"id": "read", "tool": "read_file", "args": {"path": "a.txt"}, "description": "orig"},
+                {"id": "sum", "tool": "summarize", "args": {"text": "${read}"}},
+                {"id": "save", "tool": "write_file", "args": {"path": "o.txt", "content": "${sum}"}},
+            ],
+        }
+    )
     # The model tries to rewrite the completed step; it must be ignored.
-    answer = json.dumps({"steps": [
-        {"id": "read", "tool": "read_file", "args": {"path": "EVIL.txt"}},
-        {"id": "s1", "tool": "summarize", "args": {"text": "${read}"}},
-        {"id": "s2", "tool": "write_file", "args": {"path": "o.txt", "content": "${s1}"}}]})
+    answer = json.dumps(
+        {
+            "steps": [
+                {"id": "read", "tool": "read_file", "args": {"path": "EVIL.txt"}},
+                {"id": "s1", "tool": "summarize", "args": {"text": "${read}"}},
+                {"id": "s2", "tool": "write_file", "args": {"path": "o.txt", "content": "${s1}"}},
+            ]
+        }
+    )
     model = ScriptedModel(["garbage", answer])
     calls: list[Any] = []
-    new = await replan("g", old, {"read": "text " * 200}, "summarize timed out", SPECS, model,
-                       calls=calls)
+    new = await replan("g", old, {"read": "text " * 200}, "summarize timed out", SPECS, model, calls=calls)
     model.assert_all_used()
     assert new.version == 3 and new.parent_version == 2
     assert new.step("read") == old.step("read")
@@ -181,14 +217,15 @@ async def test_replan_keeps_completed_steps_verbatim() -> None:
     assert "summarize timed out" in prompt and "chars)" in prompt  # output was summarized
     assert len(calls) == 2 and calls[0].role == "replanner"
     schema = model.requests[0].json_schema
-    assert schema is not None and "read" not in json.dumps(schema["properties"]["steps"]
-                                                           ["prefixItems"][0]["anyOf"][0]
-                                                           ["properties"]["id"])
+    assert schema is not None and "read" not in json.dumps(
+        schema["properties"]["steps"]["prefixItems"][0]["anyOf"][0]["properties"]["id"]
+    )
 
 
 async def test_replan_failure_is_bounded() -> None:
-    old = Plan.model_validate({"goal": "g", "steps": [
-        {"id": "s1", "tool": "read_file", "args": {"path": "a"}}]})
+    old = Plan.model_validate(
+        {"goal": "g", "steps": [{"id": "s1", "tool": "read_file", "args": {"path": "a"}}]}
+    )
     with pytest.raises(PlanningError, match="replan of version 1 failed"):
         await replan("g", old, {}, "x", SPECS, ScriptedModel(["no", "no"]), max_repairs=1)
     with pytest.raises(PlanningError, match="not in plan"):
@@ -202,8 +239,11 @@ async def test_unconstrained_option_sends_no_schema() -> None:
 
 
 async def test_invalid_tail_is_pruned_for_the_embedded_model() -> None:
-    answer = steps(("read_file", {"path": "notes.txt"}), ("count_words", {"text": "${s1}"}),
-                   ("count_words", {"text": "${s2}"}))  # int into a text argument
+    answer = steps(
+        ("read_file", {"path": "notes.txt"}),
+        ("count_words", {"text": "${s1}"}),
+        ("count_words", {"text": "${s2}"}),
+    )  # int into a text argument
     model = ScriptedModel([answer], name="local")
     result = await make_plan("Count the words in notes.txt", SPECS, model)
     model.assert_all_used()  # no repair call: pruning sufficed
@@ -221,8 +261,9 @@ def test_prune_gives_up_when_nothing_valid_remains() -> None:
     from forethought.plan.validation import Problem
     from forethought.planning.planner import prune_invalid_steps
 
-    bad_plan = Plan.model_validate({"goal": "g", "steps": [
-        {"id": "s1", "tool": "count_words", "args": {"text": 3}}]})
+    bad_plan = Plan.model_validate(
+        {"goal": "g", "steps": [{"id": "s1", "tool": "count_words", "args": {"text": 3}}]}
+    )
     assert prune_invalid_steps(bad_plan, [Problem("x", "m", "s1")], SPECS) is None
     assert prune_invalid_steps(bad_plan, [Problem("x", "m", None)], SPECS) is None
 
@@ -230,8 +271,7 @@ def test_prune_gives_up_when_nothing_valid_remains() -> None:
 def test_goal_literals_find_directories() -> None:
     from forethought.planning.grammar import goal_literals
 
-    assert goal_literals("list the files in docs and save them to report.txt").directories == (
-        "docs",)
+    assert goal_literals("list the files in docs and save them to report.txt").directories == ("docs",)
     assert goal_literals("list the files in the workspace").directories == (".",)
     assert goal_literals("list the files in this directory").directories == (".",)
     assert goal_literals("list files under src/app").directories == ("src/app",)

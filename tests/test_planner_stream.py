@@ -18,18 +18,29 @@ from forethought.planning.streaming import PlanDone, PlanParseError, StepScanner
 
 SPECS = bench_like_specs()
 
-json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8) \
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=8)
     | st.floats(allow_nan=False, allow_infinity=False)
-json_values = st.recursive(json_scalars, lambda c: st.lists(c, max_size=3)
-                           | st.dictionaries(st.text(max_size=5), c, max_size=3), max_leaves=8)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=5), c, max_size=3),
+    max_leaves=8,
+)
 step_objects = st.dictionaries(st.text(max_size=6), json_values, max_size=4)
 
 
 @st.composite
 def documents(draw: Any) -> tuple[str, list[Any], Any]:
     steps = draw(st.lists(step_objects, max_size=5))
-    extra = draw(st.dictionaries(st.text(max_size=5).filter(lambda k: k not in ("steps", "goal")),
-                                 json_values, max_size=2))
+    extra = draw(
+        st.dictionaries(
+            st.text(max_size=5).filter(lambda k: k not in ("steps", "goal")), json_values, max_size=2
+        )
+    )
     goal = draw(st.none() | st.text(max_size=10))
     doc: Any = {**extra, "steps": steps} if draw(st.booleans()) else {"steps": steps, **extra}
     if goal is not None:
@@ -82,11 +93,16 @@ def test_truncated_and_mismatched() -> None:
         StepScanner().close()
 
 
-GOOD = json.dumps({"steps": [
-    {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
-    {"id": "s2", "tool": "count_words", "args": {"text": "${s1}"}},
-    {"id": "s3", "tool": "count_words", "args": {"text": "${s9}"}},
-    {"id": "s4", "tool": "read_file", "args": {"path": "notes.txt"}}]})
+GOOD = json.dumps(
+    {
+        "steps": [
+            {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+            {"id": "s2", "tool": "count_words", "args": {"text": "${s1}"}},
+            {"id": "s3", "tool": "count_words", "args": {"text": "${s9}"}},
+            {"id": "s4", "tool": "read_file", "args": {"path": "notes.txt"}},
+        ]
+    }
+)
 
 
 async def test_stream_plan_yields_admissible_steps_then_done() -> None:

@@ -58,15 +58,22 @@ def test_the_readme_python_api_snippet_imports_work() -> None:
     tree = compile(snippet, "README.md", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert imports, "the snippet imports nothing"
-    assert any(isinstance(n, ast.ImportFrom) and n.module == "forethought"
-               and "Agent" in {a.name for a in n.names} for n in imports), "Agent not from forethought"
+    assert any(
+        isinstance(n, ast.ImportFrom) and n.module == "forethought" and "Agent" in {a.name for a in n.names}
+        for n in imports
+    ), "Agent not from forethought"
     exec(compile(ast.Module(body=imports, type_ignores=[]), "README.md", "exec"), {})
 
 
 def test_import_forethought_pulls_no_extra_and_no_terminal_ui() -> None:
     src = str(Path(forethought.__file__).resolve().parents[1])
     code = f"import sys, forethought; print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
-    result = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": src},
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": src},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

@@ -22,17 +22,26 @@ GITHUB_PAT = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"
 AWS_ID = "AKIA" + "IOSFODNN7EXAMPLE"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 SLACK = "xoxb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOp"
-JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." "eyJzdWIiOiIxMjM0NTY3ODkwIn0."
-       "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U")
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+    "eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+    "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+)
 BEARER = "abcDEF123456ghiJKL7890mno"
-PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\n"
-       "4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u\n"
-       "-----END RSA PRIVATE KEY-----")
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo\n"
+    "4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u\n"
+    "-----END RSA PRIVATE KEY-----"
+)
 ENV_SECRET = "correct-horse-battery-staple-42"
 
 SEEDED = {
-    "openai_key": OPENAI, "anthropic_key": ANTHROPIC, "github_token": GITHUB,
-    "aws_access_key_id": AWS_ID, "slack_token": SLACK, "jwt": JWT,
+    "openai_key": OPENAI,
+    "anthropic_key": ANTHROPIC,
+    "github_token": GITHUB,
+    "aws_access_key_id": AWS_ID,
+    "slack_token": SLACK,
+    "jwt": JWT,
 }
 
 
@@ -48,15 +57,20 @@ def test_each_token_shape_is_redacted_with_its_kind(redactor, kind: str, secret:
 
 
 def test_contextual_shapes(redactor) -> None:  # type: ignore[no-untyped-def]
-    assert redactor.redact_text(f"Authorization: Bearer {BEARER}") == \
-        "Authorization: Bearer [REDACTED:bearer]"
-    assert redactor.redact_text(f"aws_secret_access_key = {AWS_SECRET}") == \
-        "aws_secret_access_key = [REDACTED:aws_secret_access_key]"
+    assert (
+        redactor.redact_text(f"Authorization: Bearer {BEARER}") == "Authorization: Bearer [REDACTED:bearer]"
+    )
+    assert (
+        redactor.redact_text(f"aws_secret_access_key = {AWS_SECRET}")
+        == "aws_secret_access_key = [REDACTED:aws_secret_access_key]"
+    )
     assert redactor.redact_text(f"key:\n{PEM}\nrest") == "key:\n[REDACTED:pem_private_key]\nrest"
     # A truncated key (output cut off mid-key) is still removed to the end.
     assert "MIIE" not in redactor.redact_text(PEM[:80])
-    assert redactor.redact_text("postgres://app:hunter2hunter2@db:5432/x") == \
-        "postgres://[REDACTED:url_password]@db:5432/x"
+    assert (
+        redactor.redact_text("postgres://app:hunter2hunter2@db:5432/x")
+        == "postgres://[REDACTED:url_password]@db:5432/x"
+    )
     assert redactor.redact_text(GITHUB_PAT) == "[REDACTED:github_token]"
 
 
@@ -67,32 +81,51 @@ def test_env_values_are_redacted_whatever_they_look_like(redactor) -> None:  # t
 
 
 def test_secret_env_selection() -> None:
-    env = {"OPENAI_API_KEY": "x" * 20, "DB_PASSWORD": "p" * 12, "GITHUB_TOKEN": "g" * 10,
-           "SHORT_KEY": "abc", "PATH": "/usr/bin:/bin", "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock",
-           "CUSTOM": "custom-value-1", "ALSO": "also-value-22",
-           "FORETHOUGHT_REDACT_ENV": "ALSO"}
+    env = {
+        "OPENAI_API_KEY": "x" * 20,
+        "DB_PASSWORD": "p" * 12,
+        "GITHUB_TOKEN": "g" * 10,
+        "SHORT_KEY": "abc",
+        "PATH": "/usr/bin:/bin",
+        "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock",
+        "CUSTOM": "custom-value-1",
+        "ALSO": "also-value-22",
+        "FORETHOUGHT_REDACT_ENV": "ALSO",
+    }
     got = secret_env_values(env, names=["CUSTOM"])
     assert set(got) == {"OPENAI_API_KEY", "DB_PASSWORD", "GITHUB_TOKEN", "CUSTOM", "ALSO"}
 
 
 def test_ordinary_text_is_untouched(redactor) -> None:  # type: ignore[no-untyped-def]
-    for text in ["sk-short", "ask-anything-you-like", "the task key is 42", "eyJ not a jwt",
-                 "Bearer", "https://example.com/path", "AKIA too short"]:
+    for text in [
+        "sk-short",
+        "ask-anything-you-like",
+        "the task key is 42",
+        "eyJ not a jwt",
+        "Bearer",
+        "https://example.com/path",
+        "AKIA too short",
+    ]:
         assert redactor.redact_text(text) == text
 
 
 def test_nested_data_and_keys(redactor) -> None:  # type: ignore[no-untyped-def]
     data = {"a": [1, {"b": f"token {OPENAI}"}], OPENAI: True, "n": 3.5, "z": None}
     out = redactor.redact(data)
-    assert out == {"a": [1, {"b": "token [REDACTED:openai_key]"}], "[REDACTED:openai_key]": True,
-                   "n": 3.5, "z": None}
+    assert out == {
+        "a": [1, {"b": "token [REDACTED:openai_key]"}],
+        "[REDACTED:openai_key]": True,
+        "n": 3.5,
+        "z": None,
+    }
     clean = {"a": [1, 2], "b": "fine"}
     assert redactor.redact(clean) is clean  # nothing copied when nothing changes
 
 
 def test_event_payload_redacted_structure_kept(redactor) -> None:  # type: ignore[no-untyped-def]
-    e = ev.StepSucceeded(run_id="run-1", seq=4, step_id="s1", attempt=1,
-                         output={"stdout": f"export KEY={ANTHROPIC}"})
+    e = ev.StepSucceeded(
+        run_id="run-1", seq=4, step_id="s1", attempt=1, output={"stdout": f"export KEY={ANTHROPIC}"}
+    )
     r = redactor.redact_event(e)
     assert isinstance(r, ev.StepSucceeded)
     assert (r.run_id, r.seq, r.step_id, r.ts) == ("run-1", 4, "s1", e.ts)
@@ -102,8 +135,11 @@ def test_event_payload_redacted_structure_kept(redactor) -> None:  # type: ignor
 
 
 @settings(max_examples=60, deadline=None)
-@given(prefix=st.text(max_size=30), suffix=st.text(max_size=30),
-       secret=st.sampled_from([*SEEDED.values(), ENV_SECRET, PEM]))
+@given(
+    prefix=st.text(max_size=30),
+    suffix=st.text(max_size=30),
+    secret=st.sampled_from([*SEEDED.values(), ENV_SECRET, PEM]),
+)
 def test_seeded_secret_never_survives(prefix: str, suffix: str, secret: str) -> None:
     r = make_redactor(env={"MY_SERVICE_TOKEN": ENV_SECRET})
     out = r.redact_text(prefix + " " + secret + " " + suffix)
@@ -126,14 +162,26 @@ async def test_secrets_absent_from_db_and_wal_bytes(tmp_path: Path) -> None:
     b = Seq("leaky")
     await rec(b(ev.RunCreated, goal=f"deploy with {OPENAI}", config={"token": GITHUB}))
     await rec(b(ev.StepStarted, step_id="s1", attempt=1, args={"auth": f"Bearer {BEARER}"}))
-    await rec(b(ev.ModelCalled, role="executor", model="m",
-                request={"messages": [{"role": "user", "content": f"use {ANTHROPIC}"}]},
-                response={"text": f"ok, I will use {ANTHROPIC} and {JWT}"}))
-    await rec(b(ev.ToolCalled, step_id="s1", tool="sh", args={"cmd": "cat .env"},
-                output=f"AWS_ACCESS_KEY_ID={AWS_ID}\naws_secret_access_key={AWS_SECRET}\n"
-                       f"SLACK={SLACK}\nPW={ENV_SECRET}\n{PEM}"))
-    await rec(b(ev.StepSucceeded, step_id="s1", attempt=1,
-                output={"log": f"{OPENAI} {GITHUB} {ENV_SECRET}"}))
+    await rec(
+        b(
+            ev.ModelCalled,
+            role="executor",
+            model="m",
+            request={"messages": [{"role": "user", "content": f"use {ANTHROPIC}"}]},
+            response={"text": f"ok, I will use {ANTHROPIC} and {JWT}"},
+        )
+    )
+    await rec(
+        b(
+            ev.ToolCalled,
+            step_id="s1",
+            tool="sh",
+            args={"cmd": "cat .env"},
+            output=f"AWS_ACCESS_KEY_ID={AWS_ID}\naws_secret_access_key={AWS_SECRET}\n"
+            f"SLACK={SLACK}\nPW={ENV_SECRET}\n{PEM}",
+        )
+    )
+    await rec(b(ev.StepSucceeded, step_id="s1", attempt=1, output={"log": f"{OPENAI} {GITHUB} {ENV_SECRET}"}))
     await rec(b(ev.StepFailed, step_id="s2", attempt=1, error=f"401 for token {SLACK}"))
     await rec.aclose()
     raw = _db_and_wal_bytes(db)
@@ -159,8 +207,13 @@ def test_clean_events_pass_the_screen_untouched() -> None:
 
 def test_redaction_is_fast_enough_for_the_recorder() -> None:
     r = make_redactor(env={"A_TOKEN": ENV_SECRET})
-    e = ev.StepSucceeded(run_id="r", seq=1, step_id="s", attempt=1,
-                         output={"rows": [{"id": i, "name": f"row {i}"} for i in range(20)]})
+    e = ev.StepSucceeded(
+        run_id="r",
+        seq=1,
+        step_id="s",
+        attempt=1,
+        output={"rows": [{"id": i, "name": f"row {i}"} for i in range(20)]},
+    )
 
     t0 = time.perf_counter()
     for _ in range(2000):
@@ -173,17 +226,31 @@ WEIRD_ENV = 'pa"ss\\wörd\n\t-42'
 
 
 @settings(max_examples=150, deadline=None)
-@given(prefix=st.text(max_size=20), suffix=st.text(max_size=20),
-       secret=st.sampled_from([*SEEDED.values(), ENV_SECRET, PEM, WEIRD_ENV,
-                               f"Bearer\t{BEARER}", f"aws_secret_access_key: '{AWS_SECRET}'",
-                               "https://u:p4ss@host/x", GITHUB_PAT]),
-       noise=st.text(max_size=40))
-def test_the_json_screen_never_lets_a_secret_through(prefix: str, suffix: str, secret: str,
-                                                     noise: str) -> None:
+@given(
+    prefix=st.text(max_size=20),
+    suffix=st.text(max_size=20),
+    secret=st.sampled_from(
+        [
+            *SEEDED.values(),
+            ENV_SECRET,
+            PEM,
+            WEIRD_ENV,
+            f"Bearer\t{BEARER}",
+            f"aws_secret_access_key: '{AWS_SECRET}'",
+            "https://u:p4ss@host/x",
+            GITHUB_PAT,
+        ]
+    ),
+    noise=st.text(max_size=40),
+)
+def test_the_json_screen_never_lets_a_secret_through(
+    prefix: str, suffix: str, secret: str, noise: str
+) -> None:
     r = make_redactor(env={"MY_SERVICE_TOKEN": ENV_SECRET, "WEIRD_PASSWORD": WEIRD_ENV})
     value = prefix + secret + suffix
-    e = ev.ToolCalled(run_id="r", seq=1, step_id="s", tool="t", args={"k": [value]},
-                      output={"noise": noise, "text": value})
+    e = ev.ToolCalled(
+        run_id="r", seq=1, step_id="s", tool="t", args={"k": [value]}, output={"noise": noise, "text": value}
+    )
     if r.redact(value) != value:  # the full walk would change it: the screen must notice
         assert r.might_contain_secret(e.model_dump_json())
     out = r.redact_event(e)

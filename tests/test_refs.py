@@ -35,12 +35,15 @@ def test_escape_produces_literal_and_is_not_a_reference() -> None:
     assert refs.find_references("$${s1}") == []
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("${s1.missing}", "no field 'missing'"),
-    ("${s1.items[5]}", "out of range"),
-    ("${s1.n.x}", "field 'x' of a int"),
-    ("${nope}", "has no recorded output"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("${s1.missing}", "no field 'missing'"),
+        ("${s1.items[5]}", "out of range"),
+        ("${s1.n.x}", "field 'x' of a int"),
+        ("${nope}", "has no recorded output"),
+    ],
+)
 def test_resolution_errors_name_the_problem(text: str, message: str) -> None:
     with pytest.raises(refs.ReferenceResolutionError, match=message):
         refs.resolve(text, OUT)
@@ -60,20 +63,23 @@ def test_malformed_references_are_found() -> None:
 
 
 def test_import_of_seed_and_llmcompiler_styles() -> None:
-    assert refs.import_foreign("use {step_3_result} and $4 but not $5x or $${6}") == \
-        "use ${3} and ${4} but not $5x or $${6}"
+    assert (
+        refs.import_foreign("use {step_3_result} and $4 but not $5x or $${6}")
+        == "use ${3} and ${4} but not $5x or $${6}"
+    )
     assert refs.import_foreign({"k": ["$1"]}) == {"k": ["${1}"]}
 
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children,
-                                                                     max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
 
-@given(st.text(alphabet="${}[]\"._-ab1 \\", max_size=40))
+@given(st.text(alphabet='${}[]"._-ab1 \\', max_size=40))
 def test_reference_scanning_never_raises_on_arbitrary_text(text: str) -> None:
     refs.find_references(text)
     refs.find_malformed(text)

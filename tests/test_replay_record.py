@@ -73,13 +73,16 @@ async def _record(store: SqliteStore, plan: Plan, run_id: str, **kw: Any) -> Non
 
 
 async def test_replay_makes_zero_calls_and_matches(store: SqliteStore) -> None:
-    plan = Plan(goal="sum", steps=(
-        Step(id="src", tool="source", args={"n": 5}),
-        Step(id="sum", tool="flaky", args={"items": "${src}"}, retry=NO_WAIT),
-        Step(id="bad", tool="broken", args={"x": 1}, on_failure="continue"),
-        Step(id="after_bad", tool="write", args={"value": "${bad}"}),
-        Step(id="w", tool="write", args={"value": "${sum}"}),
-    ))
+    plan = Plan(
+        goal="sum",
+        steps=(
+            Step(id="src", tool="source", args={"n": 5}),
+            Step(id="sum", tool="flaky", args={"items": "${src}"}, retry=NO_WAIT),
+            Step(id="bad", tool="broken", args={"x": 1}, on_failure="continue"),
+            Step(id="after_bad", tool="write", args={"value": "${bad}"}),
+            Step(id="w", tool="write", args={"value": "${sum}"}),
+        ),
+    )
     await _record(store, plan, "orig")
     result = await replay_run(store, "orig")
     assert sum(CALLS.values()) == 0
@@ -97,12 +100,15 @@ async def test_replay_makes_zero_calls_and_matches(store: SqliteStore) -> None:
 
 
 async def test_replay_from_step_reruns_only_its_subtree(store: SqliteStore) -> None:
-    plan = Plan(goal="chain", steps=(
-        Step(id="a", tool="source", args={"n": 3}),
-        Step(id="b", tool="flaky", args={"items": "${a}"}, retry=NO_WAIT),
-        Step(id="c", tool="write", args={"value": "${b}"}),
-        Step(id="side", tool="source", args={"n": 1}),
-    ))
+    plan = Plan(
+        goal="chain",
+        steps=(
+            Step(id="a", tool="source", args={"n": 3}),
+            Step(id="b", tool="flaky", args={"items": "${a}"}, retry=NO_WAIT),
+            Step(id="c", tool="write", args={"value": "${b}"}),
+            Step(id="side", tool="source", args={"n": 1}),
+        ),
+    )
     await _record(store, plan, "orig")
     result = await replay_run(store, "orig", from_step="b", tools=TOOLS, approve_all=True)
     assert result.real_steps == {"b", "c"}
@@ -114,14 +120,22 @@ async def test_replay_from_step_reruns_only_its_subtree(store: SqliteStore) -> N
 
 
 async def test_replay_follows_recorded_replans_and_compensations(store: SqliteStore) -> None:
-    plan = Plan(goal="fix", steps=(
-        Step(id="a", tool="source", args={"n": 2}),
-        Step(id="b", tool="broken", args={"x": 1}, on_failure="replan"),
-    ))
-    revised = Plan(goal="fix", version=2, parent_version=1, steps=(
-        Step(id="a", tool="source", args={"n": 2}),
-        Step(id="b2", tool="write", args={"value": 7}),
-    ))
+    plan = Plan(
+        goal="fix",
+        steps=(
+            Step(id="a", tool="source", args={"n": 2}),
+            Step(id="b", tool="broken", args={"x": 1}, on_failure="replan"),
+        ),
+    )
+    revised = Plan(
+        goal="fix",
+        version=2,
+        parent_version=1,
+        steps=(
+            Step(id="a", tool="source", args={"n": 2}),
+            Step(id="b2", tool="write", args={"value": 7}),
+        ),
+    )
     replans: list[int] = []
 
     async def replanner(p: Plan, state: Any, info: Any) -> Plan | None:
@@ -136,12 +150,15 @@ async def test_replay_follows_recorded_replans_and_compensations(store: SqliteSt
     assert result.state.plan_version == 2
     assert result.state.steps["b2"].output == {"written": 7}
 
-    rollback_plan = Plan(goal="undo", steps=(
-        Step(id="w1", tool="write", args={"value": 1},
-             compensate=ToolCall(tool="undo", args={"value": 1})),
-        Step(id="boom", tool="broken", args={"x": 0}, depends_on=("w1",),
-             on_failure="rollback"),
-    ))
+    rollback_plan = Plan(
+        goal="undo",
+        steps=(
+            Step(
+                id="w1", tool="write", args={"value": 1}, compensate=ToolCall(tool="undo", args={"value": 1})
+            ),
+            Step(id="boom", tool="broken", args={"x": 0}, depends_on=("w1",), on_failure="rollback"),
+        ),
+    )
     await _record(store, rollback_plan, "rolled")
     result = await replay_run(store, "rolled")
     assert sum(CALLS.values()) == 0
@@ -169,8 +186,11 @@ async def test_divergence_is_reported_not_hidden(store: SqliteStore) -> None:
     await _record(store, plan, "orig")
     events = store.events("orig")
     # A record missing the result of `a` (e.g. written by a crashed process, then edited).
-    kept = [e.model_copy(update={"run_id": "holey"}) for e in events
-            if e.kind not in ("step_succeeded", "run_finished")]
+    kept = [
+        e.model_copy(update={"run_id": "holey"})
+        for e in events
+        if e.kind not in ("step_succeeded", "run_finished")
+    ]
     kept = [e.model_copy(update={"seq": i}) for i, e in enumerate(kept)]
     store.append_many(kept)
     result = await replay_run(store, "holey", record=False)
@@ -181,9 +201,17 @@ async def test_divergence_is_reported_not_hidden(store: SqliteStore) -> None:
 
 
 async def test_replay_model_returns_recorded_responses_in_order() -> None:
-    calls = [ModelCalled(run_id="r", seq=i, role="planner", model="m", step_id=None,
-                         response={"text": f"answer {i}", "usage": {"input_tokens": 3}})
-             for i in range(2)]
+    calls = [
+        ModelCalled(
+            run_id="r",
+            seq=i,
+            role="planner",
+            model="m",
+            step_id=None,
+            response={"text": f"answer {i}", "usage": {"input_tokens": 3}},
+        )
+        for i in range(2)
+    ]
     model = ReplayModel(calls)
     req = ModelRequest.of(None, "hi")
     assert (await model.complete(req)).text == "answer 0"
@@ -198,14 +226,16 @@ async def test_replay_models_group_by_role_and_step(store: SqliteStore) -> None:
     plan = Plan(goal="x", steps=(Step(id="a", tool="source", args={"n": 1}),))
     await _record(store, plan, "orig")
     events = store.events("orig")
-    extra = [ModelCalled(run_id="orig", seq=len(events) + i, role=role, model="m", step_id=sid,
-                         response={"text": text})
-             for i, (role, sid, text) in enumerate([("planner", None, "p1"),
-                                                    ("executor", "a", "e1"),
-                                                    ("planner", None, "p2")])]
+    extra = [
+        ModelCalled(
+            run_id="orig", seq=len(events) + i, role=role, model="m", step_id=sid, response={"text": text}
+        )
+        for i, (role, sid, text) in enumerate(
+            [("planner", None, "p1"), ("executor", "a", "e1"), ("planner", None, "p2")]
+        )
+    ]
     store.append_many(extra)
     models = replay_models(Recording.from_events(store.events("orig")))
     req = ModelRequest.of(None, "q")
-    assert [(await models[("planner", None)].complete(req)).text for _ in range(2)] == \
-        ["p1", "p2"]
+    assert [(await models[("planner", None)].complete(req)).text for _ in range(2)] == ["p1", "p2"]
     assert (await models[("executor", "a")].complete(req)).text == "e1"

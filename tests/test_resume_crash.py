@@ -89,8 +89,13 @@ def _plan() -> Plan:
         for j in range(4):
             sid = f"s{layer}{j}"
             deps = sorted({f"s{layer - 1}{rng.randrange(4)}" for _ in range(2)}) if layer else []
-            steps.append(Step(id=sid, tool=_KINDS[(layer + j) % 3],
-                              args={"step": sid, "prev": [f"${{{d}.step}}" for d in deps]}))
+            steps.append(
+                Step(
+                    id=sid,
+                    tool=_KINDS[(layer + j) % 3],
+                    args={"step": sid, "prev": [f"${{{d}.step}}" for d in deps]},
+                )
+            )
     return Plan(goal="crash test", steps=tuple(steps))
 
 
@@ -122,7 +127,14 @@ async def _child_main(db: str, run_ids: list[str], out: int) -> None:
     for rid in run_ids:
         row = store.get_run(rid)
         if row is None:
-            await execute_recorded(store, PLAN, TOOLS, ExecutorOptions(gate=ApproveAll(), approved_by="crash-test"), run_id=rid, on_commit=ack)
+            await execute_recorded(
+                store,
+                PLAN,
+                TOOLS,
+                ExecutorOptions(gate=ApproveAll(), approved_by="crash-test"),
+                run_id=rid,
+                on_commit=ack,
+            )
             continue
         if row.status == "succeeded":
             continue
@@ -131,10 +143,10 @@ async def _child_main(db: str, run_ids: list[str], out: int) -> None:
             state = fold(store.events(rid))
             review = _review(state)
             if review.succeeded or review.retry:
-                os.write(out, f"REVIEW {rid} {len(review.succeeded)} {len(review.retry)}\n"
-                         .encode())
-            state = await resume_run(store, rid, TOOLS, approve_all=True, review=review,
-                                     on_commit=ack, reviewer="crash-test")
+                os.write(out, f"REVIEW {rid} {len(review.succeeded)} {len(review.retry)}\n".encode())
+            state = await resume_run(
+                store, rid, TOOLS, approve_all=True, review=review, on_commit=ack, reviewer="crash-test"
+            )
             if state.status == "succeeded":
                 break
     store.close()
@@ -267,17 +279,18 @@ def _crash_loop(tmp_path: Path, kills_wanted: int, runs: int) -> dict[str, int]:
                     assert upserts[next(iter(attempt_keys[(rid, step.id)]))] == 1
         figures["runs_finished"] = len(run_ids)
     figures["duplicate_effects"] = sum(n - 1 for n in charges.values() if n > 1) + sum(
-        n - 1 for n in upserts.values() if n > 1)
-    figures["idempotent_reruns"] = sum(
-        1 for line in effects if line.startswith("ATTEMPT")) - len(upserts)
+        n - 1 for n in upserts.values() if n > 1
+    )
+    figures["idempotent_reruns"] = sum(1 for line in effects if line.startswith("ATTEMPT")) - len(upserts)
     figures["acked_events"] = sum(len(v) for v in acked.values())
     assert figures["lost_events"] == 0
     assert figures["duplicate_effects"] == 0
     return dict(figures)
 
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork"),
-                                reason="needs fork and SIGKILL")
+pytestmark = pytest.mark.skipif(
+    sys.platform == "win32" or not hasattr(os, "fork"), reason="needs fork and SIGKILL"
+)
 
 
 def _report(capsys: pytest.CaptureFixture[str], title: str, figures: dict[str, int]) -> None:

@@ -46,12 +46,15 @@ def upsert(value: int, ctx: ToolContext) -> int:
 
 
 TOOLS = {"fetch": fetch, "charge": charge, "upsert": upsert}
-PLAN = Plan(goal="bill", steps=(
-    Step(id="a", tool="fetch", args={"x": 1}),
-    Step(id="b", tool="charge", args={"amount": "${a}"}),
-    Step(id="u", tool="upsert", args={"value": "${a}"}),
-    Step(id="c", tool="fetch", args={"x": "${b.charged}"}, depends_on=("u",)),
-))
+PLAN = Plan(
+    goal="bill",
+    steps=(
+        Step(id="a", tool="fetch", args={"x": 1}),
+        Step(id="b", tool="charge", args={"amount": "${a}"}),
+        Step(id="u", tool="upsert", args={"value": "${a}"}),
+        Step(id="c", tool="fetch", args={"x": "${b.charged}"}, depends_on=("u",)),
+    ),
+)
 
 
 @pytest.fixture(autouse=True)
@@ -60,7 +63,9 @@ def _clear() -> None:
 
 
 async def _reference_log() -> list[Event]:
-    ex = Executor(PLAN, TOOLS, ExecutorOptions(gate=ApproveAll(), approved_by="t", max_concurrency=1), run_id="r1")
+    ex = Executor(
+        PLAN, TOOLS, ExecutorOptions(gate=ApproveAll(), approved_by="t", max_concurrency=1), run_id="r1"
+    )
     await ex.run()
     CALLS.clear()
     return list(ex.log)
@@ -69,8 +74,7 @@ async def _reference_log() -> list[Event]:
 def _store_with_prefix(tmp_path: Path, log: list[Event], cut_after: str) -> SqliteStore:
     """Store the log up to and including the first event described by ``kind:step``."""
     kind, _, sid = cut_after.partition(":")
-    idx = next(i for i, e in enumerate(log)
-               if e.kind == kind and getattr(e, "step_id", sid) == sid)
+    idx = next(i for i, e in enumerate(log) if e.kind == kind and getattr(e, "step_id", sid) == sid)
     store = SqliteStore(tmp_path / "runs.db")
     store.append_many(log[: idx + 1])
     return store
@@ -106,15 +110,23 @@ async def test_review_marks_step_done_or_retries_it(tmp_path: Path) -> None:
     log = await _reference_log()
     store = _store_with_prefix(tmp_path, log, "step_started:b")
     await resume_run(store, "r1", TOOLS, approve_all=True)  # → needs_review
-    state = await resume_run(store, "r1", TOOLS, approve_all=True,
-                             review=InterruptedStepsReview(succeeded={"b": {"charged": 2}}), reviewer="alice")
+    state = await resume_run(
+        store,
+        "r1",
+        TOOLS,
+        approve_all=True,
+        review=InterruptedStepsReview(succeeded={"b": {"charged": 2}}),
+        reviewer="alice",
+    )
     assert state.status == "succeeded"
     assert _ran("charge") == []  # the human said it took effect: not repeated
     assert state.steps["c"].output == 3
 
     store2 = _store_with_prefix(tmp_path / "second", log, "step_started:b")
     await resume_run(store2, "r1", TOOLS, approve_all=True)
-    state = await resume_run(store2, "r1", TOOLS, approve_all=True, review=InterruptedStepsReview(retry=["b"]))
+    state = await resume_run(
+        store2, "r1", TOOLS, approve_all=True, review=InterruptedStepsReview(retry=["b"])
+    )
     assert state.status == "succeeded"
     assert len(_ran("charge")) == 1  # the human said it did not: run exactly once more
 
@@ -130,8 +142,7 @@ async def test_review_of_a_step_that_is_not_interrupted_is_refused(tmp_path: Pat
 
 async def test_idempotent_step_reruns_with_the_same_key(tmp_path: Path) -> None:
     log = await _reference_log()
-    first_key = next(e.idempotency_key for e in log
-                     if e.kind == "step_started" and e.step_id == "u")  # type: ignore[union-attr]
+    first_key = next(e.idempotency_key for e in log if e.kind == "step_started" and e.step_id == "u")  # type: ignore[union-attr]
     store = _store_with_prefix(tmp_path, log, "step_started:u")
     state = await resume_run(store, "r1", TOOLS, approve_all=True)
     assert state.status == "succeeded"
@@ -172,8 +183,7 @@ async def test_two_resumes_at_once_exactly_one_proceeds(tmp_path: Path) -> None:
         return x + 1
 
     tools = {**TOOLS, "fetch": slow_fetch}
-    first = asyncio.create_task(resume_run(store, "r1", tools, approve_all=True,
-                                           owner="host:1:first"))
+    first = asyncio.create_task(resume_run(store, "r1", tools, approve_all=True, owner="host:1:first"))
     while store.get_lease("r1") is None:  # noqa: ASYNC110 - polling another connection
         await asyncio.sleep(0.01)
     with pytest.raises(LeaseHeld, match="already being resumed by host:1:first") as info:
@@ -206,14 +216,18 @@ async def test_lease_is_renewed_while_running_and_loss_pauses_the_run(tmp_path: 
         return x + 1
 
     tools = {**TOOLS, "fetch": slow_fetch}
-    task = asyncio.create_task(resume_run(store, "r1", tools, approve_all=True,
-                                          owner="host:1:runner", lease_ttl_s=0.3))
+    task = asyncio.create_task(
+        resume_run(store, "r1", tools, approve_all=True, owner="host:1:runner", lease_ttl_s=0.3)
+    )
     await asyncio.sleep(0.8)  # well past the TTL: only renewal keeps the lease ours
     with pytest.raises(LeaseHeld):
         other.acquire_lease("r1", "host:2:intruder", ttl_s=5)
     # Someone forcibly takes the lease (an operator's override): the runner must stop.
-    other._write(lambda c: c.execute("UPDATE leases SET owner = 'host:2:intruder', "
-                                     "expires_at = expires_at + 60 WHERE run_id = 'r1'"))
+    other._write(
+        lambda c: c.execute(
+            "UPDATE leases SET owner = 'host:2:intruder', expires_at = expires_at + 60 WHERE run_id = 'r1'"
+        )
+    )
     state = await asyncio.wait_for(task, timeout=5)
     assert state.status == "paused"
     assert "lost the run lease" in state.reason

@@ -8,23 +8,37 @@ from forethought.events.state import RunState, apply, fold
 
 
 def _synthetic(n_steps: int) -> list[E._Event]:
-    evs: list[E._Event] = [E.RunCreated(run_id="r", seq=0, goal="g"),
-                           E.PlanProposed(run_id="r", seq=1, plan_hash="h", plan={
-                               "goal": "g", "steps": [{"id": f"s{i}", "tool": "t"}
-                                                      for i in range(n_steps)]})]
+    evs: list[E._Event] = [
+        E.RunCreated(run_id="r", seq=0, goal="g"),
+        E.PlanProposed(
+            run_id="r",
+            seq=1,
+            plan_hash="h",
+            plan={"goal": "g", "steps": [{"id": f"s{i}", "tool": "t"} for i in range(n_steps)]},
+        ),
+    ]
     seq = 2
     for i in range(n_steps):
         sid = f"s{i}"
         evs.append(E.StepReady(run_id="r", seq=seq, step_id=sid))
-        evs.append(E.StepStarted(run_id="r", seq=seq + 1, step_id=sid, attempt=1,
-                                 idempotency_key=f"r:{sid}", args={"x": i}))
-        evs.append(E.StepFailed(run_id="r", seq=seq + 2, step_id=sid, attempt=1, error="e",
-                                final=False, retry_in_s=0.1))
+        evs.append(
+            E.StepStarted(
+                run_id="r", seq=seq + 1, step_id=sid, attempt=1, idempotency_key=f"r:{sid}", args={"x": i}
+            )
+        )
+        evs.append(
+            E.StepFailed(
+                run_id="r", seq=seq + 2, step_id=sid, attempt=1, error="e", final=False, retry_in_s=0.1
+            )
+        )
         evs.append(E.StepStarted(run_id="r", seq=seq + 3, step_id=sid, attempt=2))
         evs.append(E.StepSucceeded(run_id="r", seq=seq + 4, step_id=sid, attempt=2, output=i))
         seq += 5
-    evs.append(E.ModelCalled(run_id="r", seq=seq, role="planner", model="m", input_tokens=10,
-                             output_tokens=5, cost_usd=0.01))
+    evs.append(
+        E.ModelCalled(
+            run_id="r", seq=seq, role="planner", model="m", input_tokens=10, output_tokens=5, cost_usd=0.01
+        )
+    )
     evs.append(E.RunFinished(run_id="r", seq=seq + 1, status="succeeded"))
     return evs
 

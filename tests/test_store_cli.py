@@ -20,7 +20,7 @@ from forethought.runs.recording import execute_recorded
 from forethought.runs.store.sqlite import SqliteStore
 from forethought.tools.loader import open_tools
 
-TOOLS_PY = '''
+TOOLS_PY = """
 from pathlib import Path
 from forethought import tool, ToolContext
 
@@ -35,19 +35,24 @@ def charge(amount: int, ctx: ToolContext) -> dict:
     with LOG.open("a") as fh:
         fh.write(f"charge {ctx.idempotency_key}\\n")
     return {"charged": amount, "token": "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"}
-'''
+"""
 
-PLAN: dict[str, Any] = {"goal": "bill the customer", "steps": [
-    {"id": "a", "tool": "fetch", "args": {"x": 1}},
-    {"id": "b", "tool": "charge", "args": {"amount": "${a}"}},
-    {"id": "c", "tool": "fetch", "args": {"x": "${b.charged}"}},
-]}
+PLAN: dict[str, Any] = {
+    "goal": "bill the customer",
+    "steps": [
+        {"id": "a", "tool": "fetch", "args": {"x": 1}},
+        {"id": "b", "tool": "charge", "args": {"amount": "${a}"}},
+        {"id": "c", "tool": "fetch", "args": {"x": "${b.charged}"}},
+    ],
+}
 
 
 @pytest.fixture(autouse=True)
 def _commands(monkeypatch: pytest.MonkeyPatch) -> None:
-    extra = {name: f"forethought.interfaces.cli.runs_cmd:{name}_command"
-             for name in ("runs", "show", "resume", "replay")}
+    extra = {
+        name: f"forethought.interfaces.cli.runs_cmd:{name}_command"
+        for name in ("runs", "show", "resume", "replay")
+    }
     monkeypatch.setattr(cli_main, "COMMANDS", {**cli_main.COMMANDS, **extra})
 
 
@@ -70,12 +75,13 @@ async def _record(db: Path, tools: Path, run_id: str) -> None:
 
     async with open_tools([tools], include_entry_points=False) as registry:
         store = SqliteStore(db)
-        await execute_recorded(store, Plan.model_validate(PLAN), registry, ExecutorOptions(gate=ApproveAll()), run_id=run_id)
+        await execute_recorded(
+            store, Plan.model_validate(PLAN), registry, ExecutorOptions(gate=ApproveAll()), run_id=run_id
+        )
         store.close()
 
 
-def test_runs_and_show(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
-                             ) -> None:
+def test_runs_and_show(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db, tools = setup
     code, out, _err = cli(capsys, "runs", "--db", str(db))
     assert (code, out.strip()) == (0, "no runs recorded yet")
@@ -97,15 +103,26 @@ def test_runs_and_show(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[s
 
     code, out, _ = cli(capsys, "show", "fir", "--db", str(db), "--json")  # prefix works
     data = json.loads(out)
-    for key in ("run_id", "status", "plan_version", "steps", "makespan_s", "critical_path_s",
-                "tokens", "cost_usd", "events", "plan_versions"):
+    for key in (
+        "run_id",
+        "status",
+        "plan_version",
+        "steps",
+        "makespan_s",
+        "critical_path_s",
+        "tokens",
+        "cost_usd",
+        "events",
+        "plan_versions",
+    ):
         assert key in data
     assert data["steps"]["c"] == {**data["steps"]["c"], "status": "succeeded", "output": 3}
     assert data["events"][0]["kind"] == "run_created"
 
 
-def test_show_unknown_run_is_one_line_exit_2(setup: tuple[Path, Path],
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_unknown_run_is_one_line_exit_2(
+    setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     db, _ = setup
     code, _out, err = cli(capsys, "show", "nope", "--db", str(db))
     assert code == 2
@@ -114,28 +131,36 @@ def test_show_unknown_run_is_one_line_exit_2(setup: tuple[Path, Path],
     assert code == 2 and "--events" in err
 
 
-def test_resume_needs_review_then_retry(setup: tuple[Path, Path],
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_needs_review_then_retry(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db, tools = setup
     asyncio.run(_record(db, tools, "full"))
     store = SqliteStore(db)
     events = store.events("full")
-    cut = next(i for i, e in enumerate(events) if e.kind == "step_started"
-               and e.step_id == "b")  # type: ignore[union-attr]
+    cut = next(i for i, e in enumerate(events) if e.kind == "step_started" and e.step_id == "b")  # type: ignore[union-attr]
     crashed = [e.model_copy(update={"run_id": "crashed"}) for e in events[: cut + 1]]
     store.append_many(crashed)
     store.close()
     log = tools.with_name("effects.log")
     before = log.read_text().count("charge")
 
-    code, out, err = cli(capsys, "resume", "crashed", "--db", str(db), "--tools", str(tools),
-                         "--yes-all")
+    code, out, err = cli(capsys, "resume", "crashed", "--db", str(db), "--tools", str(tools), "--yes-all")
     assert code == 3
     assert "needs review: b" in err and "--mark-succeeded STEP or --retry STEP" in err
     assert log.read_text().count("charge") == before
 
-    code, out, err = cli(capsys, "resume", "crashed", "--db", str(db), "--tools", str(tools),
-                         "--yes-all", "--retry", "b", "--json")
+    code, out, err = cli(
+        capsys,
+        "resume",
+        "crashed",
+        "--db",
+        str(db),
+        "--tools",
+        str(tools),
+        "--yes-all",
+        "--retry",
+        "b",
+        "--json",
+    )
     assert code == 0, err
     assert json.loads(out)["status"] == "succeeded"
     assert log.read_text().count("charge") == before + 1
@@ -144,8 +169,7 @@ def test_resume_needs_review_then_retry(setup: tuple[Path, Path],
     assert code == 2 and "already succeeded" in err
 
 
-def test_resume_while_leased_exits_3(setup: tuple[Path, Path],
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_while_leased_exits_3(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db, tools = setup
     asyncio.run(_record(db, tools, "r"))
     store = SqliteStore(db)
@@ -174,13 +198,13 @@ def test_replay_cli(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 
     code, _, err = cli(capsys, "replay", "orig", "--db", str(db), "--from", "b")
     assert code == 2 and "--tools" in err
-    code, out, err = cli(capsys, "replay", "orig", "--db", str(db), "--from", "b", "--tools",
-                         str(tools), "--yes-all")
+    code, out, err = cli(
+        capsys, "replay", "orig", "--db", str(db), "--from", "b", "--tools", str(tools), "--yes-all"
+    )
     assert code == 0, err
     assert "2 real calls, from b" in out
     assert log.read_text().count("charge") == charges + 1
-    code, _, err = cli(capsys, "replay", "orig", "--db", str(db), "--from", "zz", "--tools",
-                       str(tools))
+    code, _, err = cli(capsys, "replay", "orig", "--db", str(db), "--from", "zz", "--tools", str(tools))
     assert code == 2 and "no such step" in err
 
 
@@ -189,8 +213,7 @@ def test_show_text_has_tokens_cost_versions_and_timeline(tmp_path: Path) -> None
     store.append_many(full_run("t", 3, goal="ship it"))
     row = store.get_run("t")
     assert row is not None
-    text = show_text(row, fold(store.events("t")), store.plan_versions("t"), store.events("t"),
-                     event_limit=5)
+    text = show_text(row, fold(store.events("t")), store.plan_versions("t"), store.events("t"), event_limit=5)
     assert "run t: succeeded" in text
     assert "tokens 30 in / 15 out, cost $0.0030" in text
     assert "v1  " in text and "3 steps" in text
@@ -199,8 +222,9 @@ def test_show_text_has_tokens_cost_versions_and_timeline(tmp_path: Path) -> None
     assert text.count("#") == 5
 
 
-def test_resume_reopens_the_recorded_tools(setup: tuple[Path, Path],
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_reopens_the_recorded_tools(
+    setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     db, tools = setup
 
     async def record() -> None:
@@ -208,13 +232,19 @@ def test_resume_reopens_the_recorded_tools(setup: tuple[Path, Path],
 
         async with open_tools([tools], include_entry_points=False) as registry:
             store = SqliteStore(db)
-            await execute_recorded(store, Plan.model_validate(PLAN), registry, ExecutorOptions(gate=ApproveAll(), config={"setup": {
-                                       "tools": [str(tools)], "builtins": [],
-                                       "workspace": str(tools.parent)}}), run_id="full")
+            await execute_recorded(
+                store,
+                Plan.model_validate(PLAN),
+                registry,
+                ExecutorOptions(
+                    gate=ApproveAll(),
+                    config={"setup": {"tools": [str(tools)], "builtins": [], "workspace": str(tools.parent)}},
+                ),
+                run_id="full",
+            )
             events = store.events("full")
             cut = next(i for i, e in enumerate(events) if e.kind == "step_succeeded")
-            store.append_many([e.model_copy(update={"run_id": "half"})
-                               for e in events[: cut + 1]])
+            store.append_many([e.model_copy(update={"run_id": "half"}) for e in events[: cut + 1]])
             store.close()
 
     asyncio.run(record())

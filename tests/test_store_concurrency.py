@@ -42,9 +42,13 @@ async def slow_work(i: int) -> int:
 
 
 def _plan(n: int, name: str = "work") -> Plan:
-    return Plan(goal="concurrency", steps=tuple(
-        Step(id=f"s{i}", tool=name, args={"i": i}, depends_on=(f"s{i - 3}",) if i >= 3 else ())
-        for i in range(n)))
+    return Plan(
+        goal="concurrency",
+        steps=tuple(
+            Step(id=f"s{i}", tool=name, args={"i": i}, depends_on=(f"s{i - 3}",) if i >= 3 else ())
+            for i in range(n)
+        ),
+    )
 
 
 def _fork(fn: Any, *args: Any, log: Path) -> int:
@@ -66,7 +70,13 @@ def _writer(db: str, prefix: str, runs: int, steps: int) -> int:
     async def go() -> None:
         store = SqliteStore(db)
         for r in range(runs):
-            state = await execute_recorded(store, _plan(steps), {"work": work}, ExecutorOptions(gate=ApproveAll(), max_concurrency=3), run_id=f"{prefix}-{r}")
+            state = await execute_recorded(
+                store,
+                _plan(steps),
+                {"work": work},
+                ExecutorOptions(gate=ApproveAll(), max_concurrency=3),
+                run_id=f"{prefix}-{r}",
+            )
             assert state.status == "succeeded", state.reason
         store.close()
 
@@ -128,7 +138,12 @@ def _run_scenario(tmp_path: Path, *, writers: int, runs: int, steps: int, racers
     async def make_paused() -> None:
         from forethought.execution.executor import Executor
 
-        ex = Executor(_plan(4, "slow_work"), {"slow_work": slow_work}, ExecutorOptions(gate=ApproveAll()), run_id="contested")
+        ex = Executor(
+            _plan(4, "slow_work"),
+            {"slow_work": slow_work},
+            ExecutorOptions(gate=ApproveAll()),
+            run_id="contested",
+        )
         await ex.run()
         cut = next(i for i, e in enumerate(ex.log) if e.kind == "step_succeeded")
         seed.append_many(ex.log[: cut + 1])

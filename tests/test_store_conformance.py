@@ -48,8 +48,7 @@ def test_single_appends_equal_batch(store: Store) -> None:
     store.append_many(full_run("many", 2))
     a, b = store.get_run("one"), store.get_run("many")
     assert a is not None and b is not None
-    assert (a.status, a.goal, a.last_seq, a.input_tokens) == (b.status, b.goal, b.last_seq,
-                                                              b.input_tokens)
+    assert (a.status, a.goal, a.last_seq, a.input_tokens) == (b.status, b.goal, b.last_seq, b.input_tokens)
 
 
 def test_find_runs_by_prefix(store: Store) -> None:
@@ -122,10 +121,11 @@ def test_materialized_run_and_steps(store: Store) -> None:
     assert run.cost_usd == pytest.approx(0.003)
     steps = {s.step_id: s for s in store.steps("r")}
     assert set(steps) == {"s0", "s1", "s2"}
-    assert all(s.status == "succeeded" and s.attempts == 1 and s.error is None
-               for s in steps.values())
-    assert all(s.started_at is not None and s.ended_at is not None and s.ended_at > s.started_at
-               for s in steps.values())
+    assert all(s.status == "succeeded" and s.attempts == 1 and s.error is None for s in steps.values())
+    assert all(
+        s.started_at is not None and s.ended_at is not None and s.ended_at > s.started_at
+        for s in steps.values()
+    )
     versions = store.plan_versions("r")
     assert [(v.version, v.hash) for v in versions] == [(1, plan.plan_hash())]
     # The stored text is the canonical JSON: anyone can check it against the approved hash.
@@ -135,24 +135,28 @@ def test_materialized_run_and_steps(store: Store) -> None:
 
 def test_step_lifecycle_retry_failure_skip_review(store: Store) -> None:
     b = Seq("r")
-    store.append_many([
-        b(ev.RunCreated, goal="g"),
-        b(ev.StepStarted, step_id="a", attempt=1),
-        b(ev.StepFailed, step_id="a", attempt=1, error="boom", final=False, retry_in_s=0.1),
-    ])
+    store.append_many(
+        [
+            b(ev.RunCreated, goal="g"),
+            b(ev.StepStarted, step_id="a", attempt=1),
+            b(ev.StepFailed, step_id="a", attempt=1, error="boom", final=False, retry_in_s=0.1),
+        ]
+    )
     a = store.steps("r")[0]
     assert (a.status, a.attempts, a.error, a.ended_at) == ("ready", 1, "boom", None)
     first_start = a.started_at
     store.append(b(ev.StepStarted, step_id="a", attempt=2))
     a = store.steps("r")[0]
     assert (a.status, a.attempts, a.error, a.started_at) == ("running", 2, None, first_start)
-    store.append_many([
-        b(ev.CheckFailed, step_id="a", attempt=2, criterion="regex", detail="no match"),
-        b(ev.StepFailed, step_id="a", attempt=2, error="check failed", failure_class="check"),
-        b(ev.StepSkipped, step_id="b", reason="dependency a failed"),
-        b(ev.StepNeedsReview, step_id="c", reason="was running at crash; not idempotent"),
-        b(ev.RunFinished, status="failed", reason="a failed"),
-    ])
+    store.append_many(
+        [
+            b(ev.CheckFailed, step_id="a", attempt=2, criterion="regex", detail="no match"),
+            b(ev.StepFailed, step_id="a", attempt=2, error="check failed", failure_class="check"),
+            b(ev.StepSkipped, step_id="b", reason="dependency a failed"),
+            b(ev.StepNeedsReview, step_id="c", reason="was running at crash; not idempotent"),
+            b(ev.RunFinished, status="failed", reason="a failed"),
+        ]
+    )
     steps = {s.step_id: s for s in store.steps("r")}
     assert (steps["a"].status, steps["a"].error) == ("failed", "check failed")
     assert steps["a"].ended_at is not None
@@ -165,18 +169,28 @@ def test_step_lifecycle_retry_failure_skip_review(store: Store) -> None:
 def test_pause_resume_and_plan_revision(store: Store) -> None:
     b = Seq("r")
     p1, p2 = small_plan(2), small_plan(3).model_copy(update={"version": 2})
-    store.append_many([
-        b(ev.RunCreated, goal="g"),
-        b(ev.PlanProposed, plan=p1.model_dump(mode="json"), plan_hash=p1.plan_hash()),
-        b(ev.RunPaused, reason="budget"),
-    ])
+    store.append_many(
+        [
+            b(ev.RunCreated, goal="g"),
+            b(ev.PlanProposed, plan=p1.model_dump(mode="json"), plan_hash=p1.plan_hash()),
+            b(ev.RunPaused, reason="budget"),
+        ]
+    )
     run = store.get_run("r")
     assert run is not None and run.status == "paused"
-    store.append_many([
-        b(ev.RunResumed),
-        b(ev.PlanRevised, old_version=1, new_version=2, plan=p2.model_dump(mode="json"),
-          plan_hash=p2.plan_hash(), plan_version=2),
-    ])
+    store.append_many(
+        [
+            b(ev.RunResumed),
+            b(
+                ev.PlanRevised,
+                old_version=1,
+                new_version=2,
+                plan=p2.model_dump(mode="json"),
+                plan_hash=p2.plan_hash(),
+                plan_version=2,
+            ),
+        ]
+    )
     run = store.get_run("r")
     assert run is not None
     assert (run.status, run.plan_version, run.plan_hash) == ("running", 2, p2.plan_hash())
@@ -195,9 +209,17 @@ def test_stored_text_is_data_not_code(store: Store) -> None:
     # SQL and Python injection attempts in payloads come back verbatim and do nothing.
     nasty = "x'); DROP TABLE events; --"
     b = Seq(nasty)
-    store.append_many([b(ev.RunCreated, goal=nasty),
-                       b(ev.StepSucceeded, step_id="a", attempt=1,
-                         output={"__reduce__": "os.system('echo pwned')", "q": nasty})])
+    store.append_many(
+        [
+            b(ev.RunCreated, goal=nasty),
+            b(
+                ev.StepSucceeded,
+                step_id="a",
+                attempt=1,
+                output={"__reduce__": "os.system('echo pwned')", "q": nasty},
+            ),
+        ]
+    )
     got = store.events(nasty)
     assert got[0].goal == nasty  # type: ignore[union-attr]
     assert got[1].output == {"__reduce__": "os.system('echo pwned')", "q": nasty}  # type: ignore[union-attr]
@@ -205,6 +227,7 @@ def test_stored_text_is_data_not_code(store: Store) -> None:
 
 
 # -- leases ------------------------------------------------------------------------------------
+
 
 def test_lease_exclusive_then_released(store: Store) -> None:
     lease = store.acquire_lease("r", "me", ttl_s=30)
@@ -230,8 +253,9 @@ def test_expired_lease_is_taken_over_and_old_owner_loses_it(store: Store) -> Non
 
 
 def test_lease_of_dead_local_process_is_taken_over(store: Store) -> None:
-    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     dead_pid = int(proc.stdout)
     store.acquire_lease("r", f"{socket.gethostname()}:{dead_pid}:abcd", ttl_s=3600)
     assert store.acquire_lease("r", "me", ttl_s=30).owner == "me"
@@ -259,8 +283,9 @@ def test_fenced_append_requires_the_lease(store: Store) -> None:
 
 # -- property: batching never changes the materialized tables -------------------------------------
 
-_STEP_EVENT = st.sampled_from(["ready", "started", "succeeded", "failed", "retry", "skipped",
-                               "review", "check", "model", "cancelled"])
+_STEP_EVENT = st.sampled_from(
+    ["ready", "started", "succeeded", "failed", "retry", "skipped", "review", "check", "model", "cancelled"]
+)
 
 
 def _make(b: Seq, kind: str, sid: str, attempt: int) -> ev.Event:
@@ -279,8 +304,7 @@ def _make(b: Seq, kind: str, sid: str, attempt: int) -> ev.Event:
     if kind == "check":
         return b(ev.CheckFailed, step_id=sid, attempt=attempt, criterion="x", detail="y")
     if kind == "model":
-        return b(ev.ModelCalled, role="r", model="m", input_tokens=attempt, output_tokens=1,
-                 cost_usd=0.5)
+        return b(ev.ModelCalled, role="r", model="m", input_tokens=attempt, output_tokens=1, cost_usd=0.5)
     return b(ev.StepCancelled, step_id=sid, reason="abort")
 
 

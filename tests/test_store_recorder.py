@@ -57,8 +57,7 @@ async def test_wait_durable_returns_only_after_commit(tmp_path: Path) -> None:
 async def test_lone_run_created_lingers_then_commits_with_the_plan(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "r.db")
     batches: list[list[str]] = []
-    rec = Recorder(store, max_delay_s=0.2,
-                   on_commit=lambda b: batches.append([e.kind for e in b]))
+    rec = Recorder(store, max_delay_s=0.2, on_commit=lambda b: batches.append([e.kind for e in b]))
     events = full_run("r", 1)
     await rec(events[0])  # run_created
     await asyncio.sleep(0.05)
@@ -118,13 +117,13 @@ async def test_non_idempotent_tool_runs_only_after_its_start_is_durable(tmp_path
     def act(n: int, ctx: ToolContext) -> int:
         # Another connection, as a crash-surviving reader would see the file.
         with SqliteStore(db) as reader:
-            started = [e for e in reader.events(ctx.run_id) if e.kind == "step_started"
-                       and e.step_id == ctx.step_id]  # type: ignore[union-attr]
+            started = [
+                e for e in reader.events(ctx.run_id) if e.kind == "step_started" and e.step_id == ctx.step_id
+            ]  # type: ignore[union-attr]
         seen.append((ctx.step_id, bool(started)))
         return n
 
-    plan = Plan(goal="g", steps=tuple(Step(id=f"s{i}", tool="act", args={"n": i})
-                                      for i in range(8)))
+    plan = Plan(goal="g", steps=tuple(Step(id=f"s{i}", tool="act", args={"n": i}) for i in range(8)))
     store = SqliteStore(db)
     state = await execute_recorded(store, plan, {"act": act}, ExecutorOptions(gate=ApproveAll()))
     assert state.status == "succeeded"

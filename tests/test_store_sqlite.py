@@ -47,8 +47,9 @@ def test_newer_database_refused(tmp_path: Path) -> None:
         SqliteStore(db)
 
 
-def test_a_new_migration_is_applied_to_an_old_database(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_migration_is_applied_to_an_old_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "r.db"
     with SqliteStore(db) as s:
         s.append_many(full_run("r", 1))
@@ -149,8 +150,9 @@ def test_no_pickle_and_static_sql() -> None:
 
 def _schema_text(db: Path) -> str:
     conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
-                        "ORDER BY type, name").fetchall()
+    rows = conn.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name"
+    ).fetchall()
     conn.close()
     return "\n".join(f"-- {t} {n}\n{' '.join(sql.split())};" for t, n, sql in rows) + "\n"
 
@@ -164,8 +166,7 @@ def test_schema_matches_the_golden_file(tmp_path: Path) -> None:
     assert _schema_text(tmp_path / "r.db") == golden.read_text()
 
 
-def test_a_version_1_database_upgrades_in_place(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_version_1_database_upgrades_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "old.db"
     monkeypatch.setattr(_migrations, "MIGRATIONS", _migrations.MIGRATIONS[:1])
     with SqliteStore(db) as old:

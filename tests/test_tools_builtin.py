@@ -43,8 +43,13 @@ def test_enabling_and_effects(ws: Path) -> None:
     tools = _by_name(builtin_tools(ws, "all"))
     assert sorted(tools) == sorted(BUILTIN_NAMES)
     assert {n: t.spec.effect for n, t in tools.items()} == {
-        "read_file": "read_only", "list_dir": "read_only", "write_file": "mutating",
-        "http_get": "read_only", "calculate": "read_only", "text_stats": "read_only"}
+        "read_file": "read_only",
+        "list_dir": "read_only",
+        "write_file": "mutating",
+        "http_get": "read_only",
+        "calculate": "read_only",
+        "text_stats": "read_only",
+    }
     assert all(t.spec.source == "builtin" for t in tools.values())
     assert tools["read_file"].spec.output_schema is not None
     with pytest.raises(UserError, match="unknown built-in tool\\(s\\) shell"):
@@ -72,8 +77,13 @@ async def test_read_and_list_stay_inside_the_workspace(ws: Path) -> None:
         await read.invoke({"path": "sub"}, CTX)
     listing = await ls.invoke({}, CTX)
     entries = {e["name"]: e["type"] for e in listing["entries"]}
-    assert entries == {"dangling": "symlink", "hello.txt": "file", "inner_link": "symlink", "leak": "symlink",
-                       "sub": "dir"}
+    assert entries == {
+        "dangling": "symlink",
+        "hello.txt": "file",
+        "inner_link": "symlink",
+        "leak": "symlink",
+        "sub": "dir",
+    }
     with pytest.raises(ToolError, match="outside the allowed root"):
         await ls.invoke({"path": ".."}, CTX)
 
@@ -136,14 +146,27 @@ def http_server() -> Iterator[str]:
 
 async def test_http_get_refuses_private_addresses_by_default(ws: Path, http_server: str) -> None:
     get = _by_name(builtin_tools(ws, ["http_get"]))["http_get"]
-    for url in [http_server, "http://localhost/", "http://10.0.0.1/", "http://169.254.169.254/latest/meta-data",
-                "http://[::1]/", "http://0.0.0.0/", "http://224.0.0.1/", "http://192.168.1.1/",
-                "http://[::ffff:127.0.0.1]/", "http://100.64.0.1/", "http://2130706433/"]:
+    for url in [
+        http_server,
+        "http://localhost/",
+        "http://10.0.0.1/",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/",
+        "http://0.0.0.0/",
+        "http://224.0.0.1/",
+        "http://192.168.1.1/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://100.64.0.1/",
+        "http://2130706433/",
+    ]:
         with pytest.raises(ToolError, match="refusing to fetch") as info:
             await get.invoke({"url": url}, CTX)
         assert info.value.retryable is False
-    for url, pattern in [("file:///etc/passwd", "only http and https"), ("ftp://x/", "only http and https"),
-                         ("http://user:pw@example.com/", "credentials")]:
+    for url, pattern in [
+        ("file:///etc/passwd", "only http and https"),
+        ("ftp://x/", "only http and https"),
+        ("http://user:pw@example.com/", "credentials"),
+    ]:
         with pytest.raises(ToolError, match=pattern):
             await get.invoke({"url": url}, CTX)
 
@@ -151,8 +174,10 @@ async def test_http_get_refuses_private_addresses_by_default(ws: Path, http_serv
 async def test_http_get_checks_every_resolved_address(ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def fake_getaddrinfo(host: str, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
         assert host == "public.example"
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port)),
-                (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", port))]
+        return [
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port)),
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", port)),
+        ]
 
     monkeypatch.setattr(socket, "getaddrinfo", fake_getaddrinfo)
     get = _by_name(builtin_tools(ws, ["http_get"]))["http_get"]
@@ -184,5 +209,4 @@ async def test_text_stats_counts_lines_words_and_characters(ws: Path) -> None:
     stats = _by_name(builtin_tools(ws))["text_stats"]
     out = await stats.invoke({"text": "one two\nthree\n\n four  "}, ToolContext())
     assert out == {"lines": 4, "words": 4, "characters": 22}
-    assert await stats.invoke({"text": ""}, ToolContext()) == {"lines": 0, "words": 0,
-                                                                "characters": 0}
+    assert await stats.invoke({"text": ""}, ToolContext()) == {"lines": 0, "words": 0, "characters": 0}

@@ -18,10 +18,13 @@ PY_TOOLS = FIXTURES / "plans" / "tools.py"
 
 def test_json_listing_of_yaml_and_python_tools(tmp_path: Path) -> None:
     py_tools = tmp_path / "more_tools.py"
-    py_tools.write_text('from forethought import tool\n\n@tool(timeout_s=5)\n'
-                        'def shout(text: str) -> str:\n    """Upper-case text."""\n    return text.upper()\n')
-    result = CliRunner().invoke(tools, ["--tools", str(GANTZ), "--tools", str(py_tools), "--json",
-                                        "--no-entry-points"])
+    py_tools.write_text(
+        "from forethought import tool\n\n@tool(timeout_s=5)\n"
+        'def shout(text: str) -> str:\n    """Upper-case text."""\n    return text.upper()\n'
+    )
+    result = CliRunner().invoke(
+        tools, ["--tools", str(GANTZ), "--tools", str(py_tools), "--json", "--no-entry-points"]
+    )
     assert result.exit_code == 0, result.output
     listed = {t["name"]: t for t in json.loads(result.output)}
     assert {"run_migration", "read_schema", "backup_database"} <= set(listed)

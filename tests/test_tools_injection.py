@@ -28,39 +28,168 @@ CANARY = "{canary}"
 
 _BASE = [
     # command separators and substitutions
-    "; touch {canary}", "&& touch {canary}", "|| touch {canary}", "| touch {canary}", "& touch {canary}",
-    "$(touch {canary})", "`touch {canary}`", "\ntouch {canary}", "\r\ntouch {canary}", "\n\ntouch {canary}\n",
-    "'; touch {canary}; '", '"; touch {canary}; "', '"$(touch {canary})"', "'$(touch {canary})'",
-    "${IFS}touch${IFS}{canary}", "$(touch${IFS}{canary})", "$(IFS=_;cmd=touch_{canary};$cmd)",
-    "x;touch {canary}#", "x`touch {canary}`y", "\"'`touch {canary}`'\"", "$( (touch {canary}) )",
-    "eval 'touch {canary}'", "exec touch {canary}", "touch {canary}", "sh -c 'touch {canary}'",
-    "a=b touch {canary}", "IFS=/ ; touch {canary}", "; exec 3>{canary}", "<(touch {canary})",
+    "; touch {canary}",
+    "&& touch {canary}",
+    "|| touch {canary}",
+    "| touch {canary}",
+    "& touch {canary}",
+    "$(touch {canary})",
+    "`touch {canary}`",
+    "\ntouch {canary}",
+    "\r\ntouch {canary}",
+    "\n\ntouch {canary}\n",
+    "'; touch {canary}; '",
+    '"; touch {canary}; "',
+    '"$(touch {canary})"',
+    "'$(touch {canary})'",
+    "${IFS}touch${IFS}{canary}",
+    "$(touch${IFS}{canary})",
+    "$(IFS=_;cmd=touch_{canary};$cmd)",
+    "x;touch {canary}#",
+    "x`touch {canary}`y",
+    "\"'`touch {canary}`'\"",
+    "$( (touch {canary}) )",
+    "eval 'touch {canary}'",
+    "exec touch {canary}",
+    "touch {canary}",
+    "sh -c 'touch {canary}'",
+    "a=b touch {canary}",
+    "IFS=/ ; touch {canary}",
+    "; exec 3>{canary}",
+    "<(touch {canary})",
     ">(touch {canary})",
     # redirections
-    ">{canary}", ">>{canary}", "<{canary}", "2>{canary}", "a > {canary}", "&>{canary}", "|tee {canary}",
+    ">{canary}",
+    ">>{canary}",
+    "<{canary}",
+    "2>{canary}",
+    "a > {canary}",
+    "&>{canary}",
+    "|tee {canary}",
     # option injection
-    "-rf", "--help", "-", "--", "-o{canary}", "--output={canary}", "-e", "-n", "--version", "-v -v",
+    "-rf",
+    "--help",
+    "-",
+    "--",
+    "-o{canary}",
+    "--output={canary}",
+    "-e",
+    "-n",
+    "--version",
+    "-v -v",
     # paths and globs
-    "../../etc/passwd", "../", "..", "/etc/passwd", "~", "~root", "*", "?", "[a-z]*", "{a,b}", "**/*",
-    "./*", ".*", "/*", "~/.ssh/id_rsa", "file:///etc/passwd", "\\\\server\\share",
+    "../../etc/passwd",
+    "../",
+    "..",
+    "/etc/passwd",
+    "~",
+    "~root",
+    "*",
+    "?",
+    "[a-z]*",
+    "{a,b}",
+    "**/*",
+    "./*",
+    ".*",
+    "/*",
+    "~/.ssh/id_rsa",
+    "file:///etc/passwd",
+    "\\\\server\\share",
     # expansions that must stay literal
-    "$HOME", "${HOME}", "$PATH", "$0", "$1", "$@", "$*", "$$", "$!", "$?", "$#", "${FT_ARG_a}",
-    "$FT_ARG_b", "${#}", "${x:-$(touch {canary})}", "$((1+1))", "$[1+1]", "$'\\x41'", "!!", "!-1",
+    "$HOME",
+    "${HOME}",
+    "$PATH",
+    "$0",
+    "$1",
+    "$@",
+    "$*",
+    "$$",
+    "$!",
+    "$?",
+    "$#",
+    "${FT_ARG_a}",
+    "$FT_ARG_b",
+    "${#}",
+    "${x:-$(touch {canary})}",
+    "$((1+1))",
+    "$[1+1]",
+    "$'\\x41'",
+    "!!",
+    "!-1",
     # template syntaxes (values are never re-rendered)
-    "{{a}}", "{{b}}", "{{ a }}", "{{file}}", "{{p}}", "${{a}}", "{% raw %}", "{0}", "{}", "%s%s%n",
-    "%(x)s", "${canary}", "#{touch}", "<%= 1 %>",
+    "{{a}}",
+    "{{b}}",
+    "{{ a }}",
+    "{{file}}",
+    "{{p}}",
+    "${{a}}",
+    "{% raw %}",
+    "{0}",
+    "{}",
+    "%s%s%n",
+    "%(x)s",
+    "${canary}",
+    "#{touch}",
+    "<%= 1 %>",
     # quoting and whitespace oddities
-    "", " ", "  padded  ", "\t", "a\tb", "a\nb", "\\", "\\\\n", "\\'", '\\"', "'", '"', "''", '""',
-    "`", "$", "$(", ")", "(", "{", "}", "!", "#comment", "a #b", ";", "&", "|", "<", ">", "\r",
-    "\x0b\x0c", "a\\\nb",
+    "",
+    " ",
+    "  padded  ",
+    "\t",
+    "a\tb",
+    "a\nb",
+    "\\",
+    "\\\\n",
+    "\\'",
+    '\\"',
+    "'",
+    '"',
+    "''",
+    '""',
+    "`",
+    "$",
+    "$(",
+    ")",
+    "(",
+    "{",
+    "}",
+    "!",
+    "#comment",
+    "a #b",
+    ";",
+    "&",
+    "|",
+    "<",
+    ">",
+    "\r",
+    "\x0b\x0c",
+    "a\\\nb",
     # unicode and control characters
-    "ünïcødé ✓ 日本語 🚀", "\u202etxt.exe", "zero\u200bwidth", "\x1b[31mred\x1b[0m", "\x07bell",
-    "\x7f", "\u2028line\u2029para", "\ufeffbom", "ﬁ ligature", "İstanbul", "e\u0301",
-    "\u00a0nbsp", "ＦＵＬＬ", "\U0001f4a9" * 10,
+    "ünïcødé ✓ 日本語 🚀",
+    "\u202etxt.exe",
+    "zero\u200bwidth",
+    "\x1b[31mred\x1b[0m",
+    "\x07bell",
+    "\x7f",
+    "\u2028line\u2029para",
+    "\ufeffbom",
+    "ﬁ ligature",
+    "İstanbul",
+    "e\u0301",
+    "\u00a0nbsp",
+    "ＦＵＬＬ",
+    "\U0001f4a9" * 10,
     # long values (the last one exceeds the per-argument limit and is rejected)
-    "x" * 1000, "y" * 10_000, "z" * DEFAULT_MAX_LENGTH, "w" * (DEFAULT_MAX_LENGTH + 1),
+    "x" * 1000,
+    "y" * 10_000,
+    "z" * DEFAULT_MAX_LENGTH,
+    "w" * (DEFAULT_MAX_LENGTH + 1),
     # cannot be passed to a process at all: rejected
-    "\x00", "a\x00b", "\x00; touch {canary}", "\ud800", "x\udfffy",
+    "\x00",
+    "a\x00b",
+    "\x00; touch {canary}",
+    "\ud800",
+    "x\udfffy",
 ]
 
 # Each base payload alone and embedded in other text: 2 * len(_BASE) payloads.
@@ -180,11 +309,14 @@ async def test_command_and_script_tools_pass_payloads_verbatim(env: dict[str, An
     async with stack:
         for raw in PAYLOADS:
             value = raw.replace(CANARY, str(canary))
-            other = value[::-1][:DEFAULT_MAX_LENGTH - 1] + "B"  # a different, equally hostile value
+            other = value[::-1][: DEFAULT_MAX_LENGTH - 1] + "B"  # a different, equally hostile value
             cases = [
                 ("argv_cmd", {"a": value, "b": other}, [value, other]),
-                ("seed_script", {"a": value, "b": other},
-                 [value, f"x{other}y", value, f"pre_{other}_post", value.rstrip("\n")]),
+                (
+                    "seed_script",
+                    {"a": value, "b": other},
+                    [value, f"x{other}y", value, f"pre_{other}_post", value.rstrip("\n")],
+                ),
                 ("env_script", {"a": value, "b": other}, [value, value, other, other]),
             ]
             for name, args, expected in cases:
@@ -210,8 +342,15 @@ async def test_path_parameters_never_escape_the_root(env: dict[str, Any]) -> Non
     ctx = ToolContext()
     outcomes = {"inside": 0, "rejected": 0}
     async with stack:
-        for raw in [*PAYLOADS, "escape_link", "etc_link/passwd", "data.txt", "sub/../../root/data.txt",
-                    str(root / "data.txt"), str(root / ".." / "secret.txt")]:
+        for raw in [
+            *PAYLOADS,
+            "escape_link",
+            "etc_link/passwd",
+            "data.txt",
+            "sub/../../root/data.txt",
+            str(root / "data.txt"),
+            str(root / ".." / "secret.txt"),
+        ]:
             value = raw.replace(CANARY, str(env["canary"]))
             try:
                 out = await tools["path_cmd"].invoke({"p": value}, ctx)
@@ -244,7 +383,8 @@ async def test_stdin_comes_only_from_a_confined_file(env: dict[str, Any]) -> Non
 
 
 async def test_non_string_values_are_one_argument_each(env: dict[str, Any], tmp_path: Path) -> None:
-    (tmp_path / "t.yaml").write_text(textwrap.dedent("""
+    (tmp_path / "t.yaml").write_text(
+        textwrap.dedent("""
         tools:
           - name: typed
             parameters:
@@ -254,11 +394,13 @@ async def test_non_string_values_are_one_argument_each(env: dict[str, Any], tmp_
               - {name: l, type: array, required: true}
               - {name: o, type: object, required: true}
             command: [printf, "%s\\\\0", "{{i}}", "{{f}}", "{{t}}", "{{l}}", "{{o}}"]
-    """))
+    """)
+    )
     async with contextlib.AsyncExitStack() as stack:
         (tool,) = await load_yaml_tools(tmp_path / "t.yaml", stack)
-        out = await tool.invoke({"i": 3, "f": 2.5, "t": True, "l": ["a b", "; x"], "o": {"k": "$(v)"}},
-                                ToolContext())
+        out = await tool.invoke(
+            {"i": 3, "f": 2.5, "t": True, "l": ["a b", "; x"], "o": {"k": "$(v)"}}, ToolContext()
+        )
         assert _fields(out) == ["3", "2.5", "true", '["a b","; x"]', '{"k":"$(v)"}']
         # NUL inside an array is JSON-escaped (\u0000), so the argument itself carries no NUL byte.
         out = await tool.invoke({"i": 3, "f": 2.5, "t": True, "l": ["\x00"], "o": {}}, ToolContext())
@@ -279,8 +421,9 @@ _SEGMENT = st.one_of(
     st.tuples(st.just("sq"), st.sampled_from(["a", "b"]), _SAFE_TEXT),
     st.tuples(st.just("cmd"), st.sampled_from(["a", "b"])),
 )
-_HOSTILE = st.lists(st.sampled_from([*" \t\n;&|$`'\"\\(){}[]*?<>#!~-=%^", "a", "é", "{{a}}", "$(id)"]),
-                    max_size=12).map("".join)
+_HOSTILE = st.lists(
+    st.sampled_from([*" \t\n;&|$`'\"\\(){}[]*?<>#!~-=%^", "a", "é", "{{a}}", "$(id)"]), max_size=12
+).map("".join)
 
 
 def _render(word: list[tuple[str, ...]], values: dict[str, str]) -> tuple[str, str]:
@@ -299,24 +442,31 @@ def _render(word: list[tuple[str, ...]], values: dict[str, str]) -> tuple[str, s
             script += "'" + seg[2] + "{{" + seg[1] + "}}" + "'"
             expected += seg[2] + values[seg[1]]
         else:  # command substitution strips trailing newlines
-            script += "\"$(printf '%s' {{" + seg[1] + "}})\""
+            script += "\"$(printf '%s' {{" + seg[1] + '}})"'
             expected += values[seg[1]].rstrip("\n")
     return script, expected
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(words=st.lists(st.lists(_SEGMENT, min_size=1, max_size=4), min_size=1, max_size=4),
-       a=_HOSTILE, b=_HOSTILE)
-async def test_rewritten_scripts_keep_word_boundaries(tmp_path: Path, words: list[list[tuple[str, ...]]],
-                                                      a: str, b: str) -> None:
+@given(
+    words=st.lists(st.lists(_SEGMENT, min_size=1, max_size=4), min_size=1, max_size=4), a=_HOSTILE, b=_HOSTILE
+)
+async def test_rewritten_scripts_keep_word_boundaries(
+    tmp_path: Path, words: list[list[tuple[str, ...]]], a: str, b: str
+) -> None:
     values = {"a": a, "b": b}
     rendered = [_render(w, values) for w in words]
     if any(script == "" for script, _ in rendered):
         return
     script = "printf '%s\\0' " + " ".join(s for s, _ in rendered)
-    config = CommandToolConfig(name="prop", script=script, parameters=[  # type: ignore[list-item]
-        {"name": "a", "required": True, "allow_options": True},
-        {"name": "b", "required": True, "allow_options": True}])
+    config = CommandToolConfig(
+        name="prop",
+        script=script,
+        parameters=[  # type: ignore[list-item]
+            {"name": "a", "required": True, "allow_options": True},
+            {"name": "b", "required": True, "allow_options": True},
+        ],
+    )
     tool = CommandTool(config, base_dir=tmp_path, source="test")
     out = await tool.invoke(values, ToolContext())
     assert _fields(out) == [expected for _, expected in rendered]

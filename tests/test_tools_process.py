@@ -128,14 +128,17 @@ async def test_cancellation_kills_the_group(tmp_path: Path) -> None:
 
 
 async def test_background_jobs_do_not_outlive_a_successful_call(tmp_path: Path) -> None:
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: bg
             # a background job that ignores SIGTERM and does not hold our pipes: only SIGKILL ends it
             script: |
               sh -c 'trap "" TERM; exec >/dev/null 2>&1; sleep 60' &
               echo $! > bgpid; echo $$ > leader; echo done
-    """)
+    """,
+    )
     async with stack:
         started = time.monotonic()
         out = await tools["bg"].invoke({}, CTX)
@@ -146,12 +149,15 @@ async def test_background_jobs_do_not_outlive_a_successful_call(tmp_path: Path) 
 
 
 async def test_output_is_capped_and_marked(tmp_path: Path) -> None:
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: chatty
             max_output_bytes: 1000
             command: [sh, -c, "head -c 200000 /dev/zero | tr '\\\\0' x; echo err >&2"]
-    """)
+    """,
+    )
     async with stack:
         out = await tools["chatty"].invoke({}, CTX)
     assert out["stdout"] == "x" * 1000
@@ -161,14 +167,17 @@ async def test_output_is_capped_and_marked(tmp_path: Path) -> None:
 
 
 async def test_nonzero_exit_fails_with_stderr_tail(tmp_path: Path) -> None:
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: failing
             script: "echo lots of noise; for i in $(seq 1 500); do echo line$i >&2; done; exit 3"
           - name: grep_like
             success_codes: [0, 1]
             command: [sh, -c, "exit 1"]
-    """)
+    """,
+    )
     async with stack:
         with pytest.raises(ToolError, match=r"(?s)exited with code 3: line481\n.*line500$") as info:
             await tools["failing"].invoke({}, CTX)
@@ -179,7 +188,9 @@ async def test_nonzero_exit_fails_with_stderr_tail(tmp_path: Path) -> None:
 async def test_env_is_an_allow_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SECRET_TOKEN", "s3cr3t")
     monkeypatch.setenv("ALLOWED_VAR", "yes")
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: show_env
             env: [ALLOWED_VAR]
@@ -187,30 +198,45 @@ async def test_env_is_an_allow_list(tmp_path: Path, monkeypatch: pytest.MonkeyPa
           - name: fixed_env
             env: {MODE: test}
             command: [env]
-    """)
+    """,
+    )
     async with stack:
         lines = (await tools["show_env"].invoke({}, CTX))["stdout"].splitlines()
         fixed = (await tools["fixed_env"].invoke({}, CTX))["stdout"].splitlines()
     names = {line.split("=", 1)[0] for line in lines}
     assert "ALLOWED_VAR=yes" in lines
     assert "SECRET_TOKEN" not in names
-    assert names <= {"ALLOWED_VAR", "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
-                     "FORETHOUGHT_RUN_ID", "FORETHOUGHT_STEP_ID", "FORETHOUGHT_ATTEMPT",
-                     "FORETHOUGHT_IDEMPOTENCY_KEY"}
+    assert names <= {
+        "ALLOWED_VAR",
+        "PATH",
+        "HOME",
+        "LANG",
+        "LC_ALL",
+        "LC_CTYPE",
+        "TZ",
+        "TMPDIR",
+        "FORETHOUGHT_RUN_ID",
+        "FORETHOUGHT_STEP_ID",
+        "FORETHOUGHT_ATTEMPT",
+        "FORETHOUGHT_IDEMPOTENCY_KEY",
+    }
     assert "MODE=test" in fixed
     assert "ALLOWED_VAR" not in {line.split("=", 1)[0] for line in fixed}
 
 
 async def test_cwd_defaults_to_root_and_can_be_set(tmp_path: Path) -> None:
     (tmp_path / "work").mkdir()
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: here
             command: [pwd]
           - name: there
             cwd: work
             command: [pwd]
-    """)
+    """,
+    )
     async with stack:
         here = (await tools["here"].invoke({}, CTX))["stdout"].strip()
         there = (await tools["there"].invoke({}, CTX))["stdout"].strip()
@@ -219,7 +245,9 @@ async def test_cwd_defaults_to_root_and_can_be_set(tmp_path: Path) -> None:
 
 
 async def test_json_output(tmp_path: Path) -> None:
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: js
             output: json
@@ -227,7 +255,8 @@ async def test_json_output(tmp_path: Path) -> None:
           - name: notjs
             output: json
             command: [echo, 'not json']
-    """)
+    """,
+    )
     async with stack:
         out = await tools["js"].invoke({}, CTX)
         assert out["stdout"] == {"rows": [1, 2]}
@@ -237,14 +266,17 @@ async def test_json_output(tmp_path: Path) -> None:
 
 
 async def test_missing_executable_and_bad_args(tmp_path: Path) -> None:
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: ghost
             parameters: {mode: {type: string, enum: [fast, slow], default: fast},
                          n: {type: integer, minimum: 1, maximum: 5, default: 1},
                          tag: {type: string, pattern: "^v[0-9]+$", default: v1}}
             command: [definitely-not-a-program-xyz, "{{mode}}", "{{n}}", "{{tag}}"]
-    """)
+    """,
+    )
     async with stack:
         ghost = tools["ghost"]
         with pytest.raises(ToolError, match="not found"):
@@ -261,13 +293,20 @@ async def test_missing_executable_and_bad_args(tmp_path: Path) -> None:
 
 
 async def test_run_context_reaches_the_child(tmp_path: Path) -> None:
-    stack, tools = await _load(tmp_path, """
+    stack, tools = await _load(
+        tmp_path,
+        """
         tools:
           - name: show_env
             command: [env]
-    """)
+    """,
+    )
     ctx = ToolContext(run_id="r1", step_id="backup", attempt=2, idempotency_key="r1:backup")
     async with stack:
         lines = (await tools["show_env"].invoke({}, ctx))["stdout"].splitlines()
-    assert {"FORETHOUGHT_RUN_ID=r1", "FORETHOUGHT_STEP_ID=backup", "FORETHOUGHT_ATTEMPT=2",
-            "FORETHOUGHT_IDEMPOTENCY_KEY=r1:backup"} <= set(lines)
+    assert {
+        "FORETHOUGHT_RUN_ID=r1",
+        "FORETHOUGHT_STEP_ID=backup",
+        "FORETHOUGHT_ATTEMPT=2",
+        "FORETHOUGHT_IDEMPOTENCY_KEY=r1:backup",
+    } <= set(lines)

@@ -26,7 +26,7 @@ def fake_db_bin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     bindir = tmp_path / "bin"
     bindir.mkdir()
     (bindir / "psql").write_text("#!/bin/sh\nprintf 'psql args=%s|' \"$*\"; cat\n")
-    (bindir / "pg_dump").write_text("#!/bin/sh\necho \"dump of $*\"\n")
+    (bindir / "pg_dump").write_text('#!/bin/sh\necho "dump of $*"\n')
     for exe in bindir.iterdir():
         exe.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
@@ -78,34 +78,60 @@ BAD_FILES = [
     ("tools:\n  - name: x\n    command: [a\n", r":\d+: invalid YAML"),
     ("tools: []\nservers: []\n", r"unknown top-level key\(s\) servers"),
     ("- name: x\n", "must be a mapping with a `tools:` list"),
-    ("tools:\n  - name: ok\n    command: [true]\n  - name: both\n    command: [a]\n    script: b\n",
-     r":4: tool 'both': .*exactly one of `command`"),
-    ("tools:\n  - name: t\n    descripton: typo\n    command: [true]\n",
-     r":2: tool 't': descripton: unknown field"),
-    ("tools:\n  - name: t\n    script: 'echo {{nope}}'\n",
-     r"script line 1: placeholder \{\{nope\}\} names no declared"),
-    ("tools:\n  - name: t\n    parameters: [{name: f, required: true}]\n    command: [cat, '--file={{f}}']\n",
-     "must be a whole argv element"),
-    ("tools:\n  - name: t\n    parameters: [{name: f}]\n    command: [cat, '{{f}}']\n",
-     "optional parameter 'f' with no default"),
-    ("tools:\n  - name: t\n    parameters: [{name: f, required: true}]\n    script: 'echo `cat {{f}}`'\n",
-     "inside backticks"),
-    ("tools:\n  - name: t\n    parameters: [{name: n, type: integer}]\n    script: 'echo $(( {{n}} + 1 ))'\n",
-     "arithmetic"),
-    ("tools:\n  - name: t\n    parameters: [{name: f}]\n    stdin: f\n    command: [cat]\n",
-     "must name a parameter declared with `kind: path`"),
-    ("tools:\n  - name: t\n    parameters: [{name: f}, {name: f}]\n    command: [cat]\n",
-     "declared twice: f"),
-    ("tools:\n  - name: t\n    parameters: [{name: 'bad-name'}]\n    command: [cat]\n",
-     "should match pattern"),
-    ("tools:\n  - name: t\n    parameters: [{name: n, type: integer, default: 'x'}]\n    command: [cat]\n",
-     "default must be of type integer"),
+    (
+        "tools:\n  - name: ok\n    command: [true]\n  - name: both\n    command: [a]\n    script: b\n",
+        r":4: tool 'both': .*exactly one of `command`",
+    ),
+    (
+        "tools:\n  - name: t\n    descripton: typo\n    command: [true]\n",
+        r":2: tool 't': descripton: unknown field",
+    ),
+    (
+        "tools:\n  - name: t\n    script: 'echo {{nope}}'\n",
+        r"script line 1: placeholder \{\{nope\}\} names no declared",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: f, required: true}]\n"
+        "    command: [cat, '--file={{f}}']\n",
+        "must be a whole argv element",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: f}]\n    command: [cat, '{{f}}']\n",
+        "optional parameter 'f' with no default",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: f, required: true}]\n    script: 'echo `cat {{f}}`'\n",
+        "inside backticks",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: n, type: integer}]\n"
+        "    script: 'echo $(( {{n}} + 1 ))'\n",
+        "arithmetic",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: f}]\n    stdin: f\n    command: [cat]\n",
+        "must name a parameter declared with `kind: path`",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: f}, {name: f}]\n    command: [cat]\n",
+        "declared twice: f",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: 'bad-name'}]\n    command: [cat]\n",
+        "should match pattern",
+    ),
+    (
+        "tools:\n  - name: t\n    parameters: [{name: n, type: integer, default: 'x'}]\n    command: [cat]\n",
+        "default must be of type integer",
+    ),
     ("tools:\n  - name: t\n    env: [FT_ARG_x]\n    command: [cat]\n", "reserved"),
     ("tools:\n  - name: t\n    command: []\n", "must not be empty"),
     ("tools:\n  - !!python/object/apply:os.system ['touch pwned']\n", "invalid YAML"),
     ("tools:\n  - name: t\n    script: {bash: x}\n", "exactly one key `shell`"),
-    ("mcp_servers:\n  - name: s\n    command: [a]\n    url: http://x\n",
-     r":2: mcp server 's': .*exactly one of"),
+    (
+        "mcp_servers:\n  - name: s\n    command: [a]\n    url: http://x\n",
+        r":2: mcp server 's': .*exactly one of",
+    ),
     ("mcp_servers:\n  - name: s\n    url: ftp://x\n", "must start with http"),
 ]
 
@@ -124,7 +150,9 @@ async def test_missing_file_and_mapping_parameters(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="tools file not found"):
         async with contextlib.AsyncExitStack() as stack:
             await load_yaml_tools(tmp_path / "nope.yaml", stack)
-    (tool,) = await _load_text(tmp_path, """
+    (tool,) = await _load_text(
+        tmp_path,
+        """
         root: data
         tools:
           - name: t
@@ -136,7 +164,8 @@ async def test_missing_file_and_mapping_parameters(tmp_path: Path) -> None:
               count: integer
               target: path
             command: [echo]
-    """)
+    """,
+    )
     assert isinstance(tool, CommandTool)
     assert tool.root == (tmp_path / "data").resolve()
     spec = tool.spec
@@ -149,8 +178,9 @@ async def test_missing_file_and_mapping_parameters(tmp_path: Path) -> None:
     assert set(spec.output_schema["properties"]) == {"exit_code", "stdout", "stderr", "truncated"}
 
 
-async def test_mcp_servers_without_the_sdk_is_a_clear_user_error(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_mcp_servers_without_the_sdk_is_a_clear_user_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "mcp", None)  # makes `import mcp` fail like a missing package
@@ -174,8 +204,12 @@ def test_tools_files_read_yaml_like_plans(tmp_path: Path) -> None:
         asyncio.run(load("tools: !!python/object/apply:os.system ['true']\n"))
     with pytest.raises(UserError, match="duplicate mapping key"):
         asyncio.run(load("tools: []\ntools: []\n"))
-    tools = asyncio.run(load("tools:\n  - name: say\n    command: [echo, '{{word}}']\n"
-                             "    parameters:\n"
-                             "      - {name: word, type: string, required: true, enum: [no, yes]}\n"))
+    tools = asyncio.run(
+        load(
+            "tools:\n  - name: say\n    command: [echo, '{{word}}']\n"
+            "    parameters:\n"
+            "      - {name: word, type: string, required: true, enum: [no, yes]}\n"
+        )
+    )
     enum = tools[0].spec.input_schema["properties"]["word"]["enum"]  # type: ignore[attr-defined]
     assert enum == ["no", "yes"]  # strings, not YAML 1.1 booleans

@@ -18,18 +18,42 @@ from forethought.tools.base import ToolSpec
 FIXTURES = Path(__file__).parent / "fixtures" / "plans"
 
 TOOLS = {
-    "read": ToolSpec(name="read", input_schema={
-        "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"],
-        "additionalProperties": False}, output_schema={
-        "type": "object", "properties": {"text": {"type": "string"}, "lines": {"type": "integer"},
-                                         "meta": {"$ref": "#/$defs/Meta"}},
-        "$defs": {"Meta": {"type": "object", "properties": {"size": {"type": "integer"}}}}}),
-    "count": ToolSpec(name="count", input_schema={
-        "type": "object", "properties": {"n": {"type": "integer"}, "items": {"type": "array"}},
-        "required": ["n"]}, output_schema={"type": "integer"}),
-    "write": ToolSpec(name="write", effect="mutating", input_schema={
-        "type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}},
-        "required": ["path", "text"]}),
+    "read": ToolSpec(
+        name="read",
+        input_schema={
+            "type": "object",
+            "properties": {"path": {"type": "string"}},
+            "required": ["path"],
+            "additionalProperties": False,
+        },
+        output_schema={
+            "type": "object",
+            "properties": {
+                "text": {"type": "string"},
+                "lines": {"type": "integer"},
+                "meta": {"$ref": "#/$defs/Meta"},
+            },
+            "$defs": {"Meta": {"type": "object", "properties": {"size": {"type": "integer"}}}},
+        },
+    ),
+    "count": ToolSpec(
+        name="count",
+        input_schema={
+            "type": "object",
+            "properties": {"n": {"type": "integer"}, "items": {"type": "array"}},
+            "required": ["n"],
+        },
+        output_schema={"type": "integer"},
+    ),
+    "write": ToolSpec(
+        name="write",
+        effect="mutating",
+        input_schema={
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "text": {"type": "string"}},
+            "required": ["path", "text"],
+        },
+    ),
 }
 
 
@@ -39,35 +63,57 @@ def problems(steps: list[dict[str, Any]], **plan: Any) -> list[tuple[str, str | 
 
 
 def test_a_clean_plan_has_no_problems() -> None:
-    assert problems([
-        {"id": "r", "tool": "read", "args": {"path": "a.txt"}},
-        {"id": "c", "tool": "count", "args": {"n": "${r.lines}", "items": []}},
-        {"id": "w", "tool": "write", "args": {"path": "out", "text": "size ${r.meta.size}: ${c}"}},
-    ]) == []
+    assert (
+        problems(
+            [
+                {"id": "r", "tool": "read", "args": {"path": "a.txt"}},
+                {"id": "c", "tool": "count", "args": {"n": "${r.lines}", "items": []}},
+                {"id": "w", "tool": "write", "args": {"path": "out", "text": "size ${r.meta.size}: ${c}"}},
+            ]
+        )
+        == []
+    )
 
 
 def test_duplicate_ids_including_rollback() -> None:
     assert problems(
-        [{"id": "a", "tool": "read", "args": {"path": "x"}},
-         {"id": "a", "tool": "read", "args": {"path": "y"}}],
+        [
+            {"id": "a", "tool": "read", "args": {"path": "x"}},
+            {"id": "a", "tool": "read", "args": {"path": "y"}},
+        ],
         rollback=[{"id": "a", "tool": "write", "args": {"path": "p", "text": "t"}}],
     ) == [("duplicate_id", "a", "id"), ("duplicate_id", "a", "id")]
 
 
 def test_unknown_dependency_suggests_close_name() -> None:
-    found = validate_plan({"goal": "g", "steps": [
-        {"id": "fetch", "tool": "read", "args": {"path": "x"}},
-        {"id": "b", "tool": "read", "args": {"path": "x"}, "depends_on": ["fetc"]}]}, TOOLS)
+    found = validate_plan(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "fetch", "tool": "read", "args": {"path": "x"}},
+                {"id": "b", "tool": "read", "args": {"path": "x"}, "depends_on": ["fetc"]},
+            ],
+        },
+        TOOLS,
+    )
     assert [str(p) for p in found] == [
-        "step 'b' depends_on[0]: depends on unknown step 'fetc' (did you mean 'fetch'?)"]
+        "step 'b' depends_on[0]: depends on unknown step 'fetc' (did you mean 'fetch'?)"
+    ]
 
 
 def test_cycles_are_named_including_self_loops_and_reference_edges() -> None:
-    found = validate_plan({"goal": "g", "steps": [
-        {"id": "a", "tool": "read", "args": {"path": "${c.text}"}},
-        {"id": "b", "tool": "read", "args": {"path": "x"}, "depends_on": ["a"]},
-        {"id": "c", "tool": "read", "args": {"path": "x"}, "depends_on": ["b"]},
-        {"id": "d", "tool": "read", "args": {"path": "x"}, "depends_on": ["d"]}]}, TOOLS)
+    found = validate_plan(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "a", "tool": "read", "args": {"path": "${c.text}"}},
+                {"id": "b", "tool": "read", "args": {"path": "x"}, "depends_on": ["a"]},
+                {"id": "c", "tool": "read", "args": {"path": "x"}, "depends_on": ["b"]},
+                {"id": "d", "tool": "read", "args": {"path": "x"}, "depends_on": ["d"]},
+            ],
+        },
+        TOOLS,
+    )
     messages = [p.message for p in found if p.code == "cycle"]
     assert len(messages) == 2
     assert "a → c → b → a (via a reference to ${c} in args)" in messages[0]
@@ -75,19 +121,23 @@ def test_cycles_are_named_including_self_loops_and_reference_edges() -> None:
 
 
 def test_deep_chain_does_not_hit_recursion_limits() -> None:
-    steps = [{"id": f"s{i}", "tool": "read", "args": {"path": "x"},
-              "depends_on": [f"s{i - 1}"] if i else []} for i in range(5000)]
+    steps = [
+        {"id": f"s{i}", "tool": "read", "args": {"path": "x"}, "depends_on": [f"s{i - 1}"] if i else []}
+        for i in range(5000)
+    ]
     steps[0]["depends_on"] = ["s4999"]
     codes = [c for c, _, _ in problems(steps)]
     assert codes == ["cycle"]
 
 
 def test_unknown_tool_and_argument_schema_violations() -> None:
-    assert problems([
-        {"id": "a", "tool": "reed", "args": {"path": "x"}},
-        {"id": "b", "tool": "read", "args": {"path": 3, "extra": True}},
-        {"id": "c", "tool": "count", "args": {}},
-    ]) == [
+    assert problems(
+        [
+            {"id": "a", "tool": "reed", "args": {"path": "x"}},
+            {"id": "b", "tool": "read", "args": {"path": 3, "extra": True}},
+            {"id": "c", "tool": "count", "args": {}},
+        ]
+    ) == [
         ("unknown_tool", "a", "tool"),
         ("bad_argument", "b", "args"),
         ("bad_argument", "b", "args.path"),
@@ -96,14 +146,16 @@ def test_unknown_tool_and_argument_schema_violations() -> None:
 
 
 def test_references_to_unknown_steps_and_missing_output_fields() -> None:
-    found = problems([
-        {"id": "r", "tool": "read", "args": {"path": "x"}},
-        {"id": "a", "tool": "read", "args": {"path": "${nope}"}},
-        {"id": "b", "tool": "read", "args": {"path": "${r.txt}"}},
-        {"id": "c", "tool": "read", "args": {"path": "${r.meta.mtime}"}},
-        {"id": "d", "tool": "read", "args": {"path": "${r.text[0]}"}},
-        {"id": "e", "tool": "read", "args": {"path": "${r.text}"}},
-    ])
+    found = problems(
+        [
+            {"id": "r", "tool": "read", "args": {"path": "x"}},
+            {"id": "a", "tool": "read", "args": {"path": "${nope}"}},
+            {"id": "b", "tool": "read", "args": {"path": "${r.txt}"}},
+            {"id": "c", "tool": "read", "args": {"path": "${r.meta.mtime}"}},
+            {"id": "d", "tool": "read", "args": {"path": "${r.text[0]}"}},
+            {"id": "e", "tool": "read", "args": {"path": "${r.text}"}},
+        ]
+    )
     assert found == [
         ("unknown_reference", "a", "args.path"),
         ("unknown_output_field", "b", "args.path"),
@@ -113,23 +165,38 @@ def test_references_to_unknown_steps_and_missing_output_fields() -> None:
 
 
 def test_typed_data_flow_mismatch() -> None:
-    found = validate_plan({"goal": "g", "steps": [
-        {"id": "r", "tool": "read", "args": {"path": "x"}},
-        {"id": "c", "tool": "count", "args": {"n": "${r.text}"}},
-        {"id": "ok", "tool": "count", "args": {"n": "${r.lines}"}},
-    ]}, TOOLS)
+    found = validate_plan(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "r", "tool": "read", "args": {"path": "x"}},
+                {"id": "c", "tool": "count", "args": {"n": "${r.text}"}},
+                {"id": "ok", "tool": "count", "args": {"n": "${r.lines}"}},
+            ],
+        },
+        TOOLS,
+    )
     assert [str(p) for p in found] == [
-        "step 'c' args.n: ${r.text} produces string but 'count' expects integer"]
+        "step 'c' args.n: ${r.text} produces string but 'count' expects integer"
+    ]
 
 
 def test_rollback_and_compensation_references() -> None:
     found = problems(
-        [{"id": "r", "tool": "read", "args": {"path": "x"}},
-         {"id": "other", "tool": "read", "args": {"path": "x"}},
-         {"id": "w", "tool": "write", "args": {"path": "p", "text": "${r.text}"},
-          "compensate": {"tool": "write", "args": {"path": "${other.text}", "text": "${w}"}}}],
-        rollback=[{"id": "rb1", "tool": "write", "args": {"path": "${rb2}", "text": "${r.text}"}},
-                  {"id": "rb2", "tool": "write", "args": {"path": "${rb1}", "text": "t"}}],
+        [
+            {"id": "r", "tool": "read", "args": {"path": "x"}},
+            {"id": "other", "tool": "read", "args": {"path": "x"}},
+            {
+                "id": "w",
+                "tool": "write",
+                "args": {"path": "p", "text": "${r.text}"},
+                "compensate": {"tool": "write", "args": {"path": "${other.text}", "text": "${w}"}},
+            },
+        ],
+        rollback=[
+            {"id": "rb1", "tool": "write", "args": {"path": "${rb2}", "text": "${r.text}"}},
+            {"id": "rb2", "tool": "write", "args": {"path": "${rb1}", "text": "t"}},
+        ],
     )
     assert found == [
         ("non_ancestor_reference", "w", "compensate.args.path"),
@@ -138,8 +205,16 @@ def test_rollback_and_compensation_references() -> None:
 
 
 def test_malformed_reference_and_bad_checks() -> None:
-    assert problems([{"id": "a", "tool": "read", "args": {"path": "${a.}"},
-                      "check": {"regex": "(", "schema": {"type": 5}}}]) == [
+    assert problems(
+        [
+            {
+                "id": "a",
+                "tool": "read",
+                "args": {"path": "${a.}"},
+                "check": {"regex": "(", "schema": {"type": 5}},
+            }
+        ]
+    ) == [
         ("bad_reference", "a", "args.path"),
         ("bad_check", "a", "check.schema"),
         ("bad_check", "a", "check.regex"),
@@ -147,34 +222,56 @@ def test_malformed_reference_and_bad_checks() -> None:
 
 
 def test_structural_problems_are_all_reported_with_step_ids() -> None:
-    found = check_data({"goal": "g", "steps": [
-        {"id": "a", "tool": "read", "on_failure": "explode"},
-        {"id": "b"},
-        {"tool": "read"},
-    ]})[1]
+    found = check_data(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "a", "tool": "read", "on_failure": "explode"},
+                {"id": "b"},
+                {"tool": "read"},
+            ],
+        }
+    )[1]
     assert [(p.step_id, p.field_text()) for p in found] == [
-        ("a", "on_failure"), ("b", ""), (None, "steps[2].id")]
+        ("a", "on_failure"),
+        ("b", ""),
+        (None, "steps[2].id"),
+    ]
 
 
 def test_acceptance_five_located_problems_and_exit_2() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "forethought", "lint", str(FIXTURES / "five_problems.yaml"),
-         "--tools", str(FIXTURES / "tools.py")], capture_output=True, text=True, timeout=60)
+        [
+            sys.executable,
+            "-m",
+            "forethought",
+            "lint",
+            str(FIXTURES / "five_problems.yaml"),
+            "--tools",
+            str(FIXTURES / "tools.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2, result.stderr
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 5
     assert all(line.startswith(str(FIXTURES / "five_problems.yaml") + ":") for line in lines)
     joined = "\n".join(lines)
-    for needle in ("dependency cycle: backup → migrate → backup",
-                   "depends on unknown step 'verify_data'",
-                   "unknown tool 'send_slack'",
-                   "args.compress: 'yes please' is not of type 'boolean'",
-                   "output has no 'revision' (it has: tables, version)"):
+    for needle in (
+        "dependency cycle: backup → migrate → backup",
+        "depends on unknown step 'verify_data'",
+        "unknown tool 'send_slack'",
+        "args.compress: 'yes please' is not of type 'boolean'",
+        "output has no 'revision' (it has: tables, version)",
+    ):
         assert needle in joined
     assert "Traceback" not in result.stderr
 
 
 # ------------------------------------------------------------------------- property tests
+
 
 @st.composite
 def plans(draw: st.DrawFn) -> Plan:
@@ -184,32 +281,39 @@ def plans(draw: st.DrawFn) -> Plan:
     for i in range(n):
         earlier = [f"s{j}" for j in range(i)]
         deps = draw(st.lists(st.sampled_from(earlier), max_size=3)) if earlier else []
-        args: dict[str, Any] = draw(st.dictionaries(st.sampled_from(["a", "b", "c"]), scalar,
-                                                     max_size=3))
+        args: dict[str, Any] = draw(st.dictionaries(st.sampled_from(["a", "b", "c"]), scalar, max_size=3))
         if earlier and draw(st.booleans()):
             args["ref"] = "${" + draw(st.sampled_from(earlier)) + ".x[0]}"
-        step: dict[str, Any] = {"id": f"s{i}", "args": args, "depends_on": deps,
-                                "on_failure": draw(st.sampled_from(
-                                    ["abort", "continue", "replan", "rollback"]))}
+        step: dict[str, Any] = {
+            "id": f"s{i}",
+            "args": args,
+            "depends_on": deps,
+            "on_failure": draw(st.sampled_from(["abort", "continue", "replan", "rollback"])),
+        }
         if draw(st.booleans()):
             step["tool"] = draw(st.sampled_from(["read", "count", "write"]))
         else:
             step["agent"] = draw(st.text(min_size=1, max_size=20))
         if draw(st.booleans()):
-            step["retry"] = {"attempts": draw(st.integers(1, 5)),
-                             "backoff_s": draw(st.floats(0, 10))}
+            step["retry"] = {"attempts": draw(st.integers(1, 5)), "backoff_s": draw(st.floats(0, 10))}
         if draw(st.booleans()):
             step["timeout_s"] = draw(st.floats(0.5, 100))
         steps.append(step)
-    return Plan.model_validate({"goal": draw(st.text(max_size=30)), "steps": steps,
-                                "version": draw(st.integers(1, 5)),
-                                "metadata": {"k": draw(scalar)}})
+    return Plan.model_validate(
+        {
+            "goal": draw(st.text(max_size=30)),
+            "steps": steps,
+            "version": draw(st.integers(1, 5)),
+            "metadata": {"k": draw(scalar)},
+        }
+    )
 
 
 @settings(max_examples=60, deadline=None)
 @given(plan=plans(), name=st.sampled_from(["p.yaml", "p.json"]))
-def test_load_dump_round_trip_preserves_plan_and_hash(plan: Plan, name: str,
-                                                       tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_load_dump_round_trip_preserves_plan_and_hash(
+    plan: Plan, name: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     path = tmp_path_factory.mktemp("rt") / name
     write_plan(plan, path)
     again = load_plan(path)
@@ -220,10 +324,32 @@ def test_load_dump_round_trip_preserves_plan_and_hash(plan: Plan, name: str,
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
-    lambda c: st.lists(c, max_size=4) | st.dictionaries(
-        st.sampled_from(["goal", "steps", "id", "tool", "agent", "args", "depends_on", "rollback",
-                         "check", "retry", "x", "action", "params", "input"]) | st.text(max_size=4),
-        c, max_size=5),
+    lambda c: (
+        st.lists(c, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "goal",
+                    "steps",
+                    "id",
+                    "tool",
+                    "agent",
+                    "args",
+                    "depends_on",
+                    "rollback",
+                    "check",
+                    "retry",
+                    "x",
+                    "action",
+                    "params",
+                    "input",
+                ]
+            )
+            | st.text(max_size=4),
+            c,
+            max_size=5,
+        )
+    ),
     max_leaves=30,
 )
 

@@ -37,6 +37,7 @@ Deps = dict[int, list[int]]
 
 # ------------------------------------------------------------------------------ DAG shapes
 
+
 def chain(n: int) -> Deps:
     return {i: ([i - 1] if i else []) for i in range(n)}
 
@@ -59,8 +60,7 @@ def layered(n: int, width: int = 100, seed: int = 7) -> Deps:
     return deps
 
 
-SHAPES: dict[str, Callable[[int], Deps]] = {"chain": chain, "fan-out/fan-in": fan,
-                                            "random layered": layered}
+SHAPES: dict[str, Callable[[int], Deps]] = {"chain": chain, "fan-out/fan-in": fan, "random layered": layered}
 
 
 # ------------------------------------------------------------------------------ forethought
@@ -117,8 +117,7 @@ def prepare(plan: Plan) -> Plan:
     return plan
 
 
-async def run_forethought(plan: Plan, tools: dict[str, Any],
-                          keep_log: bool = True) -> tuple[float, Executor]:
+async def run_forethought(plan: Plan, tools: dict[str, Any], keep_log: bool = True) -> tuple[float, Executor]:
     ex = Executor(plan, tools, ExecutorOptions(keep_log=keep_log))
     count = 0
 
@@ -138,6 +137,7 @@ async def run_forethought(plan: Plan, tools: dict[str, Any],
 
 # ------------------------------------------------------------------------------ bare asyncio
 
+
 async def _bare(deps: Deps, secs: dict[int, float] | None = None) -> float:
     loop = asyncio.get_running_loop()
     futs = {i: loop.create_future() for i in deps}
@@ -154,6 +154,7 @@ async def _bare(deps: Deps, secs: dict[int, float] | None = None) -> float:
 
 
 # ------------------------------------------------------------------------------ LLMCompiler
+
 
 def load_llmcompiler(path: str | None) -> Any:
     if not path:
@@ -186,6 +187,7 @@ async def _llmcompiler(mod: Any, deps: Deps, secs: dict[int, float] | None = Non
 
 # ------------------------------------------------------------------------------ LangGraph
 
+
 def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     a.update(b)  # in place: keeps the reducer O(1) so LangGraph is not charged for copies
     return a
@@ -201,6 +203,7 @@ def _langgraph_graph(deps: Deps, secs: dict[int, float] | None = None) -> Any:
     g = StateGraph(State)
     dependents: dict[int, list[int]] = {i: [] for i in deps}
     for i, ds in deps.items():
+
         def node(state: State, i: int = i, ds: list[int] = deps[i]) -> dict[str, Any]:
             _ = [state["out"][f"s{d}"] for d in ds]  # reference resolution
             return {"out": {f"s{i}": 1}}
@@ -266,6 +269,7 @@ async def _langgraph_sleep(graph: Any, n: int) -> float:
 
 # ------------------------------------------------------------------------------ makespan
 
+
 def critical_path(deps: Deps, secs: dict[int, float]) -> float:
     finish: dict[int, float] = {}
     for i in sorted(deps):
@@ -292,9 +296,9 @@ def run_on(loop_factory: Callable[[], asyncio.AbstractEventLoop], coro: Any) -> 
         return runner.run(coro)
 
 
-def makespan_ratios(n: int, jitter: bool, llm: Any, repeats: int,
-                    loop_factory: Callable[[], asyncio.AbstractEventLoop]
-                    ) -> dict[str, tuple[float, float, float]]:
+def makespan_ratios(
+    n: int, jitter: bool, llm: Any, repeats: int, loop_factory: Callable[[], asyncio.AbstractEventLoop]
+) -> dict[str, tuple[float, float, float]]:
     """Per implementation, medians over seeds of (wall time / critical path of the nominal
     sleeps, wall time / critical path of the sleeps as they actually lasted, CPU seconds of the
     whole process during the run — what a spinning selector costs shows up here)."""
@@ -320,8 +324,14 @@ def makespan_ratios(n: int, jitter: bool, llm: Any, repeats: int,
         with contextlib.suppress(ImportError):  # LangGraph not installed: measure the rest
             graph = _langgraph_graph(deps, secs)
             measure("LangGraph", _langgraph_sleep(graph, len(deps)), deps, cp)
-    return {k: (statistics.median(a for a, _, _ in v), statistics.median(b for _, b, _ in v),
-                statistics.median(c for _, _, c in v)) for k, v in out.items()}
+    return {
+        k: (
+            statistics.median(a for a, _, _ in v),
+            statistics.median(b for _, b, _ in v),
+            statistics.median(c for _, _, c in v),
+        )
+        for k, v in out.items()
+    }
 
 
 # ------------------------------------------------------------------------------ slow sibling
@@ -346,6 +356,7 @@ def slow_sibling_langgraph() -> float | None:
         return None
     g = StateGraph(State)
     for i, ds in SIBLING.items():
+
         async def node(state: State, i: int = i) -> dict[str, Any]:
             marks[f"start{i}"] = time.time()
             await asyncio.sleep(SIBLING_S[i])
@@ -365,6 +376,7 @@ def slow_sibling_langgraph() -> float | None:
 
 # ------------------------------------------------------------------------------ memory
 
+
 def peak_memory_child(n: int) -> None:
     deps = layered(n)
     plan = make_plan(deps)
@@ -382,21 +394,35 @@ def peak_memory_child(n: int) -> None:
         rebuilt = fold(ex.log)
         folds.append(time.perf_counter() - t0)
     assert rebuilt.steps == ex.state.steps
-    print(json.dumps({"before_kib": before, "peak_kib": after,
-                      "traced_peak_kib": traced_peak / 1024, "events": len(ex.log),
-                      "fold_s": min(folds)}))
+    print(
+        json.dumps(
+            {
+                "before_kib": before,
+                "peak_kib": after,
+                "traced_peak_kib": traced_peak / 1024,
+                "events": len(ex.log),
+                "fold_s": min(folds),
+            }
+        )
+    )
 
 
 def peak_memory(n: int) -> dict[str, float]:
-    out = subprocess.run([sys.executable, __file__, "--memory-child", str(n)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--memory-child", str(n)], capture_output=True, text=True, check=True
+    )
     data = json.loads(out.stdout.strip().splitlines()[-1])
-    return {"before_mib": data["before_kib"] / 1024, "peak_mib": data["peak_kib"] / 1024,
-            "run_mib": data["traced_peak_kib"] / 1024, "events": data["events"],
-            "fold_s": data["fold_s"]}
+    return {
+        "before_mib": data["before_kib"] / 1024,
+        "peak_mib": data["peak_kib"] / 1024,
+        "run_mib": data["traced_peak_kib"] / 1024,
+        "events": data["events"],
+        "fold_s": data["fold_s"],
+    }
 
 
 # ------------------------------------------------------------------------------ main
+
 
 def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | None) -> None:
     """One implementation on one DAG shape, in a fresh interpreter; prints every sample.
@@ -418,11 +444,18 @@ def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | N
         for _ in range(repeats):
             this = fresh.pop() if fresh else plan
             box: list[Executor] = []
-            samples.append(timed(lambda p=this, b=box: b.append(asyncio.run(run_forethought(
-                p, {"noop": NoopTool()}, keep_log=keep_log))[1])))
+            samples.append(
+                timed(
+                    lambda p=this, b=box: b.append(
+                        asyncio.run(run_forethought(p, {"noop": NoopTool()}, keep_log=keep_log))[1]
+                    )
+                )
+            )
             st = box[0].state.steps  # outside the timing: first start → last end
-            loop_only.append(max(v.ended_at for v in st.values() if v.ended_at)
-                             - min(v.started_at for v in st.values() if v.started_at))
+            loop_only.append(
+                max(v.ended_at for v in st.values() if v.ended_at)
+                - min(v.started_at for v in st.values() if v.started_at)
+            )
     elif impl == "bare asyncio futures":
         samples = [timed(lambda: asyncio.run(_bare(deps))) for _ in range(repeats)]
     elif impl == "LLMCompiler":
@@ -437,14 +470,33 @@ def overhead_child(shape: str, impl: str, n: int, repeats: int, llm_dir: str | N
             return
         limit = {"recursion_limit": n + 10}
         samples = [timed(lambda: graph.invoke({"out": {}}, limit))]  # one run: it is slow
-    print(json.dumps({"wall": [w for w, _, _ in samples], "cpu": [c for _, c, _ in samples],
-                      "gc": [g for _, _, g in samples], "loop_only": loop_only, "build": build}))
+    print(
+        json.dumps(
+            {
+                "wall": [w for w, _, _ in samples],
+                "cpu": [c for _, c, _ in samples],
+                "gc": [g for _, _, g in samples],
+                "loop_only": loop_only,
+                "build": build,
+            }
+        )
+    )
 
 
-def overhead_in_child(shape: str, impl: str, n: int, repeats: int,
-                      llm_dir: str | None) -> dict[str, Any] | None:
-    cmd = [sys.executable, __file__, "--overhead-child", shape, impl, "--n", str(n),
-           "--repeats", str(repeats)]
+def overhead_in_child(
+    shape: str, impl: str, n: int, repeats: int, llm_dir: str | None
+) -> dict[str, Any] | None:
+    cmd = [
+        sys.executable,
+        __file__,
+        "--overhead-child",
+        shape,
+        impl,
+        "--n",
+        str(n),
+        "--repeats",
+        str(repeats),
+    ]
     if llm_dir:
         cmd += ["--llmcompiler", llm_dir]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -453,13 +505,16 @@ def overhead_in_child(shape: str, impl: str, n: int, repeats: int,
 
 
 def overhead_section(args: argparse.Namespace) -> None:
-    print("\n(1) scheduling overhead, µs per step (no-op tools, events + references on); CPU and "
-          "wall time of the whole run; each implementation in its own interpreter, the cheap ones "
-          f"in {args.rounds} interleaved rounds of {args.repeats} runs (peers: one run)")
-    print(f"{'shape':<16}{'implementation':<28}{'cpu min':>9}{'wall min':>10}{'wall median':>13}"
-          f"{'in gc, median':>15}{'min / bare':>12}")
-    cheap = ["forethought", "forethought keep_log=False", "forethought, fresh plan",
-             "bare asyncio futures"]
+    print(
+        "\n(1) scheduling overhead, µs per step (no-op tools, events + references on); CPU and "
+        "wall time of the whole run; each implementation in its own interpreter, the cheap ones "
+        f"in {args.rounds} interleaved rounds of {args.repeats} runs (peers: one run)"
+    )
+    print(
+        f"{'shape':<16}{'implementation':<28}{'cpu min':>9}{'wall min':>10}{'wall median':>13}"
+        f"{'in gc, median':>15}{'min / bare':>12}"
+    )
+    cheap = ["forethought", "forethought keep_log=False", "forethought, fresh plan", "bare asyncio futures"]
     for name in SHAPES:
         runs: dict[str, dict[str, list[float]]] = {}
         for _ in range(args.rounds):  # interleaved: a slow spell of the machine hits all alike
@@ -480,33 +535,48 @@ def overhead_section(args: argparse.Namespace) -> None:
         for label, r in runs.items():
             n = int(r["n"][0]) if "n" in r else args.n
             per = 1e6 / n
-            print(f"{name:<16}{label:<28}{min(r['cpu']) * per:>9.1f}{min(r['wall']) * per:>10.1f}"
-                  f"{statistics.median(r['wall']) * per:>13.1f}"
-                  f"{statistics.median(r['gc']) * per:>15.1f}"
-                  f"{min(r['wall']) / bare * args.n / n:>12.2f}", flush=True)
+            print(
+                f"{name:<16}{label:<28}{min(r['cpu']) * per:>9.1f}{min(r['wall']) * per:>10.1f}"
+                f"{statistics.median(r['wall']) * per:>13.1f}"
+                f"{statistics.median(r['gc']) * per:>15.1f}"
+                f"{min(r['wall']) / bare * args.n / n:>12.2f}",
+                flush=True,
+            )
         for label, r in runs.items():
             if r.get("build"):
                 n = int(r["n"][0]) if "n" in r else args.n
-                print(f"{name:<16}{label + ', build + compile':<28}{'':>9}"
-                      f"{(r['build'][0] + min(r['wall'])) * 1e6 / n:>10.1f}", flush=True)
+                print(
+                    f"{name:<16}{label + ', build + compile':<28}{'':>9}"
+                    f"{(r['build'][0] + min(r['wall'])) * 1e6 / n:>10.1f}",
+                    flush=True,
+                )
         loop_only = runs["forethought"]["loop_only"]
-        print(f"{name:<16}{'forethought, loop only':<28}{'':>9}{min(loop_only) * 1e6 / args.n:>10.1f}"
-              f"{statistics.median(loop_only) * 1e6 / args.n:>13.1f}", flush=True)
+        print(
+            f"{name:<16}{'forethought, loop only':<28}{'':>9}{min(loop_only) * 1e6 / args.n:>10.1f}"
+            f"{statistics.median(loop_only) * 1e6 / args.n:>13.1f}",
+            flush=True,
+        )
 
 
 def makespan_section(args: argparse.Namespace, llm: Any) -> None:
-    print("\n(2) makespan / critical path (200-step layered sleep DAGs, width 10; critical path of "
-          "the nominal sleeps, and of the sleeps as they actually lasted; CPU ms of the run; "
-          "median of seeds)")
+    print(
+        "\n(2) makespan / critical path (200-step layered sleep DAGs, width 10; critical path of "
+        "the nominal sleeps, and of the sleeps as they actually lasted; CPU ms of the run; "
+        "median of seeds)"
+    )
     for loop_name, factory in LOOPS.items():
         for jitter in (False, True):
             ratios = makespan_ratios(200, jitter, llm, args.repeats, factory)
             label = "jittered 5-40 ms" if jitter else "fixed 20 ms"
-            print(f"{loop_name}, {label} — nominal / actual sleeps, CPU: " + "  ".join(
-                f"{k} {a:.4f} / {b:.4f}, {c * 1e3:.0f} ms" for k, (a, b, c) in ratios.items()),
-                flush=True)
-    print("\n(2b) slow sibling: start delay of a layer-3 step after its own dependency ended, "
-          "while an unrelated layer-2 step takes 400 ms (median of repeats)")
+            print(
+                f"{loop_name}, {label} — nominal / actual sleeps, CPU: "
+                + "  ".join(f"{k} {a:.4f} / {b:.4f}, {c * 1e3:.0f} ms" for k, (a, b, c) in ratios.items()),
+                flush=True,
+            )
+    print(
+        "\n(2b) slow sibling: start delay of a layer-3 step after its own dependency ended, "
+        "while an unrelated layer-2 step takes 400 ms (median of repeats)"
+    )
     sibling = statistics.median(slow_sibling_forethought() for _ in range(args.repeats))
     line = f"forethought {sibling * 1e3:.2f} ms"
     lg_delays = [slow_sibling_langgraph() for _ in range(args.repeats)]
@@ -518,16 +588,21 @@ def makespan_section(args: argparse.Namespace, llm: Any) -> None:
 def memory_section(args: argparse.Namespace) -> None:
     print(f"\n(3) peak memory of a {args.n}-step run (random layered, events kept in memory)")
     mem = peak_memory(args.n)
-    print(f"process RSS after building the plan {mem['before_mib']:.1f} MiB, peak RSS "
-          f"{mem['peak_mib']:.1f} MiB; peak Python allocations during run() "
-          f"(tracemalloc) {mem['run_mib']:.1f} MiB")
-    print(f"rebuilding its RunState from its {mem['events']} events (what a resume does first): "
-          f"{mem['fold_s'] * 1e3:.0f} ms")
+    print(
+        f"process RSS after building the plan {mem['before_mib']:.1f} MiB, peak RSS "
+        f"{mem['peak_mib']:.1f} MiB; peak Python allocations during run() "
+        f"(tracemalloc) {mem['run_mib']:.1f} MiB"
+    )
+    print(
+        f"rebuilding its RunState from its {mem['events']} events (what a resume does first): "
+        f"{mem['fold_s'] * 1e3:.0f} ms"
+    )
 
 
 def machine_state() -> str:
     """How much the machine itself disturbs timing right now: CPU stolen by the hypervisor, and
     how late a plain 5 ms ``time.sleep`` wakes (no event loop involved)."""
+
     def steal_and_total() -> tuple[int, int]:
         try:
             with open("/proc/stat") as f:
@@ -545,19 +620,26 @@ def machine_state() -> str:
     s1, t1 = steal_and_total()
     late.sort()
     stolen = f"{100 * (s1 - s0) / (t1 - t0):.1f}%" if t1 > t0 else "n/a"
-    return (f"CPU stolen by the hypervisor {stolen}; 5 ms sleep wakes late by {late[50] * 1e6:.0f} µs "
-            f"median, {late[90] * 1e6:.0f} µs p90")
+    return (
+        f"CPU stolen by the hypervisor {stolen}; 5 ms sleep wakes late by {late[50] * 1e6:.0f} µs "
+        f"median, {late[90] * 1e6:.0f} µs p90"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=10_000)
     ap.add_argument("--llmcompiler", default=None, help="dir with task_fetching_unit.py")
-    ap.add_argument("--llmcompiler-chain-n", type=int, default=300,
-                    help="LLMCompiler polls every 10 ms: a 10k chain would take ~100 s")
+    ap.add_argument(
+        "--llmcompiler-chain-n",
+        type=int,
+        default=300,
+        help="LLMCompiler polls every 10 ms: a 10k chain would take ~100 s",
+    )
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--rounds", type=int, default=3,
-                    help="interleaved rounds of the cheap implementations in section (1)")
+    ap.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds of the cheap implementations in section (1)"
+    )
     ap.add_argument("--sections", default="1,2,3", help="which sections to run, e.g. 2 or 1,3")
     ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--overhead-child", nargs=2, metavar=("SHAPE", "IMPL"), help=argparse.SUPPRESS)
@@ -569,8 +651,10 @@ def main() -> None:
         overhead_child(*args.overhead_child, args.n, args.repeats, args.llmcompiler)
         return
     llm = load_llmcompiler(args.llmcompiler)
-    print(f"python {sys.version.split()[0]}, n={args.n}, repeats={args.repeats}, "
-          f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(
+        f"python {sys.version.split()[0]}, n={args.n}, repeats={args.repeats}, "
+        f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+    )
     print(f"machine at start: {machine_state()}")
     sections = set(args.sections.split(","))
     if "1" in sections:

@@ -63,8 +63,7 @@ def make_plan(n: int, seed: int = 7) -> dict[str, object]:
         if kind == "list_files":
             args: dict[str, object] = {"directory": f"/data/{i}", "pattern": "*.txt"}
         elif kind == "count_words":
-            args = {"text": f"${{{src}.files[0]}}" if src else "some text",
-                    "min_length": rng.randint(1, 5)}
+            args = {"text": f"${{{src}.files[0]}}" if src else "some text", "min_length": rng.randint(1, 5)}
         else:
             args = {"path": f"/out/{i}.txt", "text": f"count: ${{{src}.count}}" if src else "x"}
         steps.append({"id": f"s{i}", "tool": kind, "args": args, "depends_on": deps})
@@ -86,8 +85,10 @@ def main() -> None:
         files = {"json": tmpdir / "plan.json", "yaml": tmpdir / "plan.yaml"}
         files["json"].write_text(json.dumps(data))
         files["yaml"].write_text(yaml.safe_dump(data, sort_keys=False))
-        print(f"lint of a {args.steps}-step plan ({sys.version.split()[0]}, "
-              f"libyaml={'yes' if getattr(yaml, '__with_libyaml__', False) else 'no'})")
+        print(
+            f"lint of a {args.steps}-step plan ({sys.version.split()[0]}, "
+            f"libyaml={'yes' if getattr(yaml, '__with_libyaml__', False) else 'no'})"
+        )
         print(f"{'format':<8}{'size':>10}{'best':>10}{'median':>10}{'CLI wall':>11}  problems")
         for fmt, path in files.items():
             times = []
@@ -96,12 +97,17 @@ def main() -> None:
                 loaded = lint_file(path, specs)
                 times.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "forethought", "lint", str(path),
-                                   "--tools", str(tools_file)], capture_output=True, text=True)
+            proc = subprocess.run(
+                [sys.executable, "-m", "forethought", "lint", str(path), "--tools", str(tools_file)],
+                capture_output=True,
+                text=True,
+            )
             wall = time.perf_counter() - t0
             assert proc.returncode == 0, proc.stdout + proc.stderr
-            print(f"{fmt:<8}{path.stat().st_size / 1e6:>8.2f}MB{min(times):>9.3f}s"
-                  f"{statistics.median(times):>9.3f}s{wall:>10.3f}s  {len(loaded.problems)}")
+            print(
+                f"{fmt:<8}{path.stat().st_size / 1e6:>8.2f}MB{min(times):>9.3f}s"
+                f"{statistics.median(times):>9.3f}s{wall:>10.3f}s  {len(loaded.problems)}"
+            )
 
 
 if __name__ == "__main__":

@@ -37,9 +37,16 @@ NOTES = "The quick brown fox jumps over the lazy dog. It was not amused at all."
 REPORT = "Sales grew by ten percent this quarter. Costs stayed flat. Next quarter looks good."
 CSV = "name,qty\napple,3\npear,5\nplum,7\n"
 LOG = "start\nload config\nserve\nstop\nexit\n"
-FILES = {"notes.txt": NOTES, "report.txt": REPORT, "data.csv": CSV, "log.txt": LOG,
-         "essay.md": "Planning first saves time later. Always.", "todo.txt": "buy milk",
-         "story.txt": "A cat sat on a mat. Then it slept.", "readme.md": "Run make test."}
+FILES = {
+    "notes.txt": NOTES,
+    "report.txt": REPORT,
+    "data.csv": CSV,
+    "log.txt": LOG,
+    "essay.md": "Planning first saves time later. Always.",
+    "todo.txt": "buy milk",
+    "story.txt": "A cat sat on a mat. Then it slept.",
+    "readme.md": "Run make test.",
+}
 
 Check = Callable[[Path, list[Any]], bool]
 
@@ -70,24 +77,35 @@ GOALS = [
     Goal('Write "hello world" to greeting.txt', file_is("greeting.txt", "hello world")),
     Goal('Write "done" to status.txt', file_is("status.txt", "done")),
     Goal("Copy notes.txt to backup.txt", file_is("backup.txt", NOTES)),
-    Goal("Write a one-sentence summary of report.txt to summary.txt",
-         file_is("summary.txt", summarize.fn(REPORT))),
-    Goal("Summarize story.txt and save it to short.txt",
-         file_is("short.txt", summarize.fn(FILES["story.txt"]))),
-    Goal("Count the words in the summary of report.txt",
-         has(len(summarize.fn(REPORT).split()))),
+    Goal(
+        "Write a one-sentence summary of report.txt to summary.txt",
+        file_is("summary.txt", summarize.fn(REPORT)),
+    ),
+    Goal(
+        "Summarize story.txt and save it to short.txt", file_is("short.txt", summarize.fn(FILES["story.txt"]))
+    ),
+    Goal("Count the words in the summary of report.txt", has(len(summarize.fn(REPORT).split()))),
     Goal("Count the lines of the file data.csv", has(len(CSV.splitlines()))),
 ]
 
 # Remembered plans for *other* goals over the same tools (never one of the goals above).
 MEMORY = [
-    ("How many words are in draft.txt?", [("read_file", {"path": "draft.txt"}),
-                                          ("count_words", {"text": "${s1}"})]),
-    ("Count the lines of notes.md", [("read_file", {"path": "notes.md"}),
-                                     ("count_lines", {"text": "${s1}"})]),
-    ("Summarize paper.txt into abstract.txt", [
-        ("read_file", {"path": "paper.txt"}), ("summarize", {"text": "${s1}"}),
-        ("write_file", {"path": "abstract.txt", "content": "${s2}"})]),
+    (
+        "How many words are in draft.txt?",
+        [("read_file", {"path": "draft.txt"}), ("count_words", {"text": "${s1}"})],
+    ),
+    (
+        "Count the lines of notes.md",
+        [("read_file", {"path": "notes.md"}), ("count_lines", {"text": "${s1}"})],
+    ),
+    (
+        "Summarize paper.txt into abstract.txt",
+        [
+            ("read_file", {"path": "paper.txt"}),
+            ("summarize", {"text": "${s1}"}),
+            ("write_file", {"path": "abstract.txt", "content": "${s2}"}),
+        ],
+    ),
     ('Write "hi" to a.txt', [("write_file", {"path": "a.txt", "content": "hi"})]),
 ]
 
@@ -113,8 +131,16 @@ async def run_mode(model_name: str, mode: str, goals: list[Goal]) -> dict[str, A
         if mode == "memory":
             memory = PlanMemory(Path(tmp) / "memory.sqlite", starter=False)
             for goal, steps in MEMORY:
-                memory.remember(Plan.model_validate({"goal": goal, "steps": [
-                    {"id": f"s{i + 1}", "tool": t, "args": a} for i, (t, a) in enumerate(steps)]}))
+                memory.remember(
+                    Plan.model_validate(
+                        {
+                            "goal": goal,
+                            "steps": [
+                                {"id": f"s{i + 1}", "tool": t, "args": a} for i, (t, a) in enumerate(steps)
+                            ],
+                        }
+                    )
+                )
         if hasattr(model, "server"):
             await model.server()  # load the weights outside the timed region
         for n, goal in enumerate(goals):
@@ -131,22 +157,39 @@ async def run_mode(model_name: str, mode: str, goals: list[Goal]) -> dict[str, A
                     achieved = goal.check(ws, await execute(result.plan, ws))
                 except Exception as exc:
                     error = f"{type(exc).__name__}: {exc}"
-            rows.append({
-                "goal": goal.text, "valid": result.ok, "achieved": achieved,
-                "seconds": round(elapsed, 2), "calls": len(result.calls),
-                "tokens": result.usage.total_tokens, "error": error,
-                "plan": [f"{s.tool}({json.dumps(s.args)})" for s in result.plan.steps]
-                if result.plan else None,
-                "problems": [str(p) for p in result.problems][:3],
-            })
-            print(f"[{mode}] {'V' if result.ok else '-'}{'A' if achieved else '-'} "
-                  f"{elapsed:5.1f}s {goal.text!r}: {rows[-1]['plan']}", flush=True)
+            rows.append(
+                {
+                    "goal": goal.text,
+                    "valid": result.ok,
+                    "achieved": achieved,
+                    "seconds": round(elapsed, 2),
+                    "calls": len(result.calls),
+                    "tokens": result.usage.total_tokens,
+                    "error": error,
+                    "plan": [f"{s.tool}({json.dumps(s.args)})" for s in result.plan.steps]
+                    if result.plan
+                    else None,
+                    "problems": [str(p) for p in result.problems][:3],
+                }
+            )
+            print(
+                f"[{mode}] {'V' if result.ok else '-'}{'A' if achieved else '-'} "
+                f"{elapsed:5.1f}s {goal.text!r}: {rows[-1]['plan']}",
+                flush=True,
+            )
     secs = [r["seconds"] for r in rows]
-    return {"model": model.name, "mode": mode, "goals": len(rows),
-            "valid": sum(r["valid"] for r in rows), "achieved": sum(r["achieved"] for r in rows),
-            "median_s": statistics.median(secs), "mean_s": round(statistics.mean(secs), 2),
-            "max_s": max(secs), "first_try_valid": sum(r["valid"] and r["calls"] == 1
-                                                       for r in rows), "rows": rows}
+    return {
+        "model": model.name,
+        "mode": mode,
+        "goals": len(rows),
+        "valid": sum(r["valid"] for r in rows),
+        "achieved": sum(r["achieved"] for r in rows),
+        "median_s": statistics.median(secs),
+        "mean_s": round(statistics.mean(secs), 2),
+        "max_s": max(secs),
+        "first_try_valid": sum(r["valid"] and r["calls"] == 1 for r in rows),
+        "rows": rows,
+    }
 
 
 async def main() -> None:
@@ -156,12 +199,13 @@ async def main() -> None:
     parser.add_argument("--limit", type=int, default=len(GOALS))
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    results = [await run_mode(args.model, mode, GOALS[: args.limit])
-               for mode in args.modes.split(",")]
+    results = [await run_mode(args.model, mode, GOALS[: args.limit]) for mode in args.modes.split(",")]
     for r in results:
-        print(f"{r['model']} memory={r['mode']}: valid {r['valid']}/{r['goals']} "
-              f"(first try {r['first_try_valid']}), achieved {r['achieved']}/{r['goals']}, "
-              f"plan time median {r['median_s']}s mean {r['mean_s']}s max {r['max_s']}s")
+        print(
+            f"{r['model']} memory={r['mode']}: valid {r['valid']}/{r['goals']} "
+            f"(first try {r['first_try_valid']}), achieved {r['achieved']}/{r['goals']}, "
+            f"plan time median {r['median_s']}s mean {r['mean_s']}s max {r['max_s']}s"
+        )
     if args.out:
         Path(args.out).write_text(json.dumps(results, indent=2))  # noqa: ASYNC240
 

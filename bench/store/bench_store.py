@@ -40,10 +40,22 @@ def make_events(run_id: str, n: int) -> list[Any]:
         sid = f"step{i}"
         for e in (
             ev.StepReady(run_id=run_id, seq=seq, step_id=sid),
-            ev.StepStarted(run_id=run_id, seq=seq + 1, step_id=sid, attempt=1,
-                           idempotency_key=f"{run_id}:{sid}", args={"path": f"/data/{i}.csv"}),
-            ev.StepSucceeded(run_id=run_id, seq=seq + 2, step_id=sid, attempt=1,
-                             output={"rows": i, "ok": True}, duration_s=0.001),
+            ev.StepStarted(
+                run_id=run_id,
+                seq=seq + 1,
+                step_id=sid,
+                attempt=1,
+                idempotency_key=f"{run_id}:{sid}",
+                args={"path": f"/data/{i}.csv"},
+            ),
+            ev.StepSucceeded(
+                run_id=run_id,
+                seq=seq + 2,
+                step_id=sid,
+                attempt=1,
+                output={"rows": i, "ok": True},
+                duration_s=0.001,
+            ),
         ):
             out.append(e)
         seq += 3
@@ -57,7 +69,7 @@ def bench_append_many(d: Path, batch: int, n: int) -> float:
     events = make_events("tp", n)
     t0 = time.perf_counter()
     for i in range(0, n, batch):
-        store.append_many(events[i:i + batch])
+        store.append_many(events[i : i + batch])
     dt = time.perf_counter() - t0
     assert store.last_seq("tp") == n - 1
     store.close()
@@ -87,10 +99,10 @@ def noop(i: int) -> int:
 
 def wide_plan(n: int) -> Plan:
     steps = [Step(id="root", tool="noop", args={"i": 0})]
-    steps += [Step(id=f"s{i}", tool="noop", args={"i": i}, depends_on=("root",))
-              for i in range(1, n - 1)]
-    steps.append(Step(id="sink", tool="noop", args={"i": -1},
-                      depends_on=tuple(f"s{i}" for i in range(1, n - 1))))
+    steps += [Step(id=f"s{i}", tool="noop", args={"i": i}, depends_on=("root",)) for i in range(1, n - 1)]
+    steps.append(
+        Step(id="sink", tool="noop", args={"i": -1}, depends_on=tuple(f"s{i}" for i in range(1, n - 1)))
+    )
     return Plan(goal="wide", steps=tuple(steps))
 
 
@@ -103,8 +115,7 @@ def layered_plan(n: int, width: int = 100) -> Plan:
             steps.append(Step(id=f"s{i}", tool="noop", args={"i": i}))
         else:
             a, b = (layer - 1) * width + j, (layer - 1) * width + (j * 7 + 3) % width
-            steps.append(Step(id=f"s{i}", tool="noop", args={"i": f"${{s{a}}}"},
-                              depends_on=(f"s{b}",)))
+            steps.append(Step(id=f"s{i}", tool="noop", args={"i": f"${{s{a}}}"}, depends_on=(f"s{b}",)))
     return Plan(goal="layered", steps=tuple(steps))
 
 
@@ -115,7 +126,9 @@ async def bench_executor_recorded(d: Path, n: int) -> dict[str, float]:
     bare = time.perf_counter() - t0
     store = SqliteStore(d / "exec.db")
     t0 = time.perf_counter()
-    state = await execute_recorded(store, plan, {"noop": noop}, ExecutorOptions(gate=ApproveAll()), run_id="exec")
+    state = await execute_recorded(
+        store, plan, {"noop": noop}, ExecutorOptions(gate=ApproveAll()), run_id="exec"
+    )
     recorded = time.perf_counter() - t0
     events = store.last_seq("exec") + 1
     assert state.status == "succeeded"
@@ -130,11 +143,11 @@ async def bench_resume(d: Path, plan: Plan, repeats: int) -> dict[str, Any]:
     last = plan.steps[-1].id
     ex = Executor(plan, {"noop": noop}, ExecutorOptions(gate=ApproveAll()), run_id="full")
     await ex.run()
-    cut = next(i for i, e in enumerate(ex.log)
-               if e.kind == "step_started" and getattr(e, "step_id", "") == last)
+    cut = next(
+        i for i, e in enumerate(ex.log) if e.kind == "step_started" and getattr(e, "step_id", "") == last
+    )
     prefix = ex.log[:cut]
-    figures: dict[str, list[float]] = {"load_s": [], "fold_s": [], "resume_total_s": [],
-                                       "resume_cpu_s": []}
+    figures: dict[str, list[float]] = {"load_s": [], "fold_s": [], "resume_total_s": [], "resume_cpu_s": []}
     for r in range(repeats):
         rid = f"crashed{r}"
         with SqliteStore(db) as store:
@@ -157,9 +170,12 @@ async def bench_resume(d: Path, plan: Plan, repeats: int) -> dict[str, Any]:
         store.close()
         assert state.status == "succeeded", state.reason
         assert sum(1 for s in state.steps.values() if s.status == "succeeded") == n
-    return {"events": len(prefix), **{k: statistics.median(v) for k, v in figures.items()},
-            "resume_min_s": min(figures["resume_total_s"]),
-            "resume_max_s": max(figures["resume_total_s"])}
+    return {
+        "events": len(prefix),
+        **{k: statistics.median(v) for k, v in figures.items()},
+        "resume_min_s": min(figures["resume_total_s"]),
+        "resume_max_s": max(figures["resume_total_s"]),
+    }
 
 
 def main() -> None:
@@ -170,41 +186,61 @@ def main() -> None:
     d = Path(args.dir or tempfile.mkdtemp(prefix="ft-bench-"))
     d.mkdir(parents=True, exist_ok=True)
     quick = args.quick
-    print(f"# forethought store bench — {platform.platform()}, Python {sys.version.split()[0]}, "
-          f"SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs, dir {d}, load average "
-          f"{os.getloadavg()[0]:.1f} at start")
+    print(
+        f"# forethought store bench — {platform.platform()}, Python {sys.version.split()[0]}, "
+        f"SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs, dir {d}, load average "
+        f"{os.getloadavg()[0]:.1f} at start"
+    )
     print("\n## Durable append throughput (WAL, synchronous=FULL, realistic events)")
     print("| batch size | events | events/s |")
     print("|---:|---:|---:|")
-    for batch, n in [(1, 500 if quick else 2000), (10, 5000), (100, 20000),
-                     (1000, 50000 if quick else 200000)]:
+    for batch, n in [
+        (1, 500 if quick else 2000),
+        (10, 5000),
+        (100, 20000),
+        (1000, 50000 if quick else 200000),
+    ]:
         rate = bench_append_many(d, batch, n)
         print(f"| {batch} | {n} | {rate:,.0f} |")
     n = 50000 if quick else 200000
     rate, commits = asyncio.run(bench_recorder(d, n))
-    print(f"\nRecorder (async group commit, redaction on): {n} events, {rate:,.0f} events/s, "
-          f"{commits} commits (≈{n / max(commits, 1):.0f} events per fsync)")
+    print(
+        f"\nRecorder (async group commit, redaction on): {n} events, {rate:,.0f} events/s, "
+        f"{commits} commits (≈{n / max(commits, 1):.0f} events per fsync)"
+    )
     steps = 2000 if quick else 10000
     ex = asyncio.run(bench_executor_recorded(d, steps))
-    print(f"\nExecutor, {steps}-step fan-out/fan-in of no-op tools: unrecorded "
-          f"{ex['bare_s']:.2f} s, recorded {ex['recorded_s']:.2f} s "
-          f"({ex['events']:.0f} events, {ex['events'] / ex['recorded_s']:,.0f} events/s "
-          "end to end)")
+    print(
+        f"\nExecutor, {steps}-step fan-out/fan-in of no-op tools: unrecorded "
+        f"{ex['bare_s']:.2f} s, recorded {ex['recorded_s']:.2f} s "
+        f"({ex['events']:.0f} events, {ex['events'] / ex['recorded_s']:,.0f} events/s "
+        "end to end)"
+    )
     repeats = 3 if quick else 7
-    print(f"\n## Resume a {steps}-step run that crashed before its last step ({repeats} "
-          "repeats; medians unless stated)")
-    print("| plan shape | events | open DB + load events | fold | `resume_run` wall: min / "
-          "median / max | `resume_run` CPU |")
+    print(
+        f"\n## Resume a {steps}-step run that crashed before its last step ({repeats} "
+        "repeats; medians unless stated)"
+    )
+    print(
+        "| plan shape | events | open DB + load events | fold | `resume_run` wall: min / "
+        "median / max | `resume_run` CPU |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
-    for label, plan in [(f"fan-out/fan-in (1 → {steps - 2:,} → 1)", wide_plan(steps)),
-                        ("layered 100×100, references", layered_plan(steps))]:
+    for label, plan in [
+        (f"fan-out/fan-in (1 → {steps - 2:,} → 1)", wide_plan(steps)),
+        ("layered 100×100, references", layered_plan(steps)),
+    ]:
         res = asyncio.run(bench_resume(d, plan, repeats))
-        print(f"| {label} | {res['events']} | {res['load_s'] * 1000:.0f} ms | "
-              f"{res['fold_s'] * 1000:.0f} ms | {res['resume_min_s'] * 1000:.0f} / "
-              f"{res['resume_total_s'] * 1000:.0f} / {res['resume_max_s'] * 1000:.0f} ms | "
-              f"{res['resume_cpu_s'] * 1000:.0f} ms |")
-    print("\n(`resume_run` end to end = open DB, take the lease, load + fold + validate the "
-          "plan, build the executor, run the last step, record, release the lease.)")
+        print(
+            f"| {label} | {res['events']} | {res['load_s'] * 1000:.0f} ms | "
+            f"{res['fold_s'] * 1000:.0f} ms | {res['resume_min_s'] * 1000:.0f} / "
+            f"{res['resume_total_s'] * 1000:.0f} / {res['resume_max_s'] * 1000:.0f} ms | "
+            f"{res['resume_cpu_s'] * 1000:.0f} ms |"
+        )
+    print(
+        "\n(`resume_run` end to end = open DB, take the lease, load + fold + validate the "
+        "plan, build the executor, run the last step, record, release the lease.)"
+    )
 
 
 if __name__ == "__main__":

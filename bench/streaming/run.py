@@ -40,8 +40,13 @@ def canned_plan(n_steps: int) -> str:
     for i in range(reads):
         steps.append({"id": f"s{i + 1}", "tool": "read_file", "args": {"path": f"f{i}.txt"}})
     for j in range(n_steps - reads):
-        steps.append({"id": f"s{reads + j + 1}", "tool": "count_words",
-                      "args": {"text": "${s" + str(j % reads + 1) + "}"}})
+        steps.append(
+            {
+                "id": f"s{reads + j + 1}",
+                "tool": "count_words",
+                "args": {"text": "${s" + str(j % reads + 1) + "}"},
+            }
+        )
     return json.dumps({"steps": steps})
 
 
@@ -55,19 +60,16 @@ class Replay(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
         delay = 1.0 / self.rate
-        pieces = [self.text[i:i + CHARS_PER_TOKEN]
-                  for i in range(0, len(self.text), CHARS_PER_TOKEN)]
+        pieces = [self.text[i : i + CHARS_PER_TOKEN] for i in range(0, len(self.text), CHARS_PER_TOKEN)]
         start = time.perf_counter()
         for n, piece in enumerate(pieces):
             # Pace against the clock, not per sleep, so the rate holds over the whole stream.
             wait = start + (n + 1) * delay - time.perf_counter()
             if wait > 0:
                 time.sleep(wait)
-            self._event({"choices": [{"index": 0, "delta": {"content": piece},
-                                      "finish_reason": None}]})
+            self._event({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]})
         self._event({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
-        self._event({"choices": [], "usage": {"prompt_tokens": 300,
-                                              "completion_tokens": len(pieces)}})
+        self._event({"choices": [], "usage": {"prompt_tokens": 300, "completion_tokens": len(pieces)}})
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 
@@ -102,8 +104,9 @@ async def measure(n_steps: int, rate: float) -> dict[str, Any]:
         start = time.perf_counter()
         first: float | None = None
         done: PlanDone | None = None
-        async for item in stream_plan("benchmark goal", specs, model,
-                                      options=PlannerOptions(max_steps=n_steps)):
+        async for item in stream_plan(
+            "benchmark goal", specs, model, options=PlannerOptions(max_steps=n_steps)
+        ):
             if isinstance(item, Step) and first is None:
                 first = time.perf_counter() - start
             elif isinstance(item, PlanDone):
@@ -114,9 +117,15 @@ async def measure(n_steps: int, rate: float) -> dict[str, Any]:
         next(gen, None)
     assert done is not None and done.ok, done.problems if done else "no PlanDone"
     assert first is not None
-    return {"steps": n_steps, "rate_tok_s": rate, "tokens": -(-len(text) // CHARS_PER_TOKEN),
-            "first_step_s": round(first, 3), "full_plan_s": round(total, 3),
-            "head_start_s": round(total - first, 3), "first_fraction": round(first / total, 3)}
+    return {
+        "steps": n_steps,
+        "rate_tok_s": rate,
+        "tokens": -(-len(text) // CHARS_PER_TOKEN),
+        "first_step_s": round(first, 3),
+        "full_plan_s": round(total, 3),
+        "head_start_s": round(total - first, 3),
+        "first_fraction": round(first / total, 3),
+    }
 
 
 async def main() -> None:
@@ -131,10 +140,13 @@ async def main() -> None:
         for n in map(int, args.steps.split(",")):
             row = await measure(n, rate)
             rows.append(row)
-            print(f"{n:3d} steps @ {rate:5.0f} tok/s ({row['tokens']} tokens): first step "
-                  f"{row['first_step_s']:6.2f}s, full plan {row['full_plan_s']:6.2f}s, "
-                  f"head start {row['head_start_s']:6.2f}s ({row['first_fraction']:.0%} of the "
-                  "wait)", flush=True)
+            print(
+                f"{n:3d} steps @ {rate:5.0f} tok/s ({row['tokens']} tokens): first step "
+                f"{row['first_step_s']:6.2f}s, full plan {row['full_plan_s']:6.2f}s, "
+                f"head start {row['head_start_s']:6.2f}s ({row['first_fraction']:.0%} of the "
+                "wait)",
+                flush=True,
+            )
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=2))  # noqa: ASYNC240
 

@@ -46,7 +46,8 @@ async def main(n: int) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
         tools_file = Path(tmp) / "tools.yaml"
-        tools_file.write_text(textwrap.dedent(f"""
+        tools_file.write_text(
+            textwrap.dedent(f"""
             tools:
               - name: true_cmd
                 command: ["true"]
@@ -63,35 +64,56 @@ async def main(n: int) -> list[tuple[str, str]]:
             mcp_servers:
               - name: fx
                 command: ["{sys.executable}", "{FIXTURE_SERVER}"]
-        """))
+        """)
+        )
         (Path(tmp) / "in.sql").write_text("SELECT 1;")
         started = time.perf_counter()
         async with open_tools([tools_file], include_entry_points=False) as reg:
             startup = (time.perf_counter() - started) * 1000
-            rows.append(("open tools file incl. MCP stdio server start + handshake + list",
-                         f"{startup:.0f} ms"))
-            for name, args in [("true_cmd", {}), ("argv_cmd", {"a": "x; $(id)"}),
-                               ("seed_script", {"file": "in.sql"})]:
+            rows.append(
+                ("open tools file incl. MCP stdio server start + handshake + list", f"{startup:.0f} ms")
+            )
+            for name, args in [
+                ("true_cmd", {}),
+                ("argv_cmd", {"a": "x; $(id)"}),
+                ("seed_script", {"file": "in.sql"}),
+            ]:
                 tool = reg[name]
                 samples = await _time(n, lambda t=tool, a=args: t.invoke(a, CTX))
-                rows.append((f"`{name}` call (n={n})",
-                             f"p50 {statistics.median(samples):.1f} ms, p95 {_pct(samples, 0.95):.1f} ms"))
+                rows.append(
+                    (
+                        f"`{name}` call (n={n})",
+                        f"p50 {statistics.median(samples):.1f} ms, p95 {_pct(samples, 0.95):.1f} ms",
+                    )
+                )
             kills = []
             for _ in range(5):
                 t = time.perf_counter()
                 with contextlib.suppress(ToolTimeout):
                     await reg["stubborn"].invoke({}, CTX)
                 kills.append((time.perf_counter() - t) * 1000)
-            rows.append(("timeout 0.2 s + grace 0.5 s, SIGTERM-ignoring grandchild (n=5)",
-                         f"median {statistics.median(kills):.0f} ms until ToolTimeout"))
+            rows.append(
+                (
+                    "timeout 0.2 s + grace 0.5 s, SIGTERM-ignoring grandchild (n=5)",
+                    f"median {statistics.median(kills):.0f} ms until ToolTimeout",
+                )
+            )
             add = reg["fx.add"]
             samples = await _time(n, lambda: add.invoke({"a": 1, "b": 2}, CTX))
-            rows.append((f"MCP stdio `tools/call` (n={n})",
-                         f"p50 {statistics.median(samples):.2f} ms, p95 {_pct(samples, 0.95):.2f} ms"))
+            rows.append(
+                (
+                    f"MCP stdio `tools/call` (n={n})",
+                    f"p50 {statistics.median(samples):.2f} ms, p95 {_pct(samples, 0.95):.2f} ms",
+                )
+            )
             add.pin(add.spec.definition_hash())  # type: ignore[attr-defined]
             samples = await _time(n, lambda: add.invoke({"a": 1, "b": 2}, CTX))
-            rows.append((f"MCP call with pinned-definition re-check (n={n})",
-                         f"p50 {statistics.median(samples):.2f} ms, p95 {_pct(samples, 0.95):.2f} ms"))
+            rows.append(
+                (
+                    f"MCP call with pinned-definition re-check (n={n})",
+                    f"p50 {statistics.median(samples):.2f} ms, p95 {_pct(samples, 0.95):.2f} ms",
+                )
+            )
     names = {"output": {"count": 3, "items": [{"path": "a"}], "exit_code": 0}}
     expr = "output.exit_code == 0 and len(output.items) > 0 and output.count <= 10"
     t = time.perf_counter()

@@ -52,26 +52,40 @@ def place_order(item: str, quantity: int, reason: str) -> dict[str, object]:
     return order
 
 
-PLAN = Plan.model_validate({
-    "goal": "restock widgets",
-    "steps": [
-        {"id": "north", "tool": "count_stock", "args": {"warehouse": "north", "item": "widgets"}},
-        {"id": "south", "tool": "count_stock", "args": {"warehouse": "south", "item": "widgets"}},
-        {"id": "sum", "tool": "total", "args": {"counts": ["${north.count}", "${south.count}"]}},
-        {"id": "order", "tool": "place_order",
-         "args": {"item": "widgets", "quantity": 50, "reason": "only ${sum} widgets in stock"},
-         "check": {"expr": "output.quantity > 0"}},
-    ],
-})
+PLAN = Plan.model_validate(
+    {
+        "goal": "restock widgets",
+        "steps": [
+            {"id": "north", "tool": "count_stock", "args": {"warehouse": "north", "item": "widgets"}},
+            {"id": "south", "tool": "count_stock", "args": {"warehouse": "south", "item": "widgets"}},
+            {"id": "sum", "tool": "total", "args": {"counts": ["${north.count}", "${south.count}"]}},
+            {
+                "id": "order",
+                "tool": "place_order",
+                "args": {"item": "widgets", "quantity": 50, "reason": "only ${sum} widgets in stock"},
+                "check": {"expr": "output.quantity > 0"},
+            },
+        ],
+    }
+)
 
 
 async def main(db: Path) -> int:
     agent = Agent([count_stock, total, place_order], store=str(db))
     result = await agent.run(PLAN, approve="all")
-    print(json.dumps({"run_id": result.run_id, "status": result.status,
-                      "total": result.state.outputs.get("sum"), "orders": ORDERS,
-                      "makespan_s": round(result.summary["makespan_s"], 3),
-                      "critical_path_s": round(result.summary["critical_path_s"], 3)}, indent=2))
+    print(
+        json.dumps(
+            {
+                "run_id": result.run_id,
+                "status": result.status,
+                "total": result.state.outputs.get("sum"),
+                "orders": ORDERS,
+                "makespan_s": round(result.summary["makespan_s"], 3),
+                "critical_path_s": round(result.summary["critical_path_s"], 3),
+            },
+            indent=2,
+        )
+    )
     return 0 if result.status == "succeeded" else 1
 
 

@@ -89,8 +89,9 @@ class _Preamble:
 
     def add(self, cls: type[E._Event], **fields: Any) -> Event:
         # Every concrete event class is a member of the ``Event`` union; ``_Event`` is its base.
-        event = cast(Event, cls(run_id=self.run_id, seq=len(self.events),
-                                plan_version=self.version, **fields))
+        event = cast(
+            Event, cls(run_id=self.run_id, seq=len(self.events), plan_version=self.version, **fields)
+        )
         self.events.append(event)
         return event
 
@@ -143,8 +144,12 @@ class Agent:
         record: bool = True,
     ) -> None:
         self.tools = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
-        self._model_names = {"model": model, "planner": planner_model, "executor": executor_model,
-                             "critic": critic_model}
+        self._model_names = {
+            "model": model,
+            "planner": planner_model,
+            "executor": executor_model,
+            "critic": critic_model,
+        }
         self.executor_pools: dict[str, str | Model] = dict(executors or {})
         self._models: dict[str, Model] = {}
         self.budgets = budgets or Budgets()
@@ -194,16 +199,16 @@ class Agent:
 
     # ----------------------------------------------------------------- planning
 
-    async def plan(self, goal: str, *, preamble: _Preamble | None = None) -> tuple[Plan | None,
-                                                                                  list[Problem]]:
+    async def plan(
+        self, goal: str, *, preamble: _Preamble | None = None
+    ) -> tuple[Plan | None, list[Problem]]:
         from forethought.planning.planner import make_plan
 
         model = self.model("planner")
         result = await make_plan(goal, self.specs, model, memory=self.memory)
         if preamble is not None:
             for call in result.calls:
-                preamble.add(E.ModelCalled, **model_called_fields(call.role, call.request,
-                                                                  call.response))
+                preamble.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
         return result.plan, list(result.problems)
 
     # ----------------------------------------------------------------- running
@@ -222,15 +227,16 @@ class Agent:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
         (recorded as an approval by this process's user); ``none`` asks ``reviewer`` or pauses."""
         if stream and isinstance(goal_or_plan, str) and reviewer is None and approve != "none":
-            return await self._execute(self._streamed(goal_or_plan, approve, run_config),
-                                       on_event)
+            return await self._execute(self._streamed(goal_or_plan, approve, run_config), on_event)
         run_id = uuid.uuid4().hex[:12]
         self.last_run_id = run_id
         pre = _Preamble(run_id)
         goal = goal_or_plan if isinstance(goal_or_plan, str) else goal_or_plan.goal
-        pre.add(E.RunCreated, goal=goal, config={"approve": approve,
-                                                   "budgets": self.budgets.model_dump(),
-                                                   **(run_config or {})})
+        pre.add(
+            E.RunCreated,
+            goal=goal,
+            config={"approve": approve, "budgets": self.budgets.model_dump(), **(run_config or {})},
+        )
 
         if isinstance(goal_or_plan, Plan):
             plan: Plan | None = goal_or_plan
@@ -241,8 +247,9 @@ class Agent:
             source = "planner"
         if plan is not None:
             pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source=source)
-        pre.add(E.PlanValidated, plan_hash=plan.plan_hash() if plan else "",
-                problems=[str(p) for p in problems])
+        pre.add(
+            E.PlanValidated, plan_hash=plan.plan_hash() if plan else "", problems=[str(p) for p in problems]
+        )
         if plan is None or problems:
             first = str(problems[0]) if problems else "the planner returned no plan"
             pre.add(E.RunFinished, status="failed", reason=f"invalid plan: {first}")
@@ -254,15 +261,25 @@ class Agent:
             return self._finish_without_executing(pre, plans[-1], [])
         if approve == "none" and reviewer is None:
             # Nobody approved anything, not even read-only work: stop before executing.
-            pre.add(E.RunFinished, status="awaiting_approval",
-                    reason="the plan needs approval: `forethought approve RUN` to run it")
+            pre.add(
+                E.RunFinished,
+                status="awaiting_approval",
+                reason="the plan needs approval: `forethought approve RUN` to run it",
+            )
             return self._finish_without_executing(pre, plan, [])
-        return await self._execute(_Execution(plans, approvals, approve, plan=plan,
-                                              prior=pre.events), on_event)
+        return await self._execute(
+            _Execution(plans, approvals, approve, plan=plan, prior=pre.events), on_event
+        )
 
-    async def _review(self, pre: _Preamble, plan: Plan, plans: list[Plan],
-                      approvals: list[Approval], approve: ApproveMode,
-                      reviewer: Reviewer | None) -> Plan | None:
+    async def _review(
+        self,
+        pre: _Preamble,
+        plan: Plan,
+        plans: list[Plan],
+        approvals: list[Approval],
+        approve: ApproveMode,
+        reviewer: Reviewer | None,
+    ) -> Plan | None:
         """Approve, edit (loop) or reject before execution; returns the plan to run or None."""
         while True:
             gate = ApprovalGate(plans, approvals, self.specs)
@@ -274,29 +291,45 @@ class Agent:
                 return plan
             if approve == "read_only" and not pending:
                 return plan  # --yes: a plan with no side effects needs no one
-            reason = (f"planner confidence {plan.metadata.get('confidence')} is below "
-                      f"{self.confidence_threshold}" if low_confidence
-                      else f"{len(pending)} step(s) have side effects" if pending
-                      else "review the plan before it runs")
+            reason = (
+                f"planner confidence {plan.metadata.get('confidence')} is below {self.confidence_threshold}"
+                if low_confidence
+                else f"{len(pending)} step(s) have side effects"
+                if pending
+                else "review the plan before it runs"
+            )
             if reviewer is None:
                 if approve == "none":
-                    pre.add(E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason,
-                            step_ids=list(pending))
+                    pre.add(
+                        E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason, step_ids=list(pending)
+                    )
                 return plan  # with --yes read-only steps run; the executor pauses for the rest
-            pre.add(E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason,
-                    step_ids=list(pending))
+            pre.add(E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason, step_ids=list(pending))
             decision = await reviewer(PlanReview(plan, self.specs, pending, reason))
             if decision.action == "approve":
-                pre.add(E.ApprovalDecided, plan_hash=plan.plan_hash(), decision="approved",
-                        approver=self.approver, note=decision.note)
+                pre.add(
+                    E.ApprovalDecided,
+                    plan_hash=plan.plan_hash(),
+                    decision="approved",
+                    approver=self.approver,
+                    note=decision.note,
+                )
                 self._grant(pre, plan, approvals, self.approver)
                 return plan
             if decision.action == "reject":
-                pre.add(E.ApprovalDecided, plan_hash=plan.plan_hash(), decision="rejected",
-                        approver=self.approver, note=decision.note)
-                pre.add(E.RunFinished, status="cancelled",
-                        reason=f"plan rejected by {self.approver}"
-                               + (f": {decision.note}" if decision.note else ""))
+                pre.add(
+                    E.ApprovalDecided,
+                    plan_hash=plan.plan_hash(),
+                    decision="rejected",
+                    approver=self.approver,
+                    note=decision.note,
+                )
+                pre.add(
+                    E.RunFinished,
+                    status="cancelled",
+                    reason=f"plan rejected by {self.approver}"
+                    + (f": {decision.note}" if decision.note else ""),
+                )
                 return None
             edited = decision.plan
             if edited is None:
@@ -304,13 +337,16 @@ class Agent:
             problems = validate_plan(edited, self.specs)
             if problems:  # the reviewer loops until valid; guard anyway
                 raise UserError(f"edited plan is invalid: {problems[0]}")
-            edited = edited.model_copy(update={"version": plan.version + 1,
-                                               "parent_version": plan.version})
-            pre.add(E.ApprovalDecided, plan_hash=plan.plan_hash(), decision="edited",
-                    approver=self.approver, note=decision.note)
+            edited = edited.model_copy(update={"version": plan.version + 1, "parent_version": plan.version})
+            pre.add(
+                E.ApprovalDecided,
+                plan_hash=plan.plan_hash(),
+                decision="edited",
+                approver=self.approver,
+                note=decision.note,
+            )
             pre.version = edited.version
-            pre.add(E.PlanProposed, plan=edited.to_data(), plan_hash=edited.plan_hash(),
-                    source="edit")
+            pre.add(E.PlanProposed, plan=edited.to_data(), plan_hash=edited.plan_hash(), source="edit")
             plans.append(edited)
             plan = edited
 
@@ -320,12 +356,18 @@ class Agent:
     def _grant(self, pre: _Preamble, plan: Plan, approvals: list[Approval], who: str) -> None:
         approval = Approval.grant(plan, self.specs, approver=who)
         approvals.append(approval)
-        pre.add(E.PlanApproved, plan_hash=approval.plan_hash, approver=approval.approver,
-                scope=approval.scope, tool_hashes=dict(approval.tool_hashes),
-                signature=approval.signature)
+        pre.add(
+            E.PlanApproved,
+            plan_hash=approval.plan_hash,
+            approver=approval.approver,
+            scope=approval.scope,
+            tool_hashes=dict(approval.tool_hashes),
+            signature=approval.signature,
+        )
 
-    def _finish_without_executing(self, pre: _Preamble, plan: Plan | None,
-                                  problems: list[Problem]) -> RunResult:
+    def _finish_without_executing(
+        self, pre: _Preamble, plan: Plan | None, problems: list[Problem]
+    ) -> RunResult:
         if self.store is not None:
             self.store.append_many(pre.events)
         state = fold(pre.events)
@@ -335,11 +377,17 @@ class Agent:
 
     def _settings(self) -> WiringSettings:
         return WiringSettings(
-            tools=self.tools, specs=self.specs, budgets=self.budgets,
-            max_concurrency=self.max_concurrency, approver=self.approver,
+            tools=self.tools,
+            specs=self.specs,
+            budgets=self.budgets,
+            max_concurrency=self.max_concurrency,
+            approver=self.approver,
             confidence_threshold=self.confidence_threshold,
-            reconfirm_destructive=self.reconfirm_destructive, model=self.model,
-            resolve_model=self.resolve_model, executor_pools=self.executor_pools)
+            reconfirm_destructive=self.reconfirm_destructive,
+            model=self.model,
+            resolve_model=self.resolve_model,
+            executor_pools=self.executor_pools,
+        )
 
     async def _execute(self, start: _Execution, on_event: EventSink | None) -> RunResult:
         """The one run path: every ``run`` (planned, given, streamed) and ``resume`` ends here."""
@@ -367,23 +415,33 @@ class Agent:
                 await asyncio.gather(feeder, return_exceptions=True)
         executor = wiring.executor
         assert executor is not None
-        if start.remember and state.status == "succeeded" and self.memory is not None and \
-                executor.plan is not None:
+        if (
+            start.remember
+            and state.status == "succeeded"
+            and self.memory is not None
+            and executor.plan is not None
+        ):
             self.memory.remember(executor.plan)
         return RunResult(executor.run_id, state, executor.summary(), executor.plan)
 
-    async def _drive(self, start: _Execution, options: ExecutorOptions,
-                     on_executor: Callable[[Executor], None]) -> RunState:
+    async def _drive(
+        self, start: _Execution, options: ExecutorOptions, on_executor: Callable[[Executor], None]
+    ) -> RunState:
         """Recorded (a store) or in memory (``record=False``): chosen here and nowhere else."""
         store = self.store
         if start.resume is not None:
             from forethought.runs.resume import resume_run
 
-            return await resume_run(store, start.resume, self.tools, options,
-                                    on_executor=on_executor)
+            return await resume_run(store, start.resume, self.tools, options, on_executor=on_executor)
         if store is None:
-            executor = Executor(start.plan, self.tools, options, prior_events=start.prior,
-                                goal=start.goal, plan_open=start.plan_open)
+            executor = Executor(
+                start.plan,
+                self.tools,
+                options,
+                prior_events=start.prior,
+                goal=start.goal,
+                plan_open=start.plan_open,
+            )
             on_executor(executor)
             return await executor.run()
         from forethought.runs.recording import execute_recorded
@@ -391,12 +449,18 @@ class Agent:
         if start.prior:
             # The store must hold the pre-execution events before the executor's first one.
             await asyncio.to_thread(store.append_many, list(start.prior))
-        return await execute_recorded(store, start.plan, self.tools, options,
-                                      prior_events=start.prior, goal=start.goal,
-                                      plan_open=start.plan_open, on_executor=on_executor)
+        return await execute_recorded(
+            store,
+            start.plan,
+            self.tools,
+            options,
+            prior_events=start.prior,
+            goal=start.goal,
+            plan_open=start.plan_open,
+            on_executor=on_executor,
+        )
 
-    def _streamed(self, goal: str, approve: ApproveMode,
-                  run_config: Mapping[str, Any] | None) -> _Execution:
+    def _streamed(self, goal: str, approve: ApproveMode, run_config: Mapping[str, Any] | None) -> _Execution:
         """Plan and execute at once: each step starts as soon as the planner has streamed it and
         its dependencies are done, if it is read-only. Side effects wait for the complete plan
         (and, with ``approve="all"``, its recorded approval)."""
@@ -407,8 +471,7 @@ class Agent:
             executor = wiring.executor
             assert executor is not None
             try:
-                async for item in stream_plan(goal, self.specs, self.model("planner"),
-                                              memory=self.memory):
+                async for item in stream_plan(goal, self.specs, self.model("planner"), memory=self.memory):
                     if isinstance(item, PlanDone):
                         self._close_streamed(wiring, item)
                         return
@@ -417,8 +480,12 @@ class Agent:
                 executor.stop("failed", f"planning failed: {type(exc).__name__}: {exc}")
                 raise
 
-        config = {"approve": approve, "budgets": self.budgets.model_dump(), "stream": True,
-                  **(run_config or {})}
+        config = {
+            "approve": approve,
+            "budgets": self.budgets.model_dump(),
+            "stream": True,
+            **(run_config or {}),
+        }
         return _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed)
 
     def _close_streamed(self, wiring: Wiring, done: PlanDone) -> None:
@@ -430,8 +497,7 @@ class Agent:
         executor = wiring.executor
         assert executor is not None
         for call in done.calls:
-            executor.record(E.ModelCalled, **model_called_fields(call.role, call.request,
-                                                                 call.response))
+            executor.record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
         if done.plan is None or done.problems:
             first = str(done.problems[0]) if done.problems else "the planner returned no plan"
             executor.record(E.PlanValidated, plan_hash="", problems=[str(p) for p in done.problems])
@@ -441,26 +507,40 @@ class Agent:
         wiring.plans.append(plan)
         wiring.gate.add(plan=plan)
         executor.record(E.PlanValidated, plan_hash=plan.plan_hash(), problems=[])
-        if wiring.approve == "all" and not wiring.settings.low_confidence(done.plan) and \
-                needs_new_approval(plan, wiring.gate):
+        if (
+            wiring.approve == "all"
+            and not wiring.settings.low_confidence(done.plan)
+            and needs_new_approval(plan, wiring.gate)
+        ):
             wiring.grant(plan, self.approver + " (--yes-all)")
         executor.reconsider()
 
-    async def resume(self, run_id: str, *, approve: ApproveMode = "none",
-                     on_event: Callable[[Event], Awaitable[None]] | None = None) -> RunResult:
+    async def resume(
+        self,
+        run_id: str,
+        *,
+        approve: ApproveMode = "none",
+        on_event: Callable[[Event], Awaitable[None]] | None = None,
+    ) -> RunResult:
         """Continue a stored run with this agent's tools, models, gate and budgets."""
         run_id = self._resolve_run(run_id)
         self.last_run_id = run_id
         events = self.store.events(run_id)
         plans, approvals = recorded_plans_and_approvals(events)
-        return await self._execute(_Execution(plans, approvals, approve, prior=events,
-                                              resume=run_id, remember=False), on_event)
+        return await self._execute(
+            _Execution(plans, approvals, approve, prior=events, resume=run_id, remember=False), on_event
+        )
 
-    async def approve(self, run_id: str, *, plan_hash: str | None = None,
-                      approver: str | None = None, continue_run: bool = True,
-                      steps: Sequence[str] = (),
-                      on_event: Callable[[Event], Awaitable[None]] | None = None
-                      ) -> RunResult | None:
+    async def approve(
+        self,
+        run_id: str,
+        *,
+        plan_hash: str | None = None,
+        approver: str | None = None,
+        continue_run: bool = True,
+        steps: Sequence[str] = (),
+        on_event: Callable[[Event], Awaitable[None]] | None = None,
+    ) -> RunResult | None:
         """Approve the current plan of a stored run (bound to its hash) and, by default, continue
         it. ``plan_hash`` (a prefix is enough) guards against approving a plan that changed
         since it was reviewed. ``steps`` confirms those steps now (execution-time approval of
@@ -468,9 +548,16 @@ class Agent:
         from forethought.runs.approval import grant_approval
 
         run_id = self._resolve_run(run_id)
-        await asyncio.to_thread(grant_approval, self.store, run_id, self.specs,
-                                approver or self.approver, plan_hash=plan_hash, steps=steps,
-                                require_waiting=True)
+        await asyncio.to_thread(
+            grant_approval,
+            self.store,
+            run_id,
+            self.specs,
+            approver or self.approver,
+            plan_hash=plan_hash,
+            steps=steps,
+            require_waiting=True,
+        )
         if not continue_run:
             return None
         return await self.resume(run_id, on_event=on_event)

@@ -101,15 +101,18 @@ class _FailingOs(types.SimpleNamespace):
 
     def __getattr__(self, name: str) -> Any:
         if name == self._failing:
+
             def fail(*args: Any, **kwargs: Any) -> Any:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
             return fail
         return getattr(os, name)
 
 
 @pytest.mark.parametrize("failing", ["write", "fsync", "link", "rename", "replace", "fdopen"])
-def test_failed_creation_leaves_no_partial_key(key_file: Path, monkeypatch: pytest.MonkeyPatch,
-                                               failing: str) -> None:
+def test_failed_creation_leaves_no_partial_key(
+    key_file: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
     monkeypatch.setattr(approvals, "os", _FailingOs(failing))
     try:
         approval_key()

@@ -57,8 +57,13 @@ def test_key_config_and_databases_are_refused(home: Path) -> None:
     key_text = key.read_text()
     rel_config = os.path.relpath(platformdirs.user_config_dir("forethought"), home)
     rel_data = os.path.relpath(platformdirs.user_data_dir("forethought"), home)
-    for path in [f"{rel_config}/approval.key", str(key), f"./{rel_config}/../{rel_config}/approval.key",
-                 f"{rel_config}/config.toml", f"{rel_data}/runs.db"]:
+    for path in [
+        f"{rel_config}/approval.key",
+        str(key),
+        f"./{rel_config}/../{rel_config}/approval.key",
+        f"{rel_config}/config.toml",
+        f"{rel_data}/runs.db",
+    ]:
         message = _refused(tools["read_file"], path=path)
         assert key_text not in message
         _refused(tools["write_file"], path=path, content="forged")
@@ -85,8 +90,9 @@ def test_aliases_of_the_key_are_refused(home: Path) -> None:
     assert len(key.read_text().strip()) == 64  # not truncated by the refused write
 
 
-def test_key_file_and_database_overrides_are_refused(home: Path, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_key_file_and_database_overrides_are_refused(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
     monkeypatch.setenv("FORETHOUGHT_APPROVAL_KEY_FILE", str(ws / "my.key"))

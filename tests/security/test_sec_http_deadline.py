@@ -98,8 +98,9 @@ async def test_total_deadline_covers_every_read(server: StallingServer, tmp_path
 
 
 @pytest.mark.parametrize("server", ["stall"], indirect=True)
-async def test_giving_up_closes_the_socket_and_leaves_no_thread(server: StallingServer,
-                                                                tmp_path: Path) -> None:
+async def test_giving_up_closes_the_socket_and_leaves_no_thread(
+    server: StallingServer, tmp_path: Path
+) -> None:
     get = _http_get(tmp_path)
     before = _non_daemon_threads()
     call = asyncio.ensure_future(get.invoke({"url": server.url, "timeout_s": 60.0}, ToolContext()))
@@ -132,18 +133,37 @@ http_get = builtin_tools(Path(__file__).parent, ["http_get"], http_allow_network
 """
 
 
-@pytest.mark.parametrize(("server", "args", "step"), [
-    ("stall", "{{url: {url}}}", "timeout_s: 1"),  # the step times out; http_get's own 30 s is far
-    ("trickle", "{{url: {url}, timeout_s: 1}}", ""),  # the request's own deadline
-], indirect=["server"])
+@pytest.mark.parametrize(
+    ("server", "args", "step"),
+    [
+        ("stall", "{{url: {url}}}", "timeout_s: 1"),  # the step times out; http_get's own 30 s is far
+        ("trickle", "{{url: {url}, timeout_s: 1}}", ""),  # the request's own deadline
+    ],
+    indirect=["server"],
+)
 def test_cli_exits_promptly(server: StallingServer, tmp_path: Path, args: str, step: str) -> None:
     (tmp_path / "tools.py").write_text(TOOLS)
-    (tmp_path / "plan.yaml").write_text(textwrap.dedent(PLAN).format(
-        args=args.format(url=json.dumps(server.url)), step=step))
+    (tmp_path / "plan.yaml").write_text(
+        textwrap.dedent(PLAN).format(args=args.format(url=json.dumps(server.url)), step=step)
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "forethought", "exec", str(tmp_path / "plan.yaml"), "--tools",
-         str(tmp_path / "tools.py"), "--db", str(tmp_path / "runs.db"), "--yes", "--json"],
-        capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": SRC},
+        [
+            sys.executable,
+            "-m",
+            "forethought",
+            "exec",
+            str(tmp_path / "plan.yaml"),
+            "--tools",
+            str(tmp_path / "tools.py"),
+            "--db",
+            str(tmp_path / "runs.db"),
+            "--yes",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": SRC},
         timeout=20,  # the hang guard: the run ends within ~1 s, the process must follow it
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr

@@ -37,12 +37,15 @@ def test_duplicate_step_key_is_refused_with_its_line(tmp_path: Path) -> None:
     assert "duplicate key 'args'" in message and "\n" not in message
 
 
-@pytest.mark.parametrize(("text", "line", "key"), [
-    ('{"goal": "x", "goal": "y", "steps": []}', 1, "goal"),
-    ('{"goal": "x",\n "steps": [],\n "metadata": {"a": 1, "b": {"a": 1}, "a": 2}}', 3, "a"),
-    ('[{"id": "a"}, {"id": "b", "tool": "t",\n "tool": "u"}]', 2, "tool"),
-    ('{"a": {"k": 1}, "b": {"k": 1}, "a\\u0062": 1, "ab": 2}', 1, "ab"),  # escapes decoded
-])
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        ('{"goal": "x", "goal": "y", "steps": []}', 1, "goal"),
+        ('{"goal": "x",\n "steps": [],\n "metadata": {"a": 1, "b": {"a": 1}, "a": 2}}', 3, "a"),
+        ('[{"id": "a"}, {"id": "b", "tool": "t",\n "tool": "u"}]', 2, "tool"),
+        ('{"a": {"k": 1}, "b": {"k": 1}, "a\\u0062": 1, "ab": 2}', 1, "ab"),  # escapes decoded
+    ],
+)
 def test_duplicates_are_found_anywhere(text: str, line: int, key: str) -> None:
     with pytest.raises(PlanFileError) as exc:
         parse_text(text, "json", "p.json")
@@ -59,8 +62,14 @@ def test_cli_exec_and_lint_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "plan.json"
     path.write_text(PLAN)
     for command in (["exec", str(path), "--yes", "--db", str(tmp_path / "runs.db")], ["lint", str(path)]):
-        proc = subprocess.run([sys.executable, "-m", "forethought", *command], capture_output=True,
-                              text=True, timeout=60, cwd=tmp_path, env={**os.environ, "PYTHONPATH": SRC})
+        proc = subprocess.run(
+            [sys.executable, "-m", "forethought", *command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": SRC},
+        )
         assert proc.returncode == 2, (command, proc.stdout, proc.stderr)
         assert "duplicate key 'args'" in proc.stderr
         assert "Traceback" not in proc.stderr

@@ -79,9 +79,23 @@ def workdir(tmp_path: Path) -> Path:
     (tmp_path / "data.txt").write_text("b\na\n")
     if shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(tmp_path / "repo")], check=True)
-        subprocess.run(["git", "-C", str(tmp_path / "repo"), "-c", "user.name=t", "-c",
-                        "user.email=t@example.invalid", "commit", "-q", "--allow-empty", "-m", "x"],
-                       check=True)
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(tmp_path / "repo"),
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.invalid",
+                "commit",
+                "-q",
+                "--allow-empty",
+                "-m",
+                "x",
+            ],
+            check=True,
+        )
     return tmp_path.resolve()
 
 
@@ -135,18 +149,35 @@ async def test_declared_options_enums_defaults_and_paths_pass(workdir: Path) -> 
 
 def test_read_only_run_through_the_cli_writes_nothing(workdir: Path) -> None:
     target = workdir / "PWNED"
-    (workdir / "plan.yaml").write_text(textwrap.dedent(f"""
+    (workdir / "plan.yaml").write_text(
+        textwrap.dedent(f"""
         goal: sort a file
         steps:
           - id: sorted
             tool: sort_file
             args: {{file: "--output={target}"}}
-    """))
+    """)
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "forethought", "exec", str(workdir / "plan.yaml"), "--tools",
-         str(workdir / "tools.yaml"), "--db", str(workdir / "runs.db"), "--yes", "--json"],
-        capture_output=True, text=True, timeout=60, cwd=workdir,
-        env={**os.environ, "PYTHONPATH": SRC})
+        [
+            sys.executable,
+            "-m",
+            "forethought",
+            "exec",
+            str(workdir / "plan.yaml"),
+            "--tools",
+            str(workdir / "tools.yaml"),
+            "--db",
+            str(workdir / "runs.db"),
+            "--yes",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=workdir,
+        env={**os.environ, "PYTHONPATH": SRC},
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["steps"]["sorted"]["status"] == "failed"

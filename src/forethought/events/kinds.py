@@ -230,12 +230,32 @@ class RunFinished(_Event):
 
 
 Event = Annotated[
-    RunCreated | PlanProposed | PlanValidated | PlanApproved | PlanRevised | StepsAdded
+    RunCreated
+    | PlanProposed
+    | PlanValidated
+    | PlanApproved
+    | PlanRevised
+    | StepsAdded
     | ApprovalRequested
-    | ApprovalDecided | StepReady | StepStarted | StepSucceeded | StepFailed | StepSkipped
-    | StepCancelled | StepNeedsReview | CheckFailed | ReplanRequested | BudgetExceeded
-    | CompensationStarted | CompensationSucceeded | CompensationFailed | ModelCalled | ToolCalled
-    | RunPaused | RunResumed | RunFinished,
+    | ApprovalDecided
+    | StepReady
+    | StepStarted
+    | StepSucceeded
+    | StepFailed
+    | StepSkipped
+    | StepCancelled
+    | StepNeedsReview
+    | CheckFailed
+    | ReplanRequested
+    | BudgetExceeded
+    | CompensationStarted
+    | CompensationSucceeded
+    | CompensationFailed
+    | ModelCalled
+    | ToolCalled
+    | RunPaused
+    | RunResumed
+    | RunFinished,
     Field(discriminator="kind"),
 ]
 

@@ -98,6 +98,7 @@ class RunState:
 
 # ------------------------------------------------------------------------------ the fold
 
+
 def fold(events: Iterable[Event], state: RunState | None = None) -> RunState:
     """Rebuild (or continue) a run's state from its events, in order."""
     st = state if state is not None else RunState()
@@ -315,5 +316,12 @@ _HANDLERS: dict[str, Callable[[RunState, Any], None]] = {
     "run_finished": _run_finished,
 }
 
-__all__ = ["FINISHED_RUN_STATUSES", "TERMINAL_STEP_STATUSES", "RunState", "StepState", "apply",
-           "fold", "fold_handler"]
+__all__ = [
+    "FINISHED_RUN_STATUSES",
+    "TERMINAL_STEP_STATUSES",
+    "RunState",
+    "StepState",
+    "apply",
+    "fold",
+    "fold_handler",
+]

@@ -27,10 +27,29 @@ from forethought.events.kinds import Event, StepStarted, StepSucceeded
 # order (the serializer writes ``__dict__`` in that order) and pydantic must keep its instance
 # slots. If either ever changes, ``FAST_EVENTS`` is False and these validate like any event.
 
-_STARTED_FIELDS = ("run_id", "seq", "ts", "plan_version", "kind", "step_id", "attempt",
-                   "idempotency_key", "args", "backend")
-_SUCCEEDED_FIELDS = ("run_id", "seq", "ts", "plan_version", "kind", "step_id", "attempt",
-                     "output", "duration_s")
+_STARTED_FIELDS = (
+    "run_id",
+    "seq",
+    "ts",
+    "plan_version",
+    "kind",
+    "step_id",
+    "attempt",
+    "idempotency_key",
+    "args",
+    "backend",
+)
+_SUCCEEDED_FIELDS = (
+    "run_id",
+    "seq",
+    "ts",
+    "plan_version",
+    "kind",
+    "step_id",
+    "attempt",
+    "output",
+    "duration_s",
+)
 FAST_EVENTS = (
     {"__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"}
     <= set(getattr(BaseModel, "__slots__", ()))
@@ -45,12 +64,29 @@ _started_set = set(_STARTED_FIELDS)
 _succeeded_set = set(_SUCCEEDED_FIELDS)
 
 
-def step_started(run_id: str, seq: int, ts: float, plan_version: int, step_id: str,
-                 attempt: int, idempotency_key: str, args: dict[str, Any],
-                 backend: str) -> StepStarted:
-    fields = {"run_id": run_id, "seq": seq, "ts": ts, "plan_version": plan_version,
-              "kind": "step_started", "step_id": step_id, "attempt": attempt,
-              "idempotency_key": idempotency_key, "args": args, "backend": backend}
+def step_started(
+    run_id: str,
+    seq: int,
+    ts: float,
+    plan_version: int,
+    step_id: str,
+    attempt: int,
+    idempotency_key: str,
+    args: dict[str, Any],
+    backend: str,
+) -> StepStarted:
+    fields = {
+        "run_id": run_id,
+        "seq": seq,
+        "ts": ts,
+        "plan_version": plan_version,
+        "kind": "step_started",
+        "step_id": step_id,
+        "attempt": attempt,
+        "idempotency_key": idempotency_key,
+        "args": args,
+        "backend": backend,
+    }
     if not FAST_EVENTS:
         return StepStarted.model_validate(fields)
     event = _new(StepStarted)
@@ -61,11 +97,27 @@ def step_started(run_id: str, seq: int, ts: float, plan_version: int, step_id: s
     return event
 
 
-def step_succeeded(run_id: str, seq: int, ts: float, plan_version: int, step_id: str,
-                   attempt: int, output: Any, duration_s: float) -> StepSucceeded:
-    fields = {"run_id": run_id, "seq": seq, "ts": ts, "plan_version": plan_version,
-              "kind": "step_succeeded", "step_id": step_id, "attempt": attempt,
-              "output": output, "duration_s": duration_s}
+def step_succeeded(
+    run_id: str,
+    seq: int,
+    ts: float,
+    plan_version: int,
+    step_id: str,
+    attempt: int,
+    output: Any,
+    duration_s: float,
+) -> StepSucceeded:
+    fields = {
+        "run_id": run_id,
+        "seq": seq,
+        "ts": ts,
+        "plan_version": plan_version,
+        "kind": "step_succeeded",
+        "step_id": step_id,
+        "attempt": attempt,
+        "output": output,
+        "duration_s": duration_s,
+    }
     if not FAST_EVENTS:
         return StepSucceeded.model_validate(fields)
     event = _new(StepSucceeded)

@@ -89,8 +89,9 @@ def normalize_output(value: Any) -> Any:
         ) from None
 
 
-def measured_critical_path(deps: Mapping[str, tuple[str, ...]],
-                           state: RunState) -> tuple[float, tuple[str, ...]]:
+def measured_critical_path(
+    deps: Mapping[str, tuple[str, ...]], state: RunState
+) -> tuple[float, tuple[str, ...]]:
     """Longest chain through the DAG weighted by each step's *measured* duration."""
     durations: dict[str, float] = {}
     for sid, st in state.steps.items():
@@ -102,8 +103,10 @@ def measured_critical_path(deps: Mapping[str, tuple[str, ...]],
     return cp.length_s, cp.steps
 
 
-def run_summary(state: RunState, deps: Mapping[str, tuple[str, ...]] | None = None,
-                ) -> dict[str, Any]:
+def run_summary(
+    state: RunState,
+    deps: Mapping[str, tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
     """The ``--json`` summary shape of DESIGN.md (plus a few extra, clearly named fields)."""
     if deps is None:
         deps = plan_dependencies(state)
@@ -113,9 +116,15 @@ def run_summary(state: RunState, deps: Mapping[str, tuple[str, ...]] | None = No
         ends = [s.ended_at for s in state.steps.values() if s.ended_at is not None]
         makespan += max(0.0, max(ends, default=state.segment_started_at) - state.segment_started_at)
     steps = {
-        sid: {"status": st.status, "output": st.output, "error": st.error,
-              "attempts": st.attempts, "started_at": st.started_at, "ended_at": st.ended_at,
-              "failure_class": st.failure_class}
+        sid: {
+            "status": st.status,
+            "output": st.output,
+            "error": st.error,
+            "attempts": st.attempts,
+            "started_at": st.started_at,
+            "ended_at": st.ended_at,
+            "failure_class": st.failure_class,
+        }
         for sid, st in state.steps.items()
     }
     return {

@@ -51,8 +51,11 @@ step, not the whole run, as it would end only its worker process under the proce
 def classify(exc: BaseException, limit_s: float | None) -> Failed:
     """A tool call's exception → its failure class, message and whether a retry may help."""
     if isinstance(exc, SystemExit):
-        return Failed("crashed", f"the tool called sys.exit({exc.code!r}) instead of returning "
-                                 "or raising an exception", True)
+        return Failed(
+            "crashed",
+            f"the tool called sys.exit({exc.code!r}) instead of returning or raising an exception",
+            True,
+        )
     if isinstance(exc, TimeoutError):
         return Failed("timeout", f"timed out after {limit_s:g}s" if limit_s else "timed out", True)
     if isinstance(exc, ToolTimeout):
@@ -71,19 +74,27 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def context(run_id: str, step_id: str, attempt: int, key: str,
-            extra: Mapping[str, Any]) -> ToolContext:
+def context(run_id: str, step_id: str, attempt: int, key: str, extra: Mapping[str, Any]) -> ToolContext:
     """A ToolContext without the frozen-dataclass ``__init__`` (six ``object.__setattr__`` calls).
 
     Built once per attempt on the hot path; falls back to the constructor should ToolContext
     ever gain ``__slots__``.
     """
     if not _CTX_HAS_DICT:
-        return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key,
-                           extra=extra)
+        return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key, extra=extra)
     ctx = _new(ToolContext)
-    _set(ctx, "__dict__", {"run_id": run_id, "step_id": step_id, "attempt": attempt,
-                           "idempotency_key": key, "workspace": None, "extra": extra})
+    _set(
+        ctx,
+        "__dict__",
+        {
+            "run_id": run_id,
+            "step_id": step_id,
+            "attempt": attempt,
+            "idempotency_key": key,
+            "workspace": None,
+            "extra": extra,
+        },
+    )
     return ctx
 
 

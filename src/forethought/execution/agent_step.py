@@ -60,20 +60,27 @@ def allowed_tools(step: Step, tools: Mapping[str, Tool]) -> dict[str, Tool]:
 
 def action_schema(specs: Mapping[str, ToolSpec]) -> dict[str, Any]:
     """JSON Schema of one turn: a call to one of ``specs`` with its own arguments, or finish."""
-    options: list[dict[str, Any]] = [{
-        "type": "object",
-        "properties": {"action": {"const": "finish"}, "answer": {}},
-        "required": ["action", "answer"],
-        "additionalProperties": False,
-    }]
-    for name, spec in sorted(specs.items()):
-        options.append({
+    options: list[dict[str, Any]] = [
+        {
             "type": "object",
-            "properties": {"action": {"const": "call"}, "tool": {"const": name},
-                           "args": spec.input_schema or {"type": "object"}},
-            "required": ["action", "tool", "args"],
+            "properties": {"action": {"const": "finish"}, "answer": {}},
+            "required": ["action", "answer"],
             "additionalProperties": False,
-        })
+        }
+    ]
+    for name, spec in sorted(specs.items()):
+        options.append(
+            {
+                "type": "object",
+                "properties": {
+                    "action": {"const": "call"},
+                    "tool": {"const": name},
+                    "args": spec.input_schema or {"type": "object"},
+                },
+                "required": ["action", "tool", "args"],
+                "additionalProperties": False,
+            }
+        )
     return {"anyOf": options}
 
 
@@ -101,8 +108,14 @@ class AgentStepRunner:
     ``record`` is the executor's ``record`` so the transcript lands in the run's event stream.
     """
 
-    def __init__(self, models: Mapping[str, Model], tools: Mapping[str, Tool],
-                 record: Recorder | None = None, *, role: str = "executor") -> None:
+    def __init__(
+        self,
+        models: Mapping[str, Model],
+        tools: Mapping[str, Tool],
+        record: Recorder | None = None,
+        *,
+        role: str = "executor",
+    ) -> None:
         self.models = models  # may resolve lazily (see agent._LazyPools)
         self.tools = tools
         self.record = record
@@ -113,8 +126,11 @@ class AgentStepRunner:
         model = self.models.get(pool)
         if model is None:
             known = ", ".join(sorted(self.models)) or "none"
-            raise ToolError(f"no executor pool named {pool!r} (configured: {known}); set the step's "
-                            "`executor` to one of them", retryable=False)
+            raise ToolError(
+                f"no executor pool named {pool!r} (configured: {known}); set the step's "
+                "`executor` to one of them",
+                retryable=False,
+            )
         return model
 
     async def __call__(self, step: Step, ctx: ToolContext) -> Any:
@@ -125,29 +141,39 @@ class AgentStepRunner:
         schema = action_schema(specs)
         max_turns = step.args.get("max_turns", DEFAULT_MAX_TURNS)
         if not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
-            raise ToolError(f"args.max_turns must be an integer from 1 to {MAX_TURNS_LIMIT}",
-                            retryable=False)
-        inputs = {k: v for k, v in ctx.extra.get("args", step.args).items()
-                  if k not in ("tools", "max_turns")}
+            raise ToolError(f"args.max_turns must be an integer from 1 to {MAX_TURNS_LIMIT}", retryable=False)
+        inputs = {
+            k: v for k, v in ctx.extra.get("args", step.args).items() if k not in ("tools", "max_turns")
+        }
         messages = [
             Message(role="system", content=f"{_SYSTEM}\n\nTools:\n{_describe(specs)}"),
-            Message(role="user", content=f"Step: {step.agent}\n"
-                    + (f"Inputs:\n{quote_data(inputs)}" if inputs else "")),
+            Message(
+                role="user",
+                content=f"Step: {step.agent}\n" + (f"Inputs:\n{quote_data(inputs)}" if inputs else ""),
+            ),
         ]
         for _turn in range(max_turns):
-            request = ModelRequest(messages=tuple(messages), json_schema=schema,
-                                   schema_name="agent_action", temperature=0.0, max_tokens=512)
+            request = ModelRequest(
+                messages=tuple(messages),
+                json_schema=schema,
+                schema_name="agent_action",
+                temperature=0.0,
+                max_tokens=512,
+            )
             response = await model.complete(request)
-            self._record(E.ModelCalled,
-                         **model_called_fields(self.role, request, response, step_id=step.id))
+            self._record(E.ModelCalled, **model_called_fields(self.role, request, response, step_id=step.id))
             try:
                 action = json.loads(response.text)
             except json.JSONDecodeError:
                 action = None
             messages.append(Message(role="assistant", content=response.text))
             if not isinstance(action, dict) or action.get("action") not in ("call", "finish"):
-                messages.append(Message(role="user", content="That was not a valid action. Reply "
-                                        "with one JSON object as described."))
+                messages.append(
+                    Message(
+                        role="user",
+                        content="That was not a valid action. Reply with one JSON object as described.",
+                    )
+                )
                 continue
             if action["action"] == "finish":
                 return action.get("answer")
@@ -161,8 +187,11 @@ class AgentStepRunner:
         usable = allowed_tools(step, self.tools)
         if not isinstance(name, str) or name not in usable:
             spec = self.tools[name].spec if isinstance(name, str) and name in self.tools else None
-            why = ("destructive tools can only run as approved plan steps" if spec is not None
-                   and spec.effect == "destructive" else "that tool is not available to this step")
+            why = (
+                "destructive tools can only run as approved plan steps"
+                if spec is not None and spec.effect == "destructive"
+                else "that tool is not available to this step"
+            )
             error = f"refused: {why}"
             self._record(E.ToolCalled, step_id=step.id, tool=str(name), args=args, error=error)
             return f"Tool call refused ({why}). Use only the listed tools."

@@ -50,8 +50,7 @@ class _Unresolved(Exception):
         self.failure = failure
 
 
-async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0,
-                   delay: float = 0.0) -> Outcome:
+async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0, delay: float = 0.0) -> Outcome:
     """Run ``step`` as ``how`` says, per its retry policy; emit its events; return the outcome.
 
     ``attempt``/``delay``: continue after that many attempts, sleeping ``delay`` first (a
@@ -71,8 +70,7 @@ async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0,
         failure: Failed | None = None
         output: Any = None
         try:
-            call = direct.invoke(args, ctx) if direct is not None else \
-                _call(run, step, args, ctx)
+            call = direct.invoke(args, ctx) if direct is not None else _call(run, step, args, ctx)
             if limit_s is None:
                 output = await call
             else:
@@ -84,8 +82,13 @@ async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0,
         if failure is None and step.check is not None:
             verdict = await run_checks(step.check, output, step=step, critic=run.critic)
             if verdict is not None:
-                run.emit(E.CheckFailed, step_id=sid, attempt=attempt,
-                         criterion=verdict.criterion, detail=verdict.detail)
+                run.emit(
+                    E.CheckFailed,
+                    step_id=sid,
+                    attempt=attempt,
+                    criterion=verdict.criterion,
+                    detail=verdict.detail,
+                )
                 failure = Failed("check", str(verdict), True)
         if failure is None:
             return _succeed(run, step, attempt, t0, output)
@@ -125,29 +128,29 @@ def quick_attempt(run: RunContext, step: Step, tool: Tool) -> Outcome | Pending:
     return _finish_quick(run, step, tool, call, first, t0)
 
 
-async def _finish_quick(run: RunContext, step: Step, tool: Tool,
-                        call: Coroutine[Any, Any, Any], first: Any, t0: float) -> Outcome:
+async def _finish_quick(
+    run: RunContext, step: Step, tool: Tool, call: Coroutine[Any, Any, Any], first: Any, t0: float
+) -> Outcome:
     """The rest of a quick attempt whose tool suspended (awaited in the step's task)."""
     try:
         output = normalize_output(await Resume(call, first))
     except TOOL_FAILURES as exc:
         outcome = _fail(run, step, 1, t0, classify(exc, None))
         if isinstance(outcome, Retry):
-            return await attempts(run, step, (tool, None, "local"), attempt=1,
-                                  delay=outcome.delay_s)
+            return await attempts(run, step, (tool, None, "local"), attempt=1, delay=outcome.delay_s)
         return outcome
     return _succeed(run, step, 1, t0, output)
 
 
-def _after_quick(run: RunContext, step: Step, tool: Tool, outcome: Failed | Retry
-                 ) -> Outcome | Pending:
+def _after_quick(run: RunContext, step: Step, tool: Tool, outcome: Failed | Retry) -> Outcome | Pending:
     if isinstance(outcome, Retry):  # the remaining attempts may sleep, so in a task
         return attempts(run, step, (tool, None, "local"), attempt=1, delay=outcome.delay_s)
     return outcome
 
 
-def _open(run: RunContext, step: Step, attempt: int, key: str, backend_name: str
-          ) -> tuple[dict[str, Any], ToolContext, float]:
+def _open(
+    run: RunContext, step: Step, attempt: int, key: str, backend_name: str
+) -> tuple[dict[str, Any], ToolContext, float]:
     """Start an attempt: resolve its arguments, record ``step_started``, build the context.
 
     The per-step event is built without re-validation and folded with its handler
@@ -160,19 +163,28 @@ def _open(run: RunContext, step: Step, attempt: int, key: str, backend_name: str
         args = resolve_args(step, state.outputs)
     except ReferenceResolutionError as exc:
         msg = f"reference {exc}"
-        run.emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg,
-                 failure_class="reference")
+        run.emit(E.StepFailed, step_id=sid, attempt=attempt - 1, error=msg, failure_class="reference")
         raise _Unresolved(Failed("reference", msg, False)) from None
     seq = run.seq
     run.seq = seq + 1
     plan = run.plan
-    event = step_started(run.run_id, seq, time.time(), plan.version if plan is not None else 1,
-                         sid, attempt, key, dict(args), backend_name)
+    event = step_started(
+        run.run_id,
+        seq,
+        time.time(),
+        plan.version if plan is not None else 1,
+        sid,
+        attempt,
+        key,
+        dict(args),
+        backend_name,
+    )
     _fold_started(state, event)
     state.last_seq = seq
     run.bus.push(event)
-    ctx = context(run.run_id, sid, attempt, key,
-                  {"args": args, "record": run.record} if step.agent is not None else {})
+    ctx = context(
+        run.run_id, sid, attempt, key, {"args": args, "record": run.record} if step.agent is not None else {}
+    )
     return args, ctx, time.perf_counter()
 
 
@@ -183,16 +195,16 @@ def _succeed(run: RunContext, step: Step, attempt: int, t0: float, output: Any) 
     run.seq = seq + 1
     state = run.state
     plan = run.plan
-    event = step_succeeded(run.run_id, seq, time.time(), plan.version if plan is not None else 1,
-                           step.id, attempt, output, dur)
+    event = step_succeeded(
+        run.run_id, seq, time.time(), plan.version if plan is not None else 1, step.id, attempt, output, dur
+    )
     _fold_succeeded(state, event)
     state.last_seq = seq
     run.bus.push(event)
     return SUCCEEDED
 
 
-def _fail(run: RunContext, step: Step, attempt: int, t0: float, failure: Failed
-          ) -> Failed | Retry:
+def _fail(run: RunContext, step: Step, attempt: int, t0: float, failure: Failed) -> Failed | Retry:
     """End an attempt that failed: record a retry (with its delay) or the final failure."""
     dur = time.perf_counter() - t0
     sid = step.id
@@ -201,24 +213,35 @@ def _fail(run: RunContext, step: Step, attempt: int, t0: float, failure: Failed
     policy = step.retry
     if failure.retryable and attempt < policy.attempts and retry_class in policy.retry_on:
         delay = policy.delay_before(attempt + 1, run.rng.random())
-        run.emit(E.StepFailed, step_id=sid, attempt=attempt, error=failure.message,
-                 failure_class=cls, final=False, retry_in_s=delay, duration_s=dur)
+        run.emit(
+            E.StepFailed,
+            step_id=sid,
+            attempt=attempt,
+            error=failure.message,
+            failure_class=cls,
+            final=False,
+            retry_in_s=delay,
+            duration_s=dur,
+        )
         return Retry(float(delay))
-    run.emit(E.StepFailed, step_id=sid, attempt=attempt, error=failure.message,
-             failure_class=cls, duration_s=dur)
+    run.emit(
+        E.StepFailed, step_id=sid, attempt=attempt, error=failure.message, failure_class=cls, duration_s=dur
+    )
     return failure
 
 
 async def _call(run: RunContext, step: Step, args: dict[str, Any], ctx: ToolContext) -> Any:
     if step.agent is not None:
         if run.agent_runner is None:
-            raise ToolError("no executor model configured for agent steps; configure "
-                            "--executor-model (or pass agent_runner=...)", retryable=False)
+            raise ToolError(
+                "no executor model configured for agent steps; configure "
+                "--executor-model (or pass agent_runner=...)",
+                retryable=False,
+            )
         return await run.agent_runner(step, ctx)
     tool = run.tools.get(step.tool or "")
     if tool is None:
-        raise ToolError(f"unknown tool {step.tool!r}; pass the --tools file that defines it",
-                        retryable=False)
+        raise ToolError(f"unknown tool {step.tool!r}; pass the --tools file that defines it", retryable=False)
     backend = run.backends.get(step.executor or "local")
     if backend is None:
         backend = await _default_backend(run, step.executor or "")
@@ -231,5 +254,6 @@ async def _default_backend(run: RunContext, name: str) -> Backend:
 
         backend = run.backends["process"] = ProcessBackend()
         return backend
-    raise ToolError(f"no executor backend named {name!r} (have: "
-                    f"{', '.join(sorted(run.backends))})", retryable=False)
+    raise ToolError(
+        f"no executor backend named {name!r} (have: {', '.join(sorted(run.backends))})", retryable=False
+    )

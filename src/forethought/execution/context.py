@@ -37,16 +37,43 @@ class RunContext:
     must cost no more than it did on the executor itself.
     """
 
-    __slots__ = ("agent_runner", "backends", "bus", "critic", "keys", "local_is_default",
-                 "max_replans", "own_backends", "plan", "plan_hash", "record", "replanner", "rng",
-                 "run_id", "seq", "state", "tools")
+    __slots__ = (
+        "agent_runner",
+        "backends",
+        "bus",
+        "critic",
+        "keys",
+        "local_is_default",
+        "max_replans",
+        "own_backends",
+        "plan",
+        "plan_hash",
+        "record",
+        "replanner",
+        "rng",
+        "run_id",
+        "seq",
+        "state",
+        "tools",
+    )
 
-    def __init__(self, *, run_id: str, state: RunState, plan: Plan | None, plan_hash: str,
-                 bus: EventLog, tools: Mapping[str, Tool],
-                 backends: Mapping[str, Backend] | None, rng: random.Random,
-                 critic: Critic | None, agent_runner: AgentRunner | None,
-                 replanner: Replanner | None, max_replans: int,
-                 record: Callable[..., Event]) -> None:
+    def __init__(
+        self,
+        *,
+        run_id: str,
+        state: RunState,
+        plan: Plan | None,
+        plan_hash: str,
+        bus: EventLog,
+        tools: Mapping[str, Tool],
+        backends: Mapping[str, Backend] | None,
+        rng: random.Random,
+        critic: Critic | None,
+        agent_runner: AgentRunner | None,
+        replanner: Replanner | None,
+        max_replans: int,
+        record: Callable[..., Event],
+    ) -> None:
         self.run_id = run_id
         self.state = state
         """The run's state, advanced by every event appended here (the same fold as a resume)."""
@@ -76,8 +103,9 @@ class RunContext:
     def emit(self, cls: type[E._Event], **fields: Any) -> Any:
         """Build an event of ``cls`` with the next ``seq`` and append it (validated, folded)."""
         plan = self.plan
-        event: Any = cls(run_id=self.run_id, seq=self.seq,
-                    plan_version=plan.version if plan is not None else 1, **fields)
+        event: Any = cls(
+            run_id=self.run_id, seq=self.seq, plan_version=plan.version if plan is not None else 1, **fields
+        )
         self.seq += 1
         apply(self.state, event)
         self.bus.push(event)
@@ -89,8 +117,9 @@ class RunContext:
 
     def how_to_run(self, step: Step, spec: ToolSpec | None) -> How:
         """(the tool to await directly or None for the dispatch path, timeout, backend name)."""
-        limit_s = step.timeout_s if step.timeout_s is not None else (
-            spec.timeout_s if spec is not None else None)
+        limit_s = (
+            step.timeout_s if step.timeout_s is not None else (spec.timeout_s if spec is not None else None)
+        )
         backend_name = step.executor or "local"
         direct = None
         if step.agent is None and backend_name == "local" and self.local_is_default:

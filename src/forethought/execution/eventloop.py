@@ -42,8 +42,7 @@ _FD_SETSIZE = 1024
 SPIN_S = 0.0001
 
 _EPOLL = hasattr(selectors, "EpollSelector")
-_Base: type[selectors.BaseSelector] = (
-    selectors.EpollSelector if _EPOLL else selectors.DefaultSelector)
+_Base: type[selectors.BaseSelector] = selectors.EpollSelector if _EPOLL else selectors.DefaultSelector
 
 
 class PreciseSelector(_Base):  # type: ignore[misc,valid-type]

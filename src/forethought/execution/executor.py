@@ -86,8 +86,9 @@ class Executor:
         opts = options if options is not None else ExecutorOptions()
         self.options = opts
         if plan is None and not plan_open and not prior_events:
-            raise ValueError("give a plan, plan_open=True (then extend()/close_plan()), "
-                             "or prior_events to resume")
+            raise ValueError(
+                "give a plan, plan_open=True (then extend()/close_plan()), or prior_events to resume"
+            )
         self.state: RunState = fold(prior_events) if prior_events else RunState()
         self._resuming = bool(prior_events)
         # Steps a human reviewed (needs_review, or interrupted mid-call) and allows to run again.
@@ -103,12 +104,20 @@ class Executor:
         # With keep_log=False only subscribers' own queues hold events (bounded memory for huge
         # runs; the store is the durable log). Subscribers then see events from when they joined.
         self._run = RunContext(
-            run_id=self.run_id, state=self.state, plan=plan,
+            run_id=self.run_id,
+            state=self.state,
+            plan=plan,
             plan_hash=self.state.plan_hash if self._resuming else "",
-            bus=EventLog(keep=opts.keep_log), tools=tools, backends=opts.backends,
+            bus=EventLog(keep=opts.keep_log),
+            tools=tools,
+            backends=opts.backends,
             rng=random.Random(opts.seed),  # noqa: S311 - retry jitter, not cryptography
-            critic=opts.critic, agent_runner=opts.agent_runner, replanner=opts.replanner,
-            max_replans=opts.max_replans, record=self.record)
+            critic=opts.critic,
+            agent_runner=opts.agent_runner,
+            replanner=opts.replanner,
+            max_replans=opts.max_replans,
+            record=self.record,
+        )
         self._control = _Control(self)
         self._plan_closed = not plan_open
         self._gate: Gate = opts.gate if opts.gate is not None else ReadOnlyGate()
@@ -229,8 +238,7 @@ class Executor:
         self._plan_closed = True
         base = self._run.plan
         steps = (*(base.steps if base else ()), *self._streamed)
-        plan = Plan(goal=self._goal, steps=steps,
-                    rollback=tuple(rollback) or (base.rollback if base else ()))
+        plan = Plan(goal=self._goal, steps=steps, rollback=tuple(rollback) or (base.rollback if base else ()))
         self._run.plan = plan
         if self._started:
             data, digest = plan_record(plan)
@@ -258,8 +266,7 @@ class Executor:
         self._started = True
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
-        pumps = [asyncio.create_task(self._pump_sink(s), name=f"sink-{i}")
-                 for i, s in enumerate(self._sinks)]
+        pumps = [asyncio.create_task(self._pump_sink(s), name=f"sink-{i}") for i, s in enumerate(self._sinks)]
         if self._supervisor is not None:
             pumps.append(asyncio.create_task(self._pump_supervisor(), name="supervisor"))
         try:
@@ -272,8 +279,11 @@ class Executor:
             await self._wind_down(pumps)
             raise
         except Exception as exc:  # a bug in a hook or in forethought: never leave tasks behind
-            self._request_stop(StopRequest("paused", f"internal error: {type(exc).__name__}: "
-                                                     f"{exc}; resume the run to continue"))
+            self._request_stop(
+                StopRequest(
+                    "paused", f"internal error: {type(exc).__name__}: {exc}; resume the run to continue"
+                )
+            )
             await self._wind_down(pumps)
             raise
         self._finish()
@@ -301,8 +311,9 @@ class Executor:
             async for event in self._stream():
                 await sink(event)
         except Exception as exc:
-            self._request_stop(StopRequest("failed", f"event sink {sink!r} failed: "
-                                                     f"{type(exc).__name__}: {exc}"))
+            self._request_stop(
+                StopRequest("failed", f"event sink {sink!r} failed: {type(exc).__name__}: {exc}")
+            )
 
     async def _pump_supervisor(self) -> None:
         assert self._supervisor is not None
@@ -312,8 +323,7 @@ class Executor:
             try:
                 request = await self._supervisor(event, self.state)
             except Exception as exc:
-                request = StopRequest("failed", f"the supervisor failed: {type(exc).__name__}: "
-                                                f"{exc}")
+                request = StopRequest("failed", f"the supervisor failed: {type(exc).__name__}: {exc}")
             if request is not None:
                 self._request_stop(request)
 
@@ -326,8 +336,7 @@ class Executor:
             sid = s.id
             self._steps[sid] = s
             self._every_step[sid] = s
-            plain = (s.tool is not None and s.timeout_s is None and s.executor is None
-                     and s.approval == "auto")
+            plain = s.tool is not None and s.timeout_s is None and s.executor is None and s.approval == "auto"
             placed = by_tool.get(s.tool) if plain else None  # type: ignore[arg-type]
             if placed is None:
                 tool = self._run.tools.get(s.tool) if s.tool is not None else None
@@ -392,8 +401,7 @@ class Executor:
             for sid in self._dependents.get(d, ()):
                 if sid in steps and self.state.step(sid).status == "pending":
                     why = f"depends on unknown step {d!r}"
-                    self._emit(E.StepFailed, step_id=sid, attempt=0, failure_class="reference",
-                               error=why)
+                    self._emit(E.StepFailed, step_id=sid, attempt=0, failure_class="reference", error=why)
                     self._after_failure(steps[sid], "reference", why)
 
     # ------------------------------------------------------------------ lifecycle
@@ -411,8 +419,12 @@ class Executor:
                 else:
                     self._emit(E.StepsAdded, steps=[step_data(s) for s in plan.steps])
             if self._approved_by and plan is not None and self._plan_closed:
-                self._emit(E.PlanApproved, plan_hash=self._run.plan_hash, approver=self._approved_by,
-                           scope=self._approval_scope)
+                self._emit(
+                    E.PlanApproved,
+                    plan_hash=self._run.plan_hash,
+                    approver=self._approved_by,
+                    scope=self._approval_scope,
+                )
         if self._resuming and self._review_interrupted():
             return
         if plan is not None and not self._resuming and self._plan_closed:
@@ -435,18 +447,23 @@ class Executor:
                 review = True
             elif st.status in ("running", "cancelled"):
                 spec = self._specs[sid]
-                if sid in self._rerun or (s.agent is None and spec is not None
-                                          and spec.idempotent):
+                if sid in self._rerun or (s.agent is None and spec is not None and spec.idempotent):
                     continue  # re-run with the recorded idempotency key
                 what = f"tool {s.tool!r} is not idempotent" if s.tool else "it is an agent step"
-                self._emit(E.StepNeedsReview, step_id=sid,
-                           reason=f"was running when the run stopped and {what}; check whether "
-                                  "it took effect before resuming")
+                self._emit(
+                    E.StepNeedsReview,
+                    step_id=sid,
+                    reason=f"was running when the run stopped and {what}; check whether "
+                    "it took effect before resuming",
+                )
                 review = True
         if review:
             self._halted = True
-            self._stop = StopRequest("paused", "steps need review: " + ", ".join(
-                sid for sid, st in self.state.steps.items() if st.status == "needs_review"))
+            self._stop = StopRequest(
+                "paused",
+                "steps need review: "
+                + ", ".join(sid for sid, st in self.state.steps.items() if st.status == "needs_review"),
+            )
         return review
 
     async def _drive(self) -> None:
@@ -470,8 +487,12 @@ class Executor:
         if status == "awaiting_approval":
             plan = self._run.plan
             plan_hash = self._run.plan_hash or (plan.plan_hash() if plan else "")
-            self._emit(E.ApprovalRequested, plan_hash=plan_hash, step_ids=list(self._blocked),
-                       reason=f"{len(self._blocked)} step(s) need approval before they run")
+            self._emit(
+                E.ApprovalRequested,
+                plan_hash=plan_hash,
+                step_ids=list(self._blocked),
+                reason=f"{len(self._blocked)} step(s) need approval before they run",
+            )
         self._finished = True
         self._emit(E.RunFinished, status=status, reason=reason)
         self._run.bus.close()
@@ -493,8 +514,7 @@ class Executor:
         if failed:
             return "failed", f"{len(failed)} step(s) failed: {', '.join(failed[:10])}"
         if unfinished:
-            return "failed", f"{len(unfinished)} step(s) did not complete: " + ", ".join(
-                unfinished[:10])
+            return "failed", f"{len(unfinished)} step(s) did not complete: " + ", ".join(unfinished[:10])
         return "succeeded", ""
 
     def _request_stop(self, request: StopRequest) -> None:
@@ -670,8 +690,7 @@ class Executor:
                         picking = False
                         self._pickers -= 1
                         if queue:
-                            self._spawn_workers(max(0, min(len(queue), _SPAWN_BATCH)
-                                                    - self._pickers))
+                            self._spawn_workers(max(0, min(len(queue), _SPAWN_BATCH) - self._pickers))
                         tasks[sid] = task
                         if self._cancelling:  # the step stopped the run itself, then suspended
                             task.cancel()
@@ -724,8 +743,13 @@ class Executor:
         # A bug in forethought, not in the tool (tool errors are failures already): fail the
         # step loudly rather than hang the run.
         msg = f"internal error in the executor: {type(exc).__name__}: {exc}"
-        self._emit(E.StepFailed, step_id=step.id, attempt=max(self.state.step(step.id).attempts,
-                   0), error=msg, failure_class="error")
+        self._emit(
+            E.StepFailed,
+            step_id=step.id,
+            attempt=max(self.state.step(step.id).attempts, 0),
+            error=msg,
+            failure_class="error",
+        )
         return Failed("error", msg, False)
 
     async def _close_backends(self) -> None:
@@ -765,8 +789,14 @@ class Executor:
             self._skip_descendants(step.id, f"dependency {step.id!r} failed")
         elif policy == "replan" and self._run.replanner is not None:
             self._skip_descendants(step.id, f"dependency {step.id!r} failed; awaiting a replan")
-            self._replan_queue.append({"step_id": step.id, "error": msg, "failure_class": cls,
-                                       "attempts": self.state.step(step.id).attempts})
+            self._replan_queue.append(
+                {
+                    "step_id": step.id,
+                    "error": msg,
+                    "failure_class": cls,
+                    "attempts": self.state.step(step.id).attempts,
+                }
+            )
             self._halted = True  # let running steps finish, start nothing new, then replan
             self._poke()
         else:
@@ -836,7 +866,6 @@ class _Control:
         return self._ex._gate.allows(step, spec)
 
 
-async def run_plan(plan: Plan, tools: Mapping[str, Tool],
-                   options: ExecutorOptions | None = None) -> RunState:
+async def run_plan(plan: Plan, tools: Mapping[str, Tool], options: ExecutorOptions | None = None) -> RunState:
     """Convenience: execute ``plan`` with ``tools`` and return the final state."""
     return await Executor(plan, tools, options).run()

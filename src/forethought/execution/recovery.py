@@ -78,8 +78,7 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
         return
     old = run.plan
     if new.version <= old.version:
-        new = new.model_copy(update={"version": old.version + 1,
-                                     "parent_version": old.version})
+        new = new.model_copy(update={"version": old.version + 1, "parent_version": old.version})
     from forethought.plan.diff import diff_plans
     from forethought.plan.validation import validate_plan
 
@@ -93,8 +92,15 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
     run.plan = new
     data, digest = plan_record(new)
     run.plan_hash = digest
-    run.emit(E.PlanRevised, old_version=old.version, new_version=new.version, plan=data,
-             plan_hash=digest, diff=diff.to_dict(), reason=reason)
+    run.emit(
+        E.PlanRevised,
+        old_version=old.version,
+        new_version=new.version,
+        plan=data,
+        plan_hash=digest,
+        diff=diff.to_dict(),
+        reason=reason,
+    )
     scheduler.install(new)
 
 
@@ -119,8 +125,9 @@ async def rollback(run: RunContext, scheduler: Scheduler) -> None:
         try:
             if tool is None:
                 raise ToolError(f"unknown compensation tool {call.tool!r}")
-            ctx = ToolContext(run_id=run.run_id, step_id=sid,
-                              idempotency_key=f"{run.run_id}:{sid}:compensate")
+            ctx = ToolContext(
+                run_id=run.run_id, step_id=sid, idempotency_key=f"{run.run_id}:{sid}:compensate"
+            )
             async with asyncio.timeout(tool.spec.timeout_s):
                 output = normalize_output(await run.backends["local"].call(tool, args, ctx))
         except TOOL_FAILURES as exc:

@@ -23,17 +23,29 @@ PROJECT_FILE = "forethought.toml"
 
 # key → (default, env var, type, description)
 _SPEC: dict[str, tuple[Any, str, type, str]] = {
-    "model": (None, "FORETHOUGHT_MODEL", str,
-              "default model for every role (provider:model, `local`, or `local:/path.gguf`)"),
+    "model": (
+        None,
+        "FORETHOUGHT_MODEL",
+        str,
+        "default model for every role (provider:model, `local`, or `local:/path.gguf`)",
+    ),
     "planner_model": (None, "FORETHOUGHT_PLANNER_MODEL", str, "model that writes plans"),
     "executor_model": (None, "FORETHOUGHT_EXECUTOR_MODEL", str, "model that runs agent steps"),
     "critic_model": (None, "FORETHOUGHT_CRITIC_MODEL", str, "model that reviews step results"),
-    "executors": ({}, "FORETHOUGHT_EXECUTORS", dict,
-                  "executor pools for agent steps: name = model (env: name=model,name=model)"),
+    "executors": (
+        {},
+        "FORETHOUGHT_EXECUTORS",
+        dict,
+        "executor pools for agent steps: name = model (env: name=model,name=model)",
+    ),
     "db": (None, "FORETHOUGHT_DB", str, "run database (default: in the user data directory)"),
     "tools": ([], "FORETHOUGHT_TOOLS", list, "tool files (.py / .yaml), os.pathsep-separated in env"),
-    "builtins": (list(DEFAULT_BUILTINS), "FORETHOUGHT_BUILTINS", list,
-                 "built-in tools to enable (comma-separated in env; `none` for none)"),
+    "builtins": (
+        list(DEFAULT_BUILTINS),
+        "FORETHOUGHT_BUILTINS",
+        list,
+        "built-in tools to enable (comma-separated in env; `none` for none)",
+    ),
     "workspace": (".", "FORETHOUGHT_WORKSPACE", str, "root the built-in file tools are confined to"),
     "max_concurrency": (8, "FORETHOUGHT_MAX_CONCURRENCY", int, "steps running at once"),
     "max_replans": (3, "FORETHOUGHT_MAX_REPLANS", int, "plan revisions per run"),
@@ -42,10 +54,18 @@ _SPEC: dict[str, tuple[Any, str, type, str]] = {
     "max_cost_usd": (None, "FORETHOUGHT_MAX_COST_USD", float, "model cost per run (USD)"),
     "max_wall_s": (None, "FORETHOUGHT_MAX_WALL_S", float, "active wall time per run (seconds)"),
     "on_breach": ("pause", "FORETHOUGHT_ON_BREACH", str, "pause | abort when a budget is exceeded"),
-    "reconfirm_destructive": (False, "FORETHOUGHT_RECONFIRM_DESTRUCTIVE", bool,
-                              "destructive steps need a confirmation at execution time too"),
-    "confidence_threshold": (0.0, "FORETHOUGHT_CONFIDENCE_THRESHOLD", float,
-                             "below this planner confidence, side effects always ask a human"),
+    "reconfirm_destructive": (
+        False,
+        "FORETHOUGHT_RECONFIRM_DESTRUCTIVE",
+        bool,
+        "destructive steps need a confirmation at execution time too",
+    ),
+    "confidence_threshold": (
+        0.0,
+        "FORETHOUGHT_CONFIDENCE_THRESHOLD",
+        float,
+        "below this planner confidence, side effects always ask a human",
+    ),
     "openai_base_url": (None, "OPENAI_BASE_URL", str, "OpenAI-compatible server base URL"),
     "ollama_host": (None, "OLLAMA_HOST", str, "Ollama server (host:port or URL)"),
 }
@@ -94,8 +114,9 @@ def _coerce(key: str, raw: Any, kind: type, source: str) -> Any:
                 if any(len(p) != 2 for p in pairs):
                     raise ValueError("expected name=model pairs separated by commas")
                 raw = {k.strip(): v.strip() for k, v in pairs}
-            if isinstance(raw, dict) and all(isinstance(k, str) and isinstance(v, str)
-                                             for k, v in raw.items()):
+            if isinstance(raw, dict) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
+            ):
                 return dict(raw)
             raise ValueError("expected a table of pool name = model name")
         if kind is list:
@@ -109,8 +130,7 @@ def _coerce(key: str, raw: Any, kind: type, source: str) -> Any:
         if kind is bool:
             if isinstance(raw, bool):
                 return raw
-            if isinstance(raw, str) and raw.lower() in ("1", "true", "yes", "on", "0", "false",
-                                                        "no", "off"):
+            if isinstance(raw, str) and raw.lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
                 return raw.lower() in ("1", "true", "yes", "on")
             raise ValueError("expected true or false")
         if kind is int and not isinstance(raw, bool):
@@ -150,13 +170,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise UserError(f"{path}: [forethought] must be a table")
     unknown = sorted(set(section) - set(_SPEC))
     if unknown:
-        raise UserError(f"{path}: unknown setting {unknown[0]!r}; known settings: "
-                        f"{', '.join(sorted(_SPEC))}")
+        raise UserError(f"{path}: unknown setting {unknown[0]!r}; known settings: {', '.join(sorted(_SPEC))}")
     return section
 
 
-def load_config(flags: Mapping[str, Any] | None = None, *, cwd: Path | None = None,
-                env: Mapping[str, str] | None = None) -> Config:
+def load_config(
+    flags: Mapping[str, Any] | None = None, *, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> Config:
     """Effective configuration; ``flags`` with value None are treated as not given."""
     env = os.environ if env is None else env
     layers: list[tuple[str, Mapping[str, Any], Path | None]] = []
@@ -176,8 +196,9 @@ def load_config(flags: Mapping[str, Any] | None = None, *, cwd: Path | None = No
         if env_name in env and env[env_name] != "":
             setting = Setting(_coerce(key, env[env_name], kind, f"${env_name}"), f"${env_name}")
         if flags and flags.get(key) not in (None, (), []):
-            setting = Setting(_coerce(key, flags[key], kind, "--" + key.replace("_", "-")),
-                              "--" + key.replace("_", "-"))
+            setting = Setting(
+                _coerce(key, flags[key], kind, "--" + key.replace("_", "-")), "--" + key.replace("_", "-")
+            )
         cfg.settings[key] = setting
     if cfg.get("on_breach") not in ("pause", "abort"):
         raise UserError(f"{cfg.settings['on_breach'].source}: on_breach must be `pause` or `abort`")

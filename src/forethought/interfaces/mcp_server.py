@@ -68,10 +68,15 @@ def build_server(service: AgentService, *, name: str = SERVER_NAME) -> MCPServer
             raise McpToolError(f"internal error: service returned {type(result).__name__}, not an object")
         return result
 
-    server = MCPServer(name, subscriptions=False, instructions=(
-        "forethought plans a goal into an explicit DAG of tool calls and executes it. Call `plan` to "
-        "see a plan, `run` to execute (side effects wait for `approve` with the plan hash), "
-        "`run_status` to follow a run."))
+    server = MCPServer(
+        name,
+        subscriptions=False,
+        instructions=(
+            "forethought plans a goal into an explicit DAG of tool calls and executes it. Call `plan` to "
+            "see a plan, `run` to execute (side effects wait for `approve` with the plan hash), "
+            "`run_status` to follow a run."
+        ),
+    )
 
     @server.tool(annotations=ToolAnnotations(title="Plan a goal", read_only_hint=True))
     async def plan(goal: str) -> dict[str, Any]:
@@ -80,8 +85,9 @@ def build_server(service: AgentService, *, name: str = SERVER_NAME) -> MCPServer
             raise McpToolError("`goal` must not be empty")
         return await _guard(lambda: service.plan(goal))
 
-    @server.tool(annotations=ToolAnnotations(title="Run a goal or plan", read_only_hint=False,
-                                             destructive_hint=False))
+    @server.tool(
+        annotations=ToolAnnotations(title="Run a goal or plan", read_only_hint=False, destructive_hint=False)
+    )
     async def run(goal: str | None = None, plan: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run a goal (planned first) or a given plan. Steps with side effects wait for `approve`."""
         if (goal is None) == (plan is None):
@@ -93,8 +99,11 @@ def build_server(service: AgentService, *, name: str = SERVER_NAME) -> MCPServer
         """Status and step results of a run."""
         return await _guard(lambda: service.run_status(run_id))
 
-    @server.tool(annotations=ToolAnnotations(title="Approve a plan", read_only_hint=False,
-                                             destructive_hint=True, idempotent_hint=True))
+    @server.tool(
+        annotations=ToolAnnotations(
+            title="Approve a plan", read_only_hint=False, destructive_hint=True, idempotent_hint=True
+        )
+    )
     async def approve(run_id: str, plan_hash: str) -> dict[str, Any]:
         """Approve the plan version whose hash you reviewed; the run then executes its side effects."""
         return await _guard(lambda: service.approve(run_id, plan_hash))
@@ -121,14 +130,16 @@ def load_service(spec: str) -> AgentService:
     if inspect.isawaitable(obj):
         raise UserError(f"--service {spec!r}: the factory must be synchronous")
     if not isinstance(obj, AgentService):
-        raise UserError(f"--service {spec!r} is not an AgentService (needs async plan, run, "
-                        "run_status, approve)")
+        raise UserError(
+            f"--service {spec!r} is not an AgentService (needs async plan, run, run_status, approve)"
+        )
     return obj
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m forethought.interfaces.mcp_server",
-                                     description="Serve forethought over MCP (stdio).")
+    parser = argparse.ArgumentParser(
+        prog="python -m forethought.interfaces.mcp_server", description="Serve forethought over MCP (stdio)."
+    )
     parser.add_argument("--service", required=True, help="module:attribute of an AgentService")
     args = parser.parse_args(argv)
     try:

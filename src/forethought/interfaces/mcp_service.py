@@ -37,8 +37,7 @@ class ConfiguredService:
             raise UserError(f"the planner produced no valid plan: {first}")
         return {"plan": plan.to_data(), "plan_hash": plan.plan_hash()}
 
-    async def run(self, *, goal: str | None = None,
-                  plan: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def run(self, *, goal: str | None = None, plan: dict[str, Any] | None = None) -> dict[str, Any]:
         if (goal is None) == (plan is None):
             raise UserError("give exactly one of `goal` or `plan`")
         setup = self._setup()

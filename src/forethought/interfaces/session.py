@@ -20,9 +20,14 @@ from forethought.tools.loader import open_tools
 
 
 def budgets_from(cfg: Config) -> Budgets:
-    return Budgets(max_steps=cfg.max_steps, max_replans=cfg.max_replans, max_tokens=cfg.max_tokens,
-                   max_cost_usd=cfg.max_cost_usd, max_wall_s=cfg.max_wall_s,
-                   on_breach=cfg.on_breach)
+    return Budgets(
+        max_steps=cfg.max_steps,
+        max_replans=cfg.max_replans,
+        max_tokens=cfg.max_tokens,
+        max_cost_usd=cfg.max_cost_usd,
+        max_wall_s=cfg.max_wall_s,
+        on_breach=cfg.on_breach,
+    )
 
 
 def builtins_for(workspace: str, enabled: Sequence[str], *, db: str | None = None) -> list[Tool]:
@@ -34,8 +39,9 @@ def builtins_for(workspace: str, enabled: Sequence[str], *, db: str | None = Non
 
     root = Path(workspace).resolve()
     if not root.is_dir():
-        raise UserError(f"workspace {workspace!r} is not a directory; set --workspace or "
-                        "`workspace` in forethought.toml")
+        raise UserError(
+            f"workspace {workspace!r} is not a directory; set --workspace or `workspace` in forethought.toml"
+        )
     protect = [Path(db)] if db and "://" not in db else []
     return list(builtin_tools(root, list(enabled), protect=protect))
 
@@ -43,8 +49,11 @@ def builtins_for(workspace: str, enabled: Sequence[str], *, db: str | None = Non
 def tool_setup(cfg: Config, extra_paths: Sequence[str]) -> dict[str, Any]:
     """What a run records about its tools (absolute paths, so a resume from elsewhere works)."""
     paths = [str(Path(p).resolve()) for p in [*cfg.tools, *extra_paths]]
-    return {"tools": list(dict.fromkeys(paths)), "builtins": list(cfg.builtins),
-            "workspace": str(Path(cfg.workspace).resolve())}
+    return {
+        "tools": list(dict.fromkeys(paths)),
+        "builtins": list(cfg.builtins),
+        "workspace": str(Path(cfg.workspace).resolve()),
+    }
 
 
 @contextlib.asynccontextmanager
@@ -57,11 +66,16 @@ async def open_agent(cfg: Config, setup: Mapping[str, Any]) -> AsyncIterator[Age
         store = open_store(cfg.db)
         try:
             yield Agent(
-                registry, model=cfg.model, planner_model=cfg.planner_model,
-                executor_model=cfg.executor_model, critic_model=cfg.critic_model,
-                executors=cfg.executors, store=store,
+                registry,
+                model=cfg.model,
+                planner_model=cfg.planner_model,
+                executor_model=cfg.executor_model,
+                critic_model=cfg.critic_model,
+                executors=cfg.executors,
+                store=store,
                 budgets=budgets_from(cfg),
-                max_concurrency=cfg.max_concurrency, memory=PlanMemory(),
+                max_concurrency=cfg.max_concurrency,
+                memory=PlanMemory(),
                 confidence_threshold=cfg.confidence_threshold,
                 reconfirm_destructive=cfg.reconfirm_destructive,
             )

@@ -29,11 +29,14 @@ def _one_line(text: str, limit: int = 300) -> str:
 def map_sdk_error(exc: Exception, sdk: Any, *, name: str, where: str, key_env: str | None) -> ModelError:
     """Classify ``exc`` raised by ``sdk`` (the imported openai/anthropic module)."""
     if isinstance(exc, sdk.APITimeoutError):
-        return TransientModelError(f"{name}: request to {where} timed out; retry later or raise "
-                                   "the model timeout")
+        return TransientModelError(
+            f"{name}: request to {where} timed out; retry later or raise the model timeout"
+        )
     if isinstance(exc, sdk.APIConnectionError):
-        return TransientModelError(f"{name}: cannot reach {where} ({_one_line(str(exc), 120)}); "
-                                   "is the server running and the base URL right?")
+        return TransientModelError(
+            f"{name}: cannot reach {where} ({_one_line(str(exc), 120)}); "
+            "is the server running and the base URL right?"
+        )
     if isinstance(exc, sdk.AuthenticationError):
         hint = f"check {key_env}" if key_env else "check the API key"
         return ModelError(f"{name}: authentication failed at {where}; {hint}")
@@ -45,8 +48,10 @@ def map_sdk_error(exc: Exception, sdk: Any, *, name: str, where: str, key_env: s
                 retry_after = float(response.headers.get("retry-after", ""))
             except (TypeError, ValueError):
                 retry_after = None
-        return TransientModelError(f"{name}: rate limited by {where}; wait, lower concurrency, or "
-                                   "raise your provider limits", retry_after=retry_after)
+        return TransientModelError(
+            f"{name}: rate limited by {where}; wait, lower concurrency, or raise your provider limits",
+            retry_after=retry_after,
+        )
     if isinstance(exc, sdk.APIStatusError):
         status = int(getattr(exc, "status_code", 0) or 0)
         msg = _one_line(_body_message(exc))

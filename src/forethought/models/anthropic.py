@@ -25,14 +25,24 @@ DEFAULT_MAX_TOKENS = 4096  # the Messages API requires max_tokens
 
 
 class AnthropicModel:
-    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
-                 timeout_s: float = 120.0, attempts: int = 4, http_client: Any = None) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout_s: float = 120.0,
+        attempts: int = 4,
+        http_client: Any = None,
+    ) -> None:
         self.model = model
         require_extra("anthropic", f'model "{self.name}"')  # before the key: the SDK is the first fix
         key = api_key or os.environ.get("ANTHROPIC_API_KEY")
         if not key:
-            raise ModelError(f"{self.name}: ANTHROPIC_API_KEY is not set; export your Anthropic "
-                             "API key, or use --model local for the embedded model")
+            raise ModelError(
+                f"{self.name}: ANTHROPIC_API_KEY is not set; export your Anthropic "
+                "API key, or use --model local for the embedded model"
+            )
         self._api_key = key
         self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
         self.timeout_s = timeout_s
@@ -49,8 +59,12 @@ class AnthropicModel:
 
     def client(self) -> Any:
         if self._client is None:
-            kwargs: dict[str, Any] = {"api_key": self._api_key, "base_url": self.base_url,
-                                      "timeout": self.timeout_s, "max_retries": 0}
+            kwargs: dict[str, Any] = {
+                "api_key": self._api_key,
+                "base_url": self.base_url,
+                "timeout": self.timeout_s,
+                "max_retries": 0,
+            }
             if self._http_client is not None:
                 kwargs["http_client"] = self._http_client
             self._client = self._sdk().AsyncAnthropic(**kwargs)
@@ -61,8 +75,9 @@ class AnthropicModel:
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens or DEFAULT_MAX_TOKENS,
-            "messages": [{"role": m.role, "content": m.content}
-                         for m in request.messages if m.role != "system"],
+            "messages": [
+                {"role": m.role, "content": m.content} for m in request.messages if m.role != "system"
+            ],
         }
         if system:
             params["system"] = system
@@ -74,15 +89,20 @@ class AnthropicModel:
             schema = request.json_schema
             if schema.get("type") != "object":  # tool inputs must be objects
                 raise ModelError(f"{self.name}: constrained output needs an object schema")
-            params["tools"] = [{"name": request.schema_name,
-                                "description": "Return the answer by calling this tool.",
-                                "input_schema": schema}]
+            params["tools"] = [
+                {
+                    "name": request.schema_name,
+                    "description": "Return the answer by calling this tool.",
+                    "input_schema": schema,
+                }
+            ]
             params["tool_choice"] = {"type": "tool", "name": request.schema_name}
         return params
 
     def _error(self, exc: Exception) -> ModelError:
-        return map_sdk_error(exc, self._sdk(), name=self.name, where=self.base_url,
-                             key_env="ANTHROPIC_API_KEY")
+        return map_sdk_error(
+            exc, self._sdk(), name=self.name, where=self.base_url, key_env="ANTHROPIC_API_KEY"
+        )
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         sdk = self._sdk()
@@ -104,12 +124,15 @@ class AnthropicModel:
                 break
             if block.type == "text":
                 parts.append(block.text)
-        usage = Usage(input_tokens=message.usage.input_tokens,
-                      output_tokens=message.usage.output_tokens)
+        usage = Usage(input_tokens=message.usage.input_tokens, output_tokens=message.usage.output_tokens)
         return ModelResponse(
-            text="".join(parts), usage=usage, model=self.name, latency_s=latency,
+            text="".join(parts),
+            usage=usage,
+            model=self.name,
+            latency_s=latency,
             cost_usd=price_call("anthropic", self.model, usage).usd,
-            finish_reason=message.stop_reason, raw=message.model_dump(mode="json"),
+            finish_reason=message.stop_reason,
+            raw=message.model_dump(mode="json"),
         )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:

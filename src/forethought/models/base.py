@@ -63,8 +63,10 @@ class Usage(_Frozen):
     output_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(input_tokens=self.input_tokens + other.input_tokens,
-                     output_tokens=self.output_tokens + other.output_tokens)
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+        )
 
     @property
     def total_tokens(self) -> int:
@@ -118,5 +120,10 @@ async def collect_stream(model: Model, request: ModelRequest) -> ModelResponse:
             usage = chunk.usage
         if chunk.finish_reason:
             finish = chunk.finish_reason
-    return ModelResponse(text="".join(parts), usage=usage, model=model.name,
-                         latency_s=time.perf_counter() - start, finish_reason=finish)
+    return ModelResponse(
+        text="".join(parts),
+        usage=usage,
+        model=model.name,
+        latency_s=time.perf_counter() - start,
+        finish_reason=finish,
+    )

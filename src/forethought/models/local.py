@@ -58,8 +58,7 @@ def compact_grammar(schema: dict[str, Any]) -> str:
     """LLGuidance grammar for ``schema`` that forbids insignificant whitespace."""
     xllamacpp = import_extra("local", "compiling a grammar for the embedded model")
     guided = dict(schema)
-    guided["x-guidance"] = {"whitespace_flexible": False, "item_separator": ",",
-                            "key_separator": ":"}
+    guided["x-guidance"] = {"whitespace_flexible": False, "item_separator": ",", "key_separator": ":"}
     return str(xllamacpp.json_schema_to_grammar(guided))
 
 
@@ -80,8 +79,9 @@ def _load_server(path: Path, n_ctx: int, threads: int) -> Any:
             try:
                 server = xllamacpp.Server(params)
             except Exception as exc:
-                raise ModelError(f"local:{path}: cannot load the model ({exc}); is it a GGUF "
-                                 "file llama.cpp supports?") from None
+                raise ModelError(
+                    f"local:{path}: cannot load the model ({exc}); is it a GGUF file llama.cpp supports?"
+                ) from None
             _SERVERS[key] = server
         return server
 
@@ -89,14 +89,17 @@ def _load_server(path: Path, n_ctx: int, threads: int) -> Any:
 class LocalModel:
     """SmolLM2 (or any GGUF) run by llama.cpp inside this process. Free and offline."""
 
-    def __init__(self, path: str | Path | None = None, *, n_ctx: int = 8192,
-                 threads: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, n_ctx: int = 8192, threads: int | None = None
+    ) -> None:
         self._explicit = path is not None
         require_extra("local", f'model "local:{path}"' if path is not None else 'model "local"')
         resolved = Path(path).expanduser() if path is not None else default_gguf_path()
         if resolved is None:
-            raise ModelError(f"the embedded model's weights are not installed; {_WEIGHTS_HINT} "
-                             "(or pass --model local:/path/to/model.gguf)")
+            raise ModelError(
+                f"the embedded model's weights are not installed; {_WEIGHTS_HINT} "
+                "(or pass --model local:/path/to/model.gguf)"
+            )
         if not resolved.is_file():
             raise ModelError(f"local:{resolved}: no such GGUF file; check the path")
         self.path = resolved
@@ -115,15 +118,15 @@ class LocalModel:
         return str((await self.server()).listening_address)
 
     def _body(self, request: ModelRequest, *, stream: bool) -> dict[str, Any]:
-        body: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages],
-                                "stream": stream}
+        body: dict[str, Any] = {"messages": [m.model_dump() for m in request.messages], "stream": stream}
         body.update(sampling_options(request))
         if request.json_schema is not None:
             try:
                 body["grammar"] = compact_grammar(request.json_schema)
             except Exception as exc:
-                raise ModelError(f"{self.name}: the output schema cannot be compiled to a "
-                                 f"grammar: {exc}") from None
+                raise ModelError(
+                    f"{self.name}: the output schema cannot be compiled to a grammar: {exc}"
+                ) from None
         return body
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
@@ -141,10 +144,15 @@ class LocalModel:
         usage = result.get("usage") or {}
         return ModelResponse(
             text=choice.get("message", {}).get("content") or "",
-            usage=Usage(input_tokens=int(usage.get("prompt_tokens", 0)),
-                        output_tokens=int(usage.get("completion_tokens", 0))),
-            model=self.name, latency_s=latency, cost_usd=0.0,
-            finish_reason=choice.get("finish_reason"), raw=result,
+            usage=Usage(
+                input_tokens=int(usage.get("prompt_tokens", 0)),
+                output_tokens=int(usage.get("completion_tokens", 0)),
+            ),
+            model=self.name,
+            latency_s=latency,
+            cost_usd=0.0,
+            finish_reason=choice.get("finish_reason"),
+            raw=result,
         )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
@@ -177,12 +185,15 @@ class LocalModel:
                     raise ModelError(f"{self.name}: the model returned an error: {item!r:.300}")
                 timings = item.get("timings")
                 if isinstance(timings, dict):
-                    usage = Usage(input_tokens=int(timings.get("cache_n", 0))
-                                  + int(timings.get("prompt_n", 0)),
-                                  output_tokens=int(timings.get("predicted_n", 0)))
+                    usage = Usage(
+                        input_tokens=int(timings.get("cache_n", 0)) + int(timings.get("prompt_n", 0)),
+                        output_tokens=int(timings.get("predicted_n", 0)),
+                    )
                 if isinstance(item.get("usage"), dict):
-                    usage = Usage(input_tokens=int(item["usage"].get("prompt_tokens", 0)),
-                                  output_tokens=int(item["usage"].get("completion_tokens", 0)))
+                    usage = Usage(
+                        input_tokens=int(item["usage"].get("prompt_tokens", 0)),
+                        output_tokens=int(item["usage"].get("completion_tokens", 0)),
+                    )
                 for choice in item.get("choices") or ():
                     if choice.get("finish_reason"):
                         finish = choice["finish_reason"]

@@ -52,8 +52,10 @@ class OpenAIModel:
         key = api_key or (os.environ.get(key_env) if key_env else None)
         if not key:
             if provider == "openai" and self.base_url == OPENAI_BASE_URL:
-                raise ModelError(f"{self.name}: {key_env} is not set; export your OpenAI API key, "
-                                 "or use --model local for the embedded model")
+                raise ModelError(
+                    f"{self.name}: {key_env} is not set; export your OpenAI API key, "
+                    "or use --model local for the embedded model"
+                )
             key = "not-needed"  # local servers ignore the key but the SDK insists on one
         self._api_key = key
         self.timeout_s = timeout_s
@@ -71,8 +73,9 @@ class OpenAIModel:
     def client(self) -> Any:
         if self._client is None:
             openai = self._sdk()
-            self._client = openai.AsyncOpenAI(api_key=self._api_key, base_url=self.base_url,
-                                              timeout=self.timeout_s, max_retries=0)
+            self._client = openai.AsyncOpenAI(
+                api_key=self._api_key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
+            )
         return self._client
 
     def _params(self, request: ModelRequest) -> dict[str, Any]:
@@ -86,16 +89,14 @@ class OpenAIModel:
             # schemas have; compatible servers enforce the schema while decoding either way.
             params["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": request.schema_name, "schema": request.json_schema,
-                                "strict": False},
+                "json_schema": {"name": request.schema_name, "schema": request.json_schema, "strict": False},
             }
         if self.extra_body:
             params["extra_body"] = self.extra_body
         return params
 
     def _error(self, exc: Exception) -> ModelError:
-        return map_sdk_error(exc, self._sdk(), name=self.name, where=self.base_url,
-                             key_env=self._key_env)
+        return map_sdk_error(exc, self._sdk(), name=self.name, where=self.base_url, key_env=self._key_env)
 
     def _price(self, usage: Usage) -> float:
         return price_call(self.provider, self.model, usage).usd
@@ -116,18 +117,23 @@ class OpenAIModel:
         if not result.choices:
             raise ModelError(f"{self.name}: the server returned no choices")
         choice = result.choices[0]
-        usage = Usage(input_tokens=getattr(result.usage, "prompt_tokens", 0) or 0,
-                      output_tokens=getattr(result.usage, "completion_tokens", 0) or 0)
+        usage = Usage(
+            input_tokens=getattr(result.usage, "prompt_tokens", 0) or 0,
+            output_tokens=getattr(result.usage, "completion_tokens", 0) or 0,
+        )
         return ModelResponse(
-            text=choice.message.content or "", usage=usage, model=self.name, latency_s=latency,
-            cost_usd=self._price(usage), finish_reason=choice.finish_reason,
+            text=choice.message.content or "",
+            usage=usage,
+            model=self.name,
+            latency_s=latency,
+            cost_usd=self._price(usage),
+            finish_reason=choice.finish_reason,
             raw=result.model_dump(mode="json"),
         )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
         openai = self._sdk()
-        params = self._params(request) | {"stream": True,
-                                          "stream_options": {"include_usage": True}}
+        params = self._params(request) | {"stream": True, "stream_options": {"include_usage": True}}
 
         async def open_stream() -> Any:
             try:
@@ -142,8 +148,10 @@ class OpenAIModel:
         try:
             async for event in stream:
                 if event.usage is not None:
-                    usage = Usage(input_tokens=event.usage.prompt_tokens or 0,
-                                  output_tokens=event.usage.completion_tokens or 0)
+                    usage = Usage(
+                        input_tokens=event.usage.prompt_tokens or 0,
+                        output_tokens=event.usage.completion_tokens or 0,
+                    )
                 for choice in event.choices or ():
                     if choice.finish_reason:
                         finish = choice.finish_reason

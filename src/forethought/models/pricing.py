@@ -30,8 +30,11 @@ def _calc(provider: str, model: str, usage: Usage) -> float | None:
         return None
     try:
         # Priced on the real counts (not a per-token rate) so tiered prices come out right.
-        calc = calc_price(GUsage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens),
-                          model, provider_id=provider)
+        calc = calc_price(
+            GUsage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens),
+            model,
+            provider_id=provider,
+        )
     except (LookupError, ValueError):
         return None
     return float(calc.total_price)

@@ -13,8 +13,9 @@ from forethought.events.kinds import ModelCalled
 from forethought.models.base import ModelRequest, ModelResponse
 
 
-def model_called_fields(role: str, request: ModelRequest, response: ModelResponse,
-                        *, step_id: str | None = None) -> dict[str, Any]:
+def model_called_fields(
+    role: str, request: ModelRequest, response: ModelResponse, *, step_id: str | None = None
+) -> dict[str, Any]:
     """Keyword arguments for ``events.ModelCalled`` (all but run_id/seq/ts/plan_version)."""
     return {
         "role": role,
@@ -29,11 +30,22 @@ def model_called_fields(role: str, request: ModelRequest, response: ModelRespons
     }
 
 
-def model_called_event(run_id: str, seq: int, role: str, request: ModelRequest,
-                       response: ModelResponse, *, step_id: str | None = None,
-                       plan_version: int = 1) -> ModelCalled:
-    return ModelCalled(run_id=run_id, seq=seq, plan_version=plan_version,
-                       **model_called_fields(role, request, response, step_id=step_id))
+def model_called_event(
+    run_id: str,
+    seq: int,
+    role: str,
+    request: ModelRequest,
+    response: ModelResponse,
+    *,
+    step_id: str | None = None,
+    plan_version: int = 1,
+) -> ModelCalled:
+    return ModelCalled(
+        run_id=run_id,
+        seq=seq,
+        plan_version=plan_version,
+        **model_called_fields(role, request, response, step_id=step_id),
+    )
 
 
 def response_from_record(fields: dict[str, Any]) -> ModelResponse:

@@ -68,8 +68,10 @@ def resolve_model(name: str | None = None) -> Model:
 
             return LocalModel(rest or None)
         if not rest:
-            raise UserError(f"model {name!r}: give a model after the provider, e.g. "
-                            f"`{provider}:MODEL` (known providers: {', '.join(PROVIDERS)})")
+            raise UserError(
+                f"model {name!r}: give a model after the provider, e.g. "
+                f"`{provider}:MODEL` (known providers: {', '.join(PROVIDERS)})"
+            )
         if provider == "openai":
             from forethought.models.openai import OpenAIModel
 
@@ -86,8 +88,10 @@ def resolve_model(name: str | None = None) -> Model:
 
             base = os.environ.get("FORETHOUGHT_OPENAI_BASE_URL")
             if not base:
-                raise UserError(f"model {name!r}: set FORETHOUGHT_OPENAI_BASE_URL to the server's "
-                                "/v1 URL, e.g. http://127.0.0.1:8000/v1")
+                raise UserError(
+                    f"model {name!r}: set FORETHOUGHT_OPENAI_BASE_URL to the server's "
+                    "/v1 URL, e.g. http://127.0.0.1:8000/v1"
+                )
             return OpenAIModel(rest, provider="openai-compat", base_url=base, key_env=None)
         if provider == "ollama":
             from forethought.models.openai import OpenAIModel
@@ -100,5 +104,7 @@ def resolve_model(name: str | None = None) -> Model:
     except ModelError as exc:
         # A missing key or weights is a configuration mistake the user fixes: exit 2, one line.
         raise UserError(str(exc)) from None
-    raise UserError(f"model {name!r}: unknown provider {provider!r}; use one of "
-                    f"{', '.join(PROVIDERS)} (e.g. openai:gpt-4o-mini, ollama:qwen2.5:7b, local)")
+    raise UserError(
+        f"model {name!r}: unknown provider {provider!r}; use one of "
+        f"{', '.join(PROVIDERS)} (e.g. openai:gpt-4o-mini, ollama:qwen2.5:7b, local)"
+    )

@@ -24,8 +24,7 @@ class ScriptedModelExhausted(ModelError):
 
 
 class ScriptedModel:
-    def __init__(self, replies: Iterable[Reply] = (), *, name: str = "scripted",
-                 chunk_size: int = 7) -> None:
+    def __init__(self, replies: Iterable[Reply] = (), *, name: str = "scripted", chunk_size: int = 7) -> None:
         self._replies: list[Reply] = list(replies)
         self._name = name
         self.chunk_size = chunk_size
@@ -37,8 +36,10 @@ class ScriptedModel:
         try:
             replies = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise UserError(f"scripted model {path}: cannot read replies ({exc}); give a JSON "
-                            "file holding a list of reply strings") from None
+            raise UserError(
+                f"scripted model {path}: cannot read replies ({exc}); give a JSON "
+                "file holding a list of reply strings"
+            ) from None
         if not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
             raise UserError(f"scripted model {path}: expected a JSON list of reply strings")
         return cls(replies, name=f"scripted:{Path(path).name}")
@@ -56,16 +57,19 @@ class ScriptedModel:
 
     def assert_all_used(self) -> None:
         if self._replies:
-            raise AssertionError(f"{len(self._replies)} scripted repl"
-                                 f"{'y was' if len(self._replies) == 1 else 'ies were'} never "
-                                 f"requested (after {len(self.requests)} calls)")
+            raise AssertionError(
+                f"{len(self._replies)} scripted repl"
+                f"{'y was' if len(self._replies) == 1 else 'ies were'} never "
+                f"requested (after {len(self.requests)} calls)"
+            )
 
     def _next(self, request: ModelRequest) -> ModelResponse:
         self.requests.append(request)
         if not self._replies:
             raise ScriptedModelExhausted(
                 f"{self._name}: unexpected model call #{len(self.requests)} (no scripted reply "
-                f"left); last user message: {request.messages[-1].content[:120]!r}")
+                f"left); last user message: {request.messages[-1].content[:120]!r}"
+            )
         reply = self._replies.pop(0)
         if isinstance(reply, BaseException):
             raise reply
@@ -74,9 +78,11 @@ class ScriptedModel:
         if isinstance(reply, ModelResponse):
             return reply
         prompt_len = sum(len(m.content) for m in request.messages)
-        return ModelResponse(text=reply, model=self._name,
-                             usage=Usage(input_tokens=max(1, prompt_len // 4),
-                                         output_tokens=max(1, len(reply) // 4)))
+        return ModelResponse(
+            text=reply,
+            model=self._name,
+            usage=Usage(input_tokens=max(1, prompt_len // 4), output_tokens=max(1, len(reply) // 4)),
+        )
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         start = time.perf_counter()
@@ -87,5 +93,5 @@ class ScriptedModel:
         response = self._next(request)
         text = response.text
         for i in range(0, len(text), self.chunk_size):
-            yield StreamChunk(delta=text[i:i + self.chunk_size])
+            yield StreamChunk(delta=text[i : i + self.chunk_size])
         yield StreamChunk(done=True, usage=response.usage, finish_reason="stop")

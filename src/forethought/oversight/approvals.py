@@ -48,6 +48,7 @@ _KEY_ENV = "FORETHOUGHT_APPROVAL_KEY_FILE"
 
 # ------------------------------------------------------------------------------- classification
 
+
 def step_digest(step: Step) -> str:
     """Content hash of one step (what a side-effect approval really covers)."""
     return hashlib.sha256(canonical_dumps(step.model_dump(mode="json", by_alias=True)).encode()).hexdigest()
@@ -75,6 +76,7 @@ def side_effect_tool_hashes(plan: Plan, specs: Mapping[str, ToolSpec]) -> dict[s
 
 # ------------------------------------------------------------------------------- signatures
 
+
 def _key_path() -> Path:
     override = os.environ.get(_KEY_ENV)
     if override:
@@ -83,8 +85,9 @@ def _key_path() -> Path:
 
 
 MIN_KEY_BYTES = 32
-_KEY_FIX = ("delete it and forethought will create a new one — approvals signed with it will need "
-            "to be given again")
+_KEY_FIX = (
+    "delete it and forethought will create a new one — approvals signed with it will need to be given again"
+)
 
 
 def approval_key() -> bytes:
@@ -108,8 +111,10 @@ def _load_key(path: Path) -> bytes:
     except FileNotFoundError:
         raise  # the caller creates the key
     except OSError as exc:
-        raise UserError(f"approval key {path} cannot be read ({exc.strerror}); fix its permissions "
-                        f"(chmod 600 {path}) or {_KEY_FIX}") from None
+        raise UserError(
+            f"approval key {path} cannot be read ({exc.strerror}); fix its permissions "
+            f"(chmod 600 {path}) or {_KEY_FIX}"
+        ) from None
     try:
         st = os.fstat(fd)
         raw = os.read(fd, 4096)
@@ -119,9 +124,11 @@ def _load_key(path: Path) -> bytes:
         os.close(fd)
     mode = stat.S_IMODE(st.st_mode)
     if mode & 0o077:
-        raise UserError(f"approval key {path} is readable or writable by group/others "
-                        f"(mode {mode:o}), so they could forge approvals; run `chmod 600 {path}` "
-                        f"if nobody else used it, else {_KEY_FIX}")
+        raise UserError(
+            f"approval key {path} is readable or writable by group/others "
+            f"(mode {mode:o}), so they could forge approvals; run `chmod 600 {path}` "
+            f"if nobody else used it, else {_KEY_FIX}"
+        )
     text = raw.strip()
     if not text:
         raise UserError(f"approval key {path} is empty ({st.st_size} bytes); {_KEY_FIX}")
@@ -130,8 +137,10 @@ def _load_key(path: Path) -> bytes:
     except (UnicodeDecodeError, ValueError):
         raise UserError(f"approval key {path} is not a hex-encoded key; {_KEY_FIX}") from None
     if len(key) < MIN_KEY_BYTES:
-        raise UserError(f"approval key {path} is too short ({len(key)} bytes, at least "
-                        f"{MIN_KEY_BYTES} needed); {_KEY_FIX}")
+        raise UserError(
+            f"approval key {path} is too short ({len(key)} bytes, at least "
+            f"{MIN_KEY_BYTES} needed); {_KEY_FIX}"
+        )
     return key
 
 
@@ -145,8 +154,10 @@ def _create_key(path: Path) -> None:
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"cannot create the directory for approval key {path} ({exc.strerror}); "
-                        "check its permissions or set FORETHOUGHT_APPROVAL_KEY_FILE") from None
+        raise UserError(
+            f"cannot create the directory for approval key {path} ({exc.strerror}); "
+            "check its permissions or set FORETHOUGHT_APPROVAL_KEY_FILE"
+        ) from None
     tmp = directory / f".{path.name}.{secrets.token_hex(8)}.tmp"
     data = secrets.token_bytes(MIN_KEY_BYTES).hex().encode("ascii")
     try:
@@ -154,7 +165,7 @@ def _create_key(path: Path) -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -170,8 +181,10 @@ def _create_key(path: Path) -> None:
             if not path.exists():
                 tmp.replace(path)
     except OSError as exc:
-        raise UserError(f"cannot create approval key {path} ({exc.strerror or exc}); free space or "
-                        "fix the directory's permissions, then try again") from None
+        raise UserError(
+            f"cannot create approval key {path} ({exc.strerror or exc}); free space or "
+            "fix the directory's permissions, then try again"
+        ) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -187,10 +200,15 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def sign(plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str],
-         steps: Sequence[str] = ()) -> str:
-    fields: dict[str, object] = {"plan_hash": plan_hash, "approver": approver, "scope": scope,
-                                 "tool_hashes": dict(tool_hashes)}
+def sign(
+    plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str], steps: Sequence[str] = ()
+) -> str:
+    fields: dict[str, object] = {
+        "plan_hash": plan_hash,
+        "approver": approver,
+        "scope": scope,
+        "tool_hashes": dict(tool_hashes),
+    }
     if steps:  # a step confirmation signs the steps too (plan approvals keep their old form)
         fields["steps"] = sorted(steps)
     message = canonical_dumps(fields)
@@ -206,6 +224,7 @@ def default_approver() -> str:
 
 # ------------------------------------------------------------------------------- records and gate
 
+
 @dataclass(frozen=True)
 class Approval:
     """One recorded approval decision (mirrors the `plan_approved` event)."""
@@ -218,8 +237,14 @@ class Approval:
     steps: tuple[str, ...] = ()  # non-empty: confirms these steps now (execution-time approval)
 
     @classmethod
-    def grant(cls, plan: Plan, specs: Mapping[str, ToolSpec], approver: str | None = None,
-              scope: Scope = "all", steps: Sequence[str] = ()) -> Approval:
+    def grant(
+        cls,
+        plan: Plan,
+        specs: Mapping[str, ToolSpec],
+        approver: str | None = None,
+        scope: Scope = "all",
+        steps: Sequence[str] = (),
+    ) -> Approval:
         who = approver or default_approver()
         pinned = side_effect_tool_hashes(plan, specs)
         h = plan.plan_hash()
@@ -290,13 +315,18 @@ class ApprovalGate:
             current = specs.get(name)
             pinned = approval.tool_hashes.get(name)
             if current is not None and pinned is not None and current.definition_hash() != pinned:
-                self.reason_denied[step.id] = (f"tool {name!r} changed since it was approved; "
-                                               "re-approve the plan")
+                self.reason_denied[step.id] = (
+                    f"tool {name!r} changed since it was approved; re-approve the plan"
+                )
                 return False
-        if self.reconfirm_destructive and self._destructive(step) and \
-                step_digest(step) not in self._confirmed:
-            self.reason_denied[step.id] = ("destructive step: confirm it now with "
-                                           f"`forethought approve RUN --step {step.id}`")
+        if (
+            self.reconfirm_destructive
+            and self._destructive(step)
+            and step_digest(step) not in self._confirmed
+        ):
+            self.reason_denied[step.id] = (
+                f"destructive step: confirm it now with `forethought approve RUN --step {step.id}`"
+            )
             return False
         return True
 
@@ -323,8 +353,11 @@ def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], l
             case E.PlanProposed() | E.PlanRevised():
                 plans.append(Plan.model_validate(e.plan))
             case E.PlanApproved():
-                approvals.append(Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes),
-                                          e.signature, tuple(e.steps)))
+                approvals.append(
+                    Approval(
+                        e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature, tuple(e.steps)
+                    )
+                )
             case _:
                 pass
     return plans, approvals

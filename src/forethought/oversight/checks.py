@@ -74,8 +74,7 @@ def _check_regex(pattern: str, output: Any) -> CheckFailure | None:
     except re.error as exc:
         return CheckFailure("regex", f"invalid regex {pattern!r}: {exc}")
     if compiled.search(as_text(output)) is None:
-        return CheckFailure("regex", _short(f"output does not match /{pattern}/: "
-                                            f"{as_text(output)[:120]!r}"))
+        return CheckFailure("regex", _short(f"output does not match /{pattern}/: {as_text(output)[:120]!r}"))
     return None
 
 
@@ -83,8 +82,9 @@ def _check_expr(expression: str, output: Any) -> CheckFailure | None:
     try:
         from forethought.plan.expressions import safe_eval
     except ImportError:
-        return CheckFailure("expr", "expression checks need forethought.plan.expressions, which this "
-                                    "installation lacks")
+        return CheckFailure(
+            "expr", "expression checks need forethought.plan.expressions, which this installation lacks"
+        )
     try:
         value = safe_eval(expression, {"output": output})
     except ValueError as exc:  # ExprError subclasses ValueError
@@ -96,8 +96,9 @@ def _check_expr(expression: str, output: Any) -> CheckFailure | None:
 
 def _check_exit_code(expected: int, output: Any) -> CheckFailure | None:
     if not isinstance(output, Mapping) or "exit_code" not in output:
-        return CheckFailure("exit_code", f"expected exit_code {expected}, but the output has no "
-                                         "`exit_code` field")
+        return CheckFailure(
+            "exit_code", f"expected exit_code {expected}, but the output has no `exit_code` field"
+        )
     actual = output["exit_code"]
     if actual != expected:
         return CheckFailure("exit_code", f"expected exit_code {expected}, got {actual!r}")
@@ -120,8 +121,9 @@ def run_deterministic_checks(check: Check, output: Any) -> CheckFailure | None:
     return None
 
 
-async def run_checks(check: Check, output: Any, *, step: Step,
-                     critic: Critic | None = None) -> CheckFailure | None:
+async def run_checks(
+    check: Check, output: Any, *, step: Step, critic: Critic | None = None
+) -> CheckFailure | None:
     """Check ``step``'s ``output`` against every criterion of ``check``; the first failure or None.
 
     Deterministic criteria first (cheap), then the critic rubric (fails closed without a critic).
@@ -130,8 +132,11 @@ async def run_checks(check: Check, output: Any, *, step: Step,
     if failure is not None or check.critic is None:
         return failure
     if critic is None:
-        return CheckFailure("critic", "the step has a critic rubric but no critic model is "
-                                      "configured; configure one or remove `check.critic`")
+        return CheckFailure(
+            "critic",
+            "the step has a critic rubric but no critic model is "
+            "configured; configure one or remove `check.critic`",
+        )
     try:
         ok, reason = await critic(step, output, check.critic)
     except Exception as exc:

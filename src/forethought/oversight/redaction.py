@@ -30,15 +30,16 @@ from forethought.events.kinds import Event, event_from_dict, event_to_dict
 
 # (kind, regex). Order matters where shapes overlap: sk-ant- before sk-.
 _PATTERNS: tuple[tuple[str, str], ...] = (
-    ("pem_private_key",
-     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-     r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)"),
+    (
+        "pem_private_key",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
+        r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    ),
     ("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{16,}"),
     ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
     ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
     ("aws_access_key_id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-    ("aws_secret_access_key",
-     r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9/+=]{40}"),
+    ("aws_secret_access_key", r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9/+=]{40}"),
     ("slack_token", r"\bxox[abposre]-[A-Za-z0-9\-]{10,}"),
     ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+"),
     ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}"),
@@ -49,11 +50,13 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 )
 
 # Names whose values we treat as secrets; any name containing one of these words.
-SECRET_NAME_RE = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE|AUTH",
-                            re.IGNORECASE)
+SECRET_NAME_RE = re.compile(
+    r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE|AUTH", re.IGNORECASE
+)
 # Environment variables that match SECRET_NAME_RE but hold no secret (paths, sockets, layouts).
-_NOT_SECRET_NAMES = frozenset({"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "XAUTHORITY", "KEYTIMEOUT",
-                               "XKB_DEFAULT_LAYOUT", "KEYMAP"})
+_NOT_SECRET_NAMES = frozenset(
+    {"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "XAUTHORITY", "KEYTIMEOUT", "XKB_DEFAULT_LAYOUT", "KEYMAP"}
+)
 # Shorter values would redact ordinary words ("true", "admin"); env secrets are longer than this.
 MIN_ENV_SECRET_LEN = 8
 CONFIG_ENV = "FORETHOUGHT_REDACT_ENV"
@@ -67,13 +70,33 @@ _STRUCTURAL = frozenset({"kind", "run_id", "seq", "ts", "plan_version"})
 # through unwalked (the common case, ~10x cheaper); an anchor (or a false positive such as
 # "task-" for "sk-") → the full walk. Substring tests beat a regex alternation here by ~10x.
 _ANCHORS: tuple[str, ...] = (
-    "private key", "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "akia", "asia",
-    "abia", "acca", "aws", "xox", "hooks.slack.com", "aiza", "k_live_", "k_test_", "eyj",
-    "bearer", "://",
+    "private key",
+    "sk-",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "akia",
+    "asia",
+    "abia",
+    "acca",
+    "aws",
+    "xox",
+    "hooks.slack.com",
+    "aiza",
+    "k_live_",
+    "k_test_",
+    "eyj",
+    "bearer",
+    "://",
 )
 
-_PREFIXED = {"bearer": re.compile(r"(?i:\bbearer\s+)"),
-             "aws_secret_access_key": re.compile(r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?")}
+_PREFIXED = {
+    "bearer": re.compile(r"(?i:\bbearer\s+)"),
+    "aws_secret_access_key": re.compile(r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"),
+}
 
 
 @dataclass(frozen=True)
@@ -146,8 +169,7 @@ class Redactor:
         return event_from_dict(data) if changed else event
 
 
-def secret_env_values(env: Mapping[str, str] | None = None,
-                      names: Iterable[str] = ()) -> dict[str, str]:
+def secret_env_values(env: Mapping[str, str] | None = None, names: Iterable[str] = ()) -> dict[str, str]:
     """Name → value of the environment variables whose values must never be stored."""
     env = os.environ if env is None else env
     wanted = {n.strip() for n in names if n.strip()}
@@ -186,8 +208,11 @@ def make_redactor(
     kinds = tuple(k for k, _ in alternatives)
     regex = re.compile("|".join(f"(?P<g{i}>{rx})" for i, (_, rx) in enumerate(alternatives)))
     # Literals as they appear inside JSON text too (quotes, backslashes, control characters).
-    anchors = {form.lower() for _, v in literals
-               for form in (v, json.dumps(v, ensure_ascii=False)[1:-1], json.dumps(v)[1:-1])}
+    anchors = {
+        form.lower()
+        for _, v in literals
+        for form in (v, json.dumps(v, ensure_ascii=False)[1:-1], json.dumps(v)[1:-1])
+    }
     if patterns:
         anchors |= set(_ANCHORS)
     return Redactor(regex=regex, kinds=kinds, anchors=tuple(sorted(anchors, key=len)))

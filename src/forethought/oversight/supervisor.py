@@ -46,8 +46,9 @@ class Breach:
     @property
     def reason(self) -> str:
         verb = "paused" if self.action == "pause" else "aborted"
-        return (f"budget {self.budget} exceeded: used {self.used:g} of {self.limit:g}; run {verb}"
-                + ("; raise the limit and `forethought resume` it" if self.action == "pause" else ""))
+        return f"budget {self.budget} exceeded: used {self.used:g} of {self.limit:g}; run {verb}" + (
+            "; raise the limit and `forethought resume` it" if self.action == "pause" else ""
+        )
 
 
 class Supervisor:

@@ -41,8 +41,9 @@ def _declared_types(schema: Mapping[str, Any]) -> set[str] | None:
     return None
 
 
-def schema_at(schema: Any, path: tuple[str | int, ...],
-              root: Mapping[str, Any] | None = None) -> tuple[Any, int | None]:
+def schema_at(
+    schema: Any, path: tuple[str | int, ...], root: Mapping[str, Any] | None = None
+) -> tuple[Any, int | None]:
     """Sub-schema at ``path``: ``(sub, None)``, ``(None, None)`` if unknown, or
     ``(None, i)`` when part ``i`` of the path definitely does not exist."""
     if root is None:
@@ -50,8 +51,9 @@ def schema_at(schema: Any, path: tuple[str | int, ...],
     return _walk(schema, path, 0, root)
 
 
-def _walk(schema: Any, path: tuple[str | int, ...], offset: int,
-          root: Mapping[str, Any]) -> tuple[Any, int | None]:
+def _walk(
+    schema: Any, path: tuple[str | int, ...], offset: int, root: Mapping[str, Any]
+) -> tuple[Any, int | None]:
     current = _resolve(schema, root)
     for i, part in enumerate(path):
         if not isinstance(current, Mapping):
@@ -68,9 +70,14 @@ def _walk(schema: Any, path: tuple[str | int, ...], offset: int,
     return current, None
 
 
-def _walk_branches(current: Mapping[str, Any], key: str, branches: list[Any],
-                   rest: tuple[str | int, ...], offset: int,
-                   root: Mapping[str, Any]) -> tuple[Any, int | None]:
+def _walk_branches(
+    current: Mapping[str, Any],
+    key: str,
+    branches: list[Any],
+    rest: tuple[str | int, ...],
+    offset: int,
+    root: Mapping[str, Any],
+) -> tuple[Any, int | None]:
     # Sibling keywords next to anyOf (e.g. `properties`) form one more branch.
     own = {k: v for k, v in current.items() if k not in _BRANCH_KEYS}
     candidates = [*branches, own] if any(k in own for k in ("properties", "items", "type")) else branches
@@ -87,8 +94,7 @@ def _walk_branches(current: Mapping[str, Any], key: str, branches: list[Any],
     return None, max(failures) if failures else None
 
 
-def _step(current: Mapping[str, Any], part: str | int,
-          root: Mapping[str, Any]) -> tuple[Any, bool]:
+def _step(current: Mapping[str, Any], part: str | int, root: Mapping[str, Any]) -> tuple[Any, bool]:
     """One path part into a resolved schema: (sub-schema or None if unknown, exists?)."""
     types = _declared_types(current)
     if isinstance(part, int):
@@ -168,13 +174,28 @@ def compatible(have: set[str] | None, want: set[str] | None) -> bool:
 
 # ------------------------------------------------------------------ fast validity pre-check
 
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "format", "$schema",
-                          "$id", "$comment", "$defs", "definitions", "deprecated", "readOnly",
-                          "writeOnly"})
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "format",
+        "$schema",
+        "$id",
+        "$comment",
+        "$defs",
+        "definitions",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
 _TYPE_CHECKS: dict[str, Any] = {
     "string": lambda v: isinstance(v, str),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
-    or (isinstance(v, float) and v.is_integer()),
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
+    ),
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -214,8 +235,11 @@ def _compile(schema: Any, root: Mapping[str, Any], wildcard: type, depth: int) -
         schema = _resolve(schema, root)
     if not isinstance(schema, Mapping):
         raise Unsupported
-    checks = [_compile_keyword(key, arg, schema, root, wildcard, depth)
-              for key, arg in schema.items() if key not in _ANNOTATIONS]
+    checks = [
+        _compile_keyword(key, arg, schema, root, wildcard, depth)
+        for key, arg in schema.items()
+        if key not in _ANNOTATIONS
+    ]
     if not checks:
         return _always
 
@@ -229,8 +253,9 @@ def _always(value: Any) -> bool:
     return True
 
 
-def _compile_keyword(key: str, arg: Any, schema: Mapping[str, Any], root: Mapping[str, Any],
-                     wildcard: type, depth: int) -> Check:
+def _compile_keyword(
+    key: str, arg: Any, schema: Mapping[str, Any], root: Mapping[str, Any], wildcard: type, depth: int
+) -> Check:
     if key == "type":
         names = [arg] if isinstance(arg, str) else arg
         if not isinstance(names, list) or any(n not in _TYPE_CHECKS for n in names):
@@ -239,8 +264,9 @@ def _compile_keyword(key: str, arg: Any, schema: Mapping[str, Any], root: Mappin
         return lambda v: any(p(v) for p in preds)
     if key == "properties":
         props = {name: _compile(sub, root, wildcard, depth + 1) for name, sub in arg.items()}
-        return lambda v: not isinstance(v, dict) or all(
-            name not in v or c(v[name]) for name, c in props.items())
+        return lambda v: (
+            not isinstance(v, dict) or all(name not in v or c(v[name]) for name, c in props.items())
+        )
     if key == "required":
         required = list(arg)
         return lambda v: not isinstance(v, dict) or all(r in v for r in required)
@@ -249,8 +275,7 @@ def _compile_keyword(key: str, arg: Any, schema: Mapping[str, Any], root: Mappin
             raise Unsupported
         known = frozenset(schema.get("properties") or {})
         extra = _compile(arg, root, wildcard, depth + 1)
-        return lambda v: not isinstance(v, dict) or all(
-            k in known or extra(x) for k, x in v.items())
+        return lambda v: not isinstance(v, dict) or all(k in known or extra(x) for k, x in v.items())
     if key == "items":
         if not isinstance(arg, (Mapping, bool)) or "prefixItems" in schema:
             raise Unsupported

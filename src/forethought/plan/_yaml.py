@@ -31,8 +31,9 @@ def load_yaml(text: str, source: str, *, error: type[UserError] = UserError) -> 
     try:
         data = yaml_rs.loads(text)
     except yaml_rs.YAMLDecodeError as exc:
-        raise error(f"{source}{_yaml_rs_location(str(exc))}: invalid YAML: "
-                    f"{_yaml_rs_reason(str(exc))}") from None
+        raise error(
+            f"{source}{_yaml_rs_location(str(exc))}: invalid YAML: {_yaml_rs_reason(str(exc))}"
+        ) from None
     except RecursionError:
         raise error(f"{source}: YAML nested too deeply") from None
     return _json_compatible(data, source, (), error)
@@ -54,7 +55,8 @@ def _refuse_tags(text: str, source: str, error: type[UserError]) -> None:
                 raise error(
                     f"{source}:{mark.line + 1}:{mark.column + 1}: invalid YAML: tag "
                     f"{(handle or '') + suffix!r} is not allowed in plan files (tags such as "
-                    "!!python/... could construct objects); write plain values")
+                    "!!python/... could construct objects); write plain values"
+                )
     except yaml.YAMLError:
         return  # a syntax error: the parser below reports it with its position
 
@@ -75,8 +77,7 @@ def _yaml_rs_reason(message: str) -> str:
     return " ".join(reason.split())[:300]
 
 
-def _json_compatible(value: Any, source: str, path: tuple[Any, ...],
-                     error: type[UserError]) -> Any:
+def _json_compatible(value: Any, source: str, path: tuple[Any, ...], error: type[UserError]) -> Any:
     """Dates become ISO strings; non-finite floats and non-string keys are refused."""
     if isinstance(value, dict):
         out = {}
@@ -85,15 +86,18 @@ def _json_compatible(value: Any, source: str, path: tuple[Any, ...],
                 if isinstance(k, (int, float, bool)) or k is None:
                     k = json.dumps(k)
                 else:
-                    raise error(f"{source}: {_where(path)}: mapping keys must be strings "
-                                        f"(found {type(k).__name__} key)")
+                    raise error(
+                        f"{source}: {_where(path)}: mapping keys must be strings "
+                        f"(found {type(k).__name__} key)"
+                    )
             out[k] = _json_compatible(v, source, (*path, k), error)
         return out
     if isinstance(value, list):
         return [_json_compatible(v, source, (*path, i), error) for i, v in enumerate(value)]
     if isinstance(value, float) and not math.isfinite(value):
-        raise error(f"{source}: {_where(path)}: {value} is not a finite number; use a "
-                            "finite number or a string")
+        raise error(
+            f"{source}: {_where(path)}: {value} is not a finite number; use a finite number or a string"
+        )
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, bytes):

@@ -35,8 +35,15 @@ class PlanDiff:
 
     @property
     def empty(self) -> bool:
-        return not (self.plan_changes or self.added or self.removed or self.changed
-                    or self.rollback_added or self.rollback_removed or self.rollback_changed)
+        return not (
+            self.plan_changes
+            or self.added
+            or self.removed
+            or self.changed
+            or self.rollback_added
+            or self.rollback_removed
+            or self.rollback_changed
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -46,15 +53,13 @@ class PlanDiff:
             "changed": {k: [c.to_dict() for c in v] for k, v in self.changed.items()},
             "rollback_added": list(self.rollback_added),
             "rollback_removed": list(self.rollback_removed),
-            "rollback_changed": {k: [c.to_dict() for c in v]
-                                 for k, v in self.rollback_changed.items()},
+            "rollback_changed": {k: [c.to_dict() for c in v] for k, v in self.rollback_changed.items()},
         }
 
     def render(self) -> str:
         if self.empty:
             return "no differences\n"
-        lines: list[str] = [f"~ {c.path}: {_show(c.old)} → {_show(c.new)}"
-                            for c in self.plan_changes]
+        lines: list[str] = [f"~ {c.path}: {_show(c.old)} → {_show(c.new)}" for c in self.plan_changes]
         for title, added, removed, changed in (
             ("step", self.added, self.removed, self.changed),
             ("rollback step", self.rollback_added, self.rollback_removed, self.rollback_changed),
@@ -84,20 +89,20 @@ def _leaf_changes(old: Any, new: Any, path: str, out: list[FieldChange]) -> None
             _leaf_changes(old.get(key, _MISSING), new.get(key, _MISSING), sub, out)
         return
     if old != new:
-        out.append(FieldChange(path,
-                               None if old is _MISSING else old,
-                               None if new is _MISSING else new))
+        out.append(FieldChange(path, None if old is _MISSING else old, None if new is _MISSING else new))
 
 
 def diff_steps(old: Step, new: Step) -> tuple[FieldChange, ...]:
     out: list[FieldChange] = []
-    _leaf_changes(old.model_dump(mode="json", by_alias=True),
-                  new.model_dump(mode="json", by_alias=True), "", out)
+    _leaf_changes(
+        old.model_dump(mode="json", by_alias=True), new.model_dump(mode="json", by_alias=True), "", out
+    )
     return tuple(out)
 
 
-def _diff_group(old: tuple[Step, ...], new: tuple[Step, ...]
-                ) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, tuple[FieldChange, ...]]]:
+def _diff_group(
+    old: tuple[Step, ...], new: tuple[Step, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, tuple[FieldChange, ...]]]:
     a = {s.id: s for s in old}
     b = {s.id: s for s in new}
     added = tuple(s.id for s in new if s.id not in a)

@@ -242,8 +242,10 @@ class _Evaluator:
     def _Subscript(self, node: ast.Subscript) -> Any:
         container = self.eval(node.value)
         if isinstance(node.slice, ast.Slice):
-            parts = [None if p is None else self.eval(p) for p in
-                     (node.slice.lower, node.slice.upper, node.slice.step)]
+            parts = [
+                None if p is None else self.eval(p)
+                for p in (node.slice.lower, node.slice.upper, node.slice.step)
+            ]
             if not isinstance(container, (str, list, tuple)):
                 raise ExprError(f"cannot slice a {type(container).__name__}")
             return container[slice(*parts)]
@@ -271,8 +273,10 @@ class _Evaluator:
                 if not all(isinstance(a, (str, tuple)) or a is None for a in args):
                     raise ExprError(f"{node.func.attr}() takes string arguments")
                 return getattr(target, node.func.attr)(*args)
-            raise ExprError(f"method {node.func.attr!r} is not allowed (string methods: "
-                            f"{', '.join(sorted(_STR_METHODS))})")
+            raise ExprError(
+                f"method {node.func.attr!r} is not allowed (string methods: "
+                f"{', '.join(sorted(_STR_METHODS))})"
+            )
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
             name = node.func.id if isinstance(node.func, ast.Name) else _describe(node.func)
             raise ExprError(f"function {name!r} is not allowed (allowed: {', '.join(sorted(FUNCTIONS))})")
@@ -295,10 +299,18 @@ def _index(container: Any, key: Any) -> Any:
 
 
 def _describe(node: ast.AST) -> str:
-    return {"Lambda": "lambda", "ListComp": "a comprehension", "GeneratorExp": "a generator",
-            "DictComp": "a comprehension", "SetComp": "a comprehension", "NamedExpr": "`:=`",
-            "Await": "await", "JoinedStr": "an f-string", "Starred": "`*` unpacking",
-            "Set": "a set literal"}.get(type(node).__name__, type(node).__name__)
+    return {
+        "Lambda": "lambda",
+        "ListComp": "a comprehension",
+        "GeneratorExp": "a generator",
+        "DictComp": "a comprehension",
+        "SetComp": "a comprehension",
+        "NamedExpr": "`:=`",
+        "Await": "await",
+        "JoinedStr": "an f-string",
+        "Starred": "`*` unpacking",
+        "Set": "a set literal",
+    }.get(type(node).__name__, type(node).__name__)
 
 
 def _check_shape(tree: ast.AST) -> None:
@@ -344,6 +356,14 @@ def safe_eval(expression: str, names: Mapping[str, Any] | None = None) -> Any:
         return _Evaluator(names or {}).eval(tree)
     except ExprError:
         raise
-    except (ArithmeticError, ValueError, TypeError, KeyError, IndexError, RecursionError,
-            MemoryError, AttributeError) as exc:
+    except (
+        ArithmeticError,
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        RecursionError,
+        MemoryError,
+        AttributeError,
+    ) as exc:
         raise ExprError(f"{type(exc).__name__}: {exc}") from None

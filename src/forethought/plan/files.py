@@ -29,7 +29,6 @@ MAX_PLAN_BYTES = 64 * 1024 * 1024
 Format = Literal["yaml", "json"]
 
 
-
 class PlanFileError(UserError):
     """A plan file that cannot be read or parsed at all; ``problems`` when it parsed but is invalid."""
 
@@ -59,8 +58,9 @@ def read_text(path: Path) -> str:
     if path.is_dir():
         raise PlanFileError(f"{path}: is a directory; give a .yaml or .json plan file")
     if size > MAX_PLAN_BYTES:
-        raise PlanFileError(f"{path}: plan file is {size:,} bytes, over the limit of "
-                            f"{MAX_PLAN_BYTES:,} bytes; split the plan")
+        raise PlanFileError(
+            f"{path}: plan file is {size:,} bytes, over the limit of {MAX_PLAN_BYTES:,} bytes; split the plan"
+        )
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -92,11 +92,14 @@ def parse_text(text: str, fmt: Format, source: str) -> Any:
             raise PlanFileError(f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
         except _DuplicateKey as exc:
             key, where = _locate_duplicate(text) or (exc.key, "")
-            raise PlanFileError(f"{source}{where}: invalid JSON: duplicate key {key!r} in an object "
-                                "(JSON would silently keep the last one); keep one of them") from None
+            raise PlanFileError(
+                f"{source}{where}: invalid JSON: duplicate key {key!r} in an object "
+                "(JSON would silently keep the last one); keep one of them"
+            ) from None
         except _NonFinite as exc:
-            raise PlanFileError(f"{source}: invalid JSON: {exc} is not a number plans accept; "
-                                "use a finite number or a string") from None
+            raise PlanFileError(
+                f"{source}: invalid JSON: {exc} is not a number plans accept; use a finite number or a string"
+            ) from None
         except RecursionError:
             raise PlanFileError(f"{source}: JSON nested too deeply") from None
         return data  # JSON yields only JSON types, and non-finite numbers were refused above
@@ -221,13 +224,12 @@ def import_foreign(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> An
     if isinstance(out.get("steps"), list):
         out["steps"] = [_import_step(s, f"s{i + 1}", tools) for i, s in enumerate(out["steps"])]
     if isinstance(out.get("rollback"), list):
-        out["rollback"] = [
-            _import_step(s, f"rollback_{i + 1}", tools) for i, s in enumerate(out["rollback"])
-        ]
+        out["rollback"] = [_import_step(s, f"rollback_{i + 1}", tools) for i, s in enumerate(out["rollback"])]
     return out
 
 
 # ----------------------------------------------------------------------------- lines
+
 
 def line_index(text: str, fmt: Format) -> dict[tuple[Any, ...], int]:
     """Map data paths (``("steps", 3, "args", "x")``) to 1-based lines; empty if unavailable."""
@@ -251,8 +253,7 @@ def line_index(text: str, fmt: Format) -> dict[tuple[Any, ...], int]:
     return index
 
 
-def _attach_lines(problems: list[Problem], data: Any, text: str, fmt: Format,
-                  source: str) -> list[Problem]:
+def _attach_lines(problems: list[Problem], data: Any, text: str, fmt: Format, source: str) -> list[Problem]:
     index = line_index(text, fmt)
     positions: dict[tuple[str, str], int] = {}
     if isinstance(data, Mapping):
@@ -280,12 +281,14 @@ def _attach_lines(problems: list[Problem], data: Any, text: str, fmt: Format,
 
 # ----------------------------------------------------------------------------- public API
 
+
 def check_data(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> tuple[Plan | None, list[Problem]]:
     """Structural then semantic validation of plan data; never raises on arbitrary JSON input."""
     if not isinstance(data, (Mapping, list)):
         kind = "empty" if data is None else type(data).__name__
-        return None, [Problem("not_a_mapping", f"a plan must be a mapping with `goal` and `steps` "
-                              f"(got {kind})")]
+        return None, [
+            Problem("not_a_mapping", f"a plan must be a mapping with `goal` and `steps` (got {kind})")
+        ]
     if is_foreign(data):
         data = import_foreign(data, tools)
     try:

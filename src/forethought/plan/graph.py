@@ -47,8 +47,9 @@ def topological_order(deps: Mapping[str, tuple[str, ...] | list[str]]) -> list[s
     return order
 
 
-def critical_path(deps: Mapping[str, tuple[str, ...] | list[str]],
-                  durations: Mapping[str, float]) -> CriticalPath:
+def critical_path(
+    deps: Mapping[str, tuple[str, ...] | list[str]], durations: Mapping[str, float]
+) -> CriticalPath:
     """Longest duration-weighted chain; steps without a duration count as 0."""
     if not deps:
         return CriticalPath(0.0, ())
@@ -70,8 +71,9 @@ def critical_path(deps: Mapping[str, tuple[str, ...] | list[str]],
     return CriticalPath(finish[end], tuple(reversed(chain)))
 
 
-def estimate_durations(plan: Plan, latency: Mapping[str, float] | None = None,
-                       default: float = DEFAULT_STEP_ESTIMATE_S) -> dict[str, float]:
+def estimate_durations(
+    plan: Plan, latency: Mapping[str, float] | None = None, default: float = DEFAULT_STEP_ESTIMATE_S
+) -> dict[str, float]:
     """Per-step estimates from per-tool latencies (``latency[tool]``), else ``default``."""
     latency = latency or {}
     return {s.id: float(latency.get(s.tool or "", default)) for s in plan.steps}
@@ -82,6 +84,7 @@ def plan_critical_path(plan: Plan, latency: Mapping[str, float] | None = None) -
 
 
 # ------------------------------------------------------------------------------ renderers
+
 
 def _label(step: Step) -> str:
     action = step.tool if step.tool is not None else "agent"
@@ -97,8 +100,12 @@ def render_text(plan: Plan, latency: Mapping[str, float] | None = None) -> str:
     by_id = plan.step_map()
     width = max((len(s) for s in deps), default=2)
     action_width = max((len(s.tool or "agent") for s in plan.steps), default=5)
-    lines = [f"goal: {plan.goal}", f"plan v{plan.version}: {len(deps)} steps; critical path "
-             f"{' → '.join(cp.steps)} ({cp.length_s:g}s estimated)", ""]
+    lines = [
+        f"goal: {plan.goal}",
+        f"plan v{plan.version}: {len(deps)} steps; critical path "
+        f"{' → '.join(cp.steps)} ({cp.length_s:g}s estimated)",
+        "",
+    ]
     for sid in topological_order(deps):
         step = by_id[sid]
         mark = "*" if sid in on_path else " "

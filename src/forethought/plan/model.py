@@ -89,9 +89,7 @@ class Check(_Frozen):
         default=None, alias="schema", description="JSON Schema the output must satisfy."
     )
     regex: str | None = Field(default=None, description="Must match the output's text form.")
-    expr: str | None = Field(
-        default=None, description="Safe expression over `output` that must be true."
-    )
+    expr: str | None = Field(default=None, description="Safe expression over `output` that must be true.")
     exit_code: int | None = Field(default=None, description="Expected `exit_code` of the output.")
     critic: str | None = Field(default=None, description="Rubric for an optional model critic.")
 
@@ -109,9 +107,7 @@ class Step(_Frozen):
     id: StepId
     description: str = ""
     tool: str | None = Field(default=None, min_length=1)
-    agent: str | None = Field(
-        default=None, min_length=1, description="Instruction for the executor model."
-    )
+    agent: str | None = Field(default=None, min_length=1, description="Instruction for the executor model.")
     args: dict[str, Any] = Field(default_factory=dict)
     depends_on: Annotated[tuple[StepId, ...], BeforeValidator(_ids_tuple)] = ()
     check: Check | None = None
@@ -224,9 +220,7 @@ class Plan(_Frozen):
 
     def to_data(self) -> dict[str, Any]:
         """Plain JSON-able data, with defaults omitted so files stay short and diffable."""
-        return self.model_dump(mode="json", by_alias=True, exclude_defaults=True) | {
-            "goal": self.goal
-        }
+        return self.model_dump(mode="json", by_alias=True, exclude_defaults=True) | {"goal": self.goal}
 
     def canonical_json(self) -> str:
         """Deterministic JSON of the whole plan, defaults included, keys sorted.
@@ -257,8 +251,7 @@ class Plan(_Frozen):
 
 def canonical_dumps(data: Any) -> str:
     """Canonical JSON text: sorted keys, no insignificant whitespace, UTF-8 kept."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def plan_from_data(data: Mapping[str, Any]) -> Plan:

@@ -137,7 +137,9 @@ def lookup(value: Any, path: tuple[PathPart, ...], ref_text: str = "") -> Any:
             if not isinstance(current, (list, tuple)):
                 raise ReferenceResolutionError(f"{where}: index [{part}] into a {type(current).__name__}")
             if not -len(current) <= part < len(current):
-                raise ReferenceResolutionError(f"{where}: index [{part}] out of range (length {len(current)})")
+                raise ReferenceResolutionError(
+                    f"{where}: index [{part}] out of range (length {len(current)})"
+                )
             current = current[part]
         else:
             if not isinstance(current, Mapping):

@@ -22,9 +22,7 @@ class ToolSpec(BaseModel):
 
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_.-]{0,127}$")
     description: str = ""
-    input_schema: dict[str, Any] = Field(
-        default_factory=lambda: {"type": "object", "properties": {}}
-    )
+    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
     output_schema: dict[str, Any] | None = None
     effect: Effect = "read_only"
     idempotent: bool = False

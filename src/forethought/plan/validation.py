@@ -64,9 +64,15 @@ class Problem:
         return f"{where}{subject}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "step_id": self.step_id,
-                "field": self.field_text() or None, "file": self.file, "line": self.line,
-                "text": str(self)}
+        return {
+            "code": self.code,
+            "message": self.message,
+            "step_id": self.step_id,
+            "field": self.field_text() or None,
+            "file": self.file,
+            "line": self.line,
+            "text": str(self),
+        }
 
 
 def _format_field(path: Iterable[str | int]) -> str:
@@ -80,6 +86,7 @@ def _format_field(path: Iterable[str | int]) -> str:
 
 
 # ------------------------------------------------------------------ structural (pydantic) errors
+
 
 def problems_from_validation_error(exc: ValidationError, data: Any) -> list[Problem]:
     """Turn pydantic's errors into located problems (step id instead of list index when known)."""
@@ -99,11 +106,16 @@ def problems_from_validation_error(exc: ValidationError, data: Any) -> list[Prob
             else:
                 rest = (f"{loc[0]}[{loc[1]}]", *loc[2:])
         rest = tuple(p for p in rest if not (isinstance(p, str) and p.startswith("function-")))
-        problems.append(Problem(
-            code="structure", message=_pydantic_message(err), step_id=step_id,
-            field=tuple(str(p) if not isinstance(p, int) else p for p in rest),
-            in_rollback=in_rollback, data_path=loc,
-        ))
+        problems.append(
+            Problem(
+                code="structure",
+                message=_pydantic_message(err),
+                step_id=step_id,
+                field=tuple(str(p) if not isinstance(p, int) else p for p in rest),
+                in_rollback=in_rollback,
+                data_path=loc,
+            )
+        )
     return problems
 
 
@@ -114,8 +126,7 @@ def _pydantic_message(err: Any) -> str:
     if kind == "missing":
         return "required field is missing"
     if kind == "string_pattern_mismatch":
-        return ("invalid id: use letters, digits, `_` and `-` (at most 128 characters, no spaces "
-                "or dots)")
+        return "invalid id: use letters, digits, `_` and `-` (at most 128 characters, no spaces or dots)"
     msg = str(err["msg"])
     msg = msg.removeprefix("Value error, ")
     got = err.get("input")
@@ -125,6 +136,7 @@ def _pydantic_message(err: Any) -> str:
 
 
 # ------------------------------------------------------------------ semantic checks
+
 
 class _Placeholder:
     """Stands in for a referenced value during schema checks: unknown until run time."""
@@ -156,8 +168,7 @@ class _Validators:
         """A fast validity predicate for the tool's input schema, or None if unsupported."""
         if spec.name not in self._quick:
             try:
-                self._quick[spec.name] = compile_quick(spec.input_schema, spec.input_schema,
-                                                       _Placeholder)
+                self._quick[spec.name] = compile_quick(spec.input_schema, spec.input_schema, _Placeholder)
             except (Unsupported, TypeError, AttributeError):
                 self._quick[spec.name] = None
         return self._quick[spec.name]
@@ -177,8 +188,9 @@ class _Validators:
         return self._cache[key]
 
 
-def validate_plan(plan: Plan | Mapping[str, Any],
-                  tools: Mapping[str, ToolSpec] | None = None) -> list[Problem]:
+def validate_plan(
+    plan: Plan | Mapping[str, Any], tools: Mapping[str, ToolSpec] | None = None
+) -> list[Problem]:
     """Every problem in ``plan`` at once; ``tools`` enables tool/argument/data-flow checks.
 
     Accepts raw data too (then structural problems are returned) and never raises on any JSON.
@@ -203,8 +215,9 @@ class _Checker:
         self._path_cache: dict[tuple[str, tuple[str | int, ...]], tuple[Any, int | None]] = {}
         self._flow_cache: dict[tuple[str, tuple[str | int, ...], str, FieldPath], str | None] = {}
 
-    def add(self, code: str, message: str, step: Step | None = None, field: FieldPath = (),
-            rollback: bool = False) -> None:
+    def add(
+        self, code: str, message: str, step: Step | None = None, field: FieldPath = (), rollback: bool = False
+    ) -> None:
         self.problems.append(Problem(code, message, step.id if step else None, field, rollback))
 
     def run(self) -> list[Problem]:
@@ -226,8 +239,13 @@ class _Checker:
         for group, steps in (("steps", self.plan.steps), ("rollback", self.plan.rollback)):
             for s in steps:
                 if s.id in seen:
-                    self.add("duplicate_id", f"duplicate step id (also used in {seen[s.id]}); "
-                             "give each step a unique id", s, ("id",), group == "rollback")
+                    self.add(
+                        "duplicate_id",
+                        f"duplicate step id (also used in {seen[s.id]}); give each step a unique id",
+                        s,
+                        ("id",),
+                        group == "rollback",
+                    )
                 else:
                     seen[s.id] = group
 
@@ -235,13 +253,15 @@ class _Checker:
         for s in self.plan.steps:
             for i, dep in enumerate(s.depends_on):
                 if dep not in self.main_ids:
-                    self.add("unknown_dependency",
-                             f"depends on unknown step {dep!r}{_suggest(dep, self.main_ids)}",
-                             s, ("depends_on", i))
+                    self.add(
+                        "unknown_dependency",
+                        f"depends on unknown step {dep!r}{_suggest(dep, self.main_ids)}",
+                        s,
+                        ("depends_on", i),
+                    )
 
     def _check_cycles(self) -> None:
-        graph = {s.id: [d for d in s.all_dependencies() if d in self.main_ids]
-                 for s in self.plan.steps}
+        graph = {s.id: [d for d in s.all_dependencies() if d in self.main_ids] for s in self.plan.steps}
         reported: set[frozenset[str]] = set()
         color: dict[str, int] = {}  # 1 = on the DFS stack, 2 = done
         for root in graph:
@@ -262,7 +282,7 @@ class _Checker:
                         stack.append((nxt, 0))
                         path.append(nxt)
                     elif state == 1:
-                        cycle = path[path.index(nxt):]
+                        cycle = path[path.index(nxt) :]
                         key = frozenset(cycle)
                         if key not in reported and len(reported) < MAX_CYCLES_REPORTED:
                             reported.add(key)
@@ -277,21 +297,31 @@ class _Checker:
         first = self.by_id[cycle[0]]
         nxt = cycle[1] if len(cycle) > 1 else cycle[0]
         via = "" if nxt in first.depends_on else f" (via a reference to ${{{nxt}}} in args)"
-        self.add("cycle", f"dependency cycle: {text}{via} — each step waits for the next; "
-                 "remove one of these dependencies", first, ("depends_on",))
+        self.add(
+            "cycle",
+            f"dependency cycle: {text}{via} — each step waits for the next; remove one of these dependencies",
+            first,
+            ("depends_on",),
+        )
 
     # -- per step ------------------------------------------------------------------------------
 
     def _check_step(self, step: Step, *, rollback: bool, rollback_index: int = 0) -> None:
         for text, loc in refs.find_malformed(step.args, ("args",)):
-            self.add("bad_reference", f"malformed reference {text!r}; write ${{step_id}} or "
-                     "${step_id.field[0]}", step, loc, rollback)
+            self.add(
+                "bad_reference",
+                f"malformed reference {text!r}; write ${{step_id}} or ${{step_id.field[0]}}",
+                step,
+                loc,
+                rollback,
+            )
         allowed = self._referable(step, rollback, rollback_index)
         for ref in step.arg_references:
             self._check_reference(step, ref, allowed, rollback)
         if step.tool is not None:
-            self._check_tool_call(step, step.tool, step.args, ("tool",), ("args",), rollback,
-                                  step.arg_references)
+            self._check_tool_call(
+                step, step.tool, step.args, ("tool",), ("args",), rollback, step.arg_references
+            )
         if step.compensate is not None:
             self._check_compensate(step, rollback)
         if step.check is not None:
@@ -303,14 +333,15 @@ class _Checker:
         earlier = {s.id for s in self.plan.rollback[:rollback_index]}
         return self.main_ids | earlier
 
-    def _check_reference(self, step: Step, ref: refs.Reference, allowed: set[str],
-                         rollback: bool) -> None:
+    def _check_reference(self, step: Step, ref: refs.Reference, allowed: set[str], rollback: bool) -> None:
         if ref.step_id not in allowed:
             later = {s.id for s in self.plan.rollback}
-            why = ("is a later rollback step" if ref.step_id in later
-                   else f"is not a step{_suggest(ref.step_id, allowed)}")
-            self.add("unknown_reference", f"reference {ref.text()} {why}", step, ref.location,
-                     rollback)
+            why = (
+                "is a later rollback step"
+                if ref.step_id in later
+                else f"is not a step{_suggest(ref.step_id, allowed)}"
+            )
+            self.add("unknown_reference", f"reference {ref.text()} {why}", step, ref.location, rollback)
             return
         self._check_ref_path(step, ref, rollback)
 
@@ -340,28 +371,43 @@ class _Checker:
             producer = self.by_id[ref.step_id]
             bad = refs.format_path(ref.path[: failed_at + 1])
             schema = self._producer_output_schema(ref.step_id) or {}
-            self.add("unknown_output_field",
-                     f"reference {ref.text()}: tool {producer.tool!r} output has no "
-                     f"{bad.lstrip('.')!r}{_output_fields_hint(schema, ref.path[:failed_at])}",
-                     step, ref.location, rollback)
+            self.add(
+                "unknown_output_field",
+                f"reference {ref.text()}: tool {producer.tool!r} output has no "
+                f"{bad.lstrip('.')!r}{_output_fields_hint(schema, ref.path[:failed_at])}",
+                step,
+                ref.location,
+                rollback,
+            )
 
-    def _check_tool_call(self, step: Step, tool: str, args: Mapping[str, Any], tool_field: FieldPath,
-                         args_field: FieldPath, rollback: bool,
-                         found: Iterable[refs.Reference] | None = None) -> None:
+    def _check_tool_call(
+        self,
+        step: Step,
+        tool: str,
+        args: Mapping[str, Any],
+        tool_field: FieldPath,
+        args_field: FieldPath,
+        rollback: bool,
+        found: Iterable[refs.Reference] | None = None,
+    ) -> None:
         if self.tools is None:
             return
         spec = self.tools.get(tool)
         if spec is None:
-            self.add("unknown_tool", f"unknown tool {tool!r}{_suggest(tool, self.tools)}; "
-                     "see `forethought tools`", step, tool_field, rollback)
+            self.add(
+                "unknown_tool",
+                f"unknown tool {tool!r}{_suggest(tool, self.tools)}; see `forethought tools`",
+                step,
+                tool_field,
+                rollback,
+            )
             return
         validator = self.validators.get(spec)
         instance = _with_placeholders(dict(args))
         quick = self.validators.quick(spec)
         fast_ok = bool(quick(instance)) if quick is not None else False
         if validator is not None and not fast_ok:
-            errors = sorted(validator.iter_errors(instance),
-                            key=lambda e: [str(p) for p in e.absolute_path])
+            errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
             for err in errors:
                 if isinstance(err.instance, _Placeholder):
                     continue
@@ -371,8 +417,14 @@ class _Checker:
             found = refs.find_references(args, args_field)
         self._check_typed_flow(step, spec, found, args_field, rollback)
 
-    def _check_typed_flow(self, step: Step, spec: ToolSpec, found: Iterable[refs.Reference],
-                          args_field: FieldPath, rollback: bool) -> None:
+    def _check_typed_flow(
+        self,
+        step: Step,
+        spec: ToolSpec,
+        found: Iterable[refs.Reference],
+        args_field: FieldPath,
+        rollback: bool,
+    ) -> None:
         """A whole-value reference must produce a type the parameter accepts."""
         for ref in found:
             if not ref.whole:
@@ -380,42 +432,48 @@ class _Checker:
             producer = self.by_id.get(ref.step_id)
             if producer is None or producer.tool is None:
                 continue
-            key = (producer.tool, ref.path, spec.name, ref.location[len(args_field):])
+            key = (producer.tool, ref.path, spec.name, ref.location[len(args_field) :])
             if key not in self._flow_cache:
                 self._flow_cache[key] = self._flow_mismatch(ref, spec, args_field)
             message = self._flow_cache[key]
             if message is not None:
                 self.add("type_mismatch", f"{ref.text()} {message}", step, ref.location, rollback)
 
-    def _flow_mismatch(self, ref: refs.Reference, spec: ToolSpec,
-                       args_field: FieldPath) -> str | None:
+    def _flow_mismatch(self, ref: refs.Reference, spec: ToolSpec, args_field: FieldPath) -> str | None:
         source = self._producer_output_schema(ref.step_id)
         if source is None:
             return None
         produced, failed = self._output_at(ref.step_id, ref.path)
         if failed is not None or produced is None:
             return None
-        expected, bad = schema_at(spec.input_schema, ref.location[len(args_field):])
+        expected, bad = schema_at(spec.input_schema, ref.location[len(args_field) :])
         if bad is not None or expected is None:
             return None
         have, want = types_of(produced, source), types_of(expected, spec.input_schema)
         if compatible(have, want):
             return None
-        return (f"produces {'/'.join(sorted(have or ()))} but {spec.name!r} expects "
-                f"{'/'.join(sorted(want or ()))}")
+        return (
+            f"produces {'/'.join(sorted(have or ()))} but {spec.name!r} expects "
+            f"{'/'.join(sorted(want or ()))}"
+        )
 
     def _check_compensate(self, step: Step, rollback: bool) -> None:
         assert step.compensate is not None
         comp = step.compensate
-        self._check_tool_call(step, comp.tool, comp.args, ("compensate", "tool"),
-                              ("compensate", "args"), rollback)
+        self._check_tool_call(
+            step, comp.tool, comp.args, ("compensate", "tool"), ("compensate", "args"), rollback
+        )
         ancestors = self._ancestors(step.id) | {step.id}
         for ref in refs.find_references(comp.args, ("compensate", "args")):
             if ref.step_id not in ancestors:
-                self.add("non_ancestor_reference",
-                         f"compensation references {ref.text()}, which is neither this step nor "
-                         "one it depends on; its output may not exist when undoing", step,
-                         ref.location, rollback)
+                self.add(
+                    "non_ancestor_reference",
+                    f"compensation references {ref.text()}, which is neither this step nor "
+                    "one it depends on; its output may not exist when undoing",
+                    step,
+                    ref.location,
+                    rollback,
+                )
             else:
                 self._check_ref_path(step, ref, rollback)
 
@@ -439,17 +497,22 @@ class _Checker:
             import jsonschema
 
             try:
-                jsonschema.validators.validator_for(check.output_schema).check_schema(
-                    check.output_schema)
+                jsonschema.validators.validator_for(check.output_schema).check_schema(check.output_schema)
             except jsonschema.SchemaError as exc:
-                self.add("bad_check", f"not a valid JSON Schema: {exc.message}", step,
-                         ("check", "schema"), rollback)
+                self.add(
+                    "bad_check",
+                    f"not a valid JSON Schema: {exc.message}",
+                    step,
+                    ("check", "schema"),
+                    rollback,
+                )
         if check.regex is not None:
             try:
                 re.compile(check.regex)
             except re.error as exc:
-                self.add("bad_check", f"invalid regular expression: {exc}", step,
-                         ("check", "regex"), rollback)
+                self.add(
+                    "bad_check", f"invalid regular expression: {exc}", step, ("check", "regex"), rollback
+                )
         if check.expr is not None:
             self._check_expr(step, check.expr, rollback)
 

@@ -68,7 +68,7 @@ class StepScanner:
         if not closes and "{" not in chunk:
             return []  # a new step starts with `{`: nothing else can make one ready
         try:
-            partial = from_json(self._text[self._start:], allow_partial=True)
+            partial = from_json(self._text[self._start :], allow_partial=True)
         except ValueError as exc:
             raise PlanParseError(f"malformed plan JSON: unexpected input ({exc})") from None
         return self._found(partial, complete=False)
@@ -97,7 +97,7 @@ class StepScanner:
         if not isinstance(steps, list):
             return found
         ready = len(steps) if complete or self._steps_closed else len(steps) - 1
-        for item in steps[self._steps_sent:ready]:
+        for item in steps[self._steps_sent : ready]:
             if isinstance(item, dict):
                 found.append(Found("step", item))
         self._steps_sent = max(self._steps_sent, ready)

@@ -36,9 +36,29 @@ _NUMBER_RE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 # "in docs", "under src/app", "of the reports folder": a directory named in the goal.
 _DIR_PHRASE_RE = re.compile(
     r"\b(?:in|under|inside|within|of|from)\s+(?:the\s+)?(?:(?:folder|directory|dir)\s+)?"
-    r"([A-Za-z0-9_][\w-]*(?:/[\w-]+)*/?)(?!\.\w)(?:\s+(?:folder|directory|dir))?\b")
-_NOT_DIRS = frozenset({"this", "that", "it", "them", "file", "files", "text", "words", "lines",
-                       "a", "an", "the", "my", "each", "all", "every", "current"})
+    r"([A-Za-z0-9_][\w-]*(?:/[\w-]+)*/?)(?!\.\w)(?:\s+(?:folder|directory|dir))?\b"
+)
+_NOT_DIRS = frozenset(
+    {
+        "this",
+        "that",
+        "it",
+        "them",
+        "file",
+        "files",
+        "text",
+        "words",
+        "lines",
+        "a",
+        "an",
+        "the",
+        "my",
+        "each",
+        "all",
+        "every",
+        "current",
+    }
+)
 _DIR_TOOL = re.compile(r"dir|folder|list", re.I)
 _ROOT_WORDS = frozenset({"workspace", "root", "here", "project"})  # the tools' root directory
 
@@ -61,13 +81,18 @@ def goal_literals(goal: str) -> Literals:
     strings.extend(m.group(1) for m in _FILE_RE.finditer(unquoted))
     numbers = [float(m.group(1)) for m in _NUMBER_RE.finditer(unquoted)]
     strings = [s for s in strings if "$" not in s]
-    dirs = ["." if m.group(1).lower() in _ROOT_WORDS else m.group(1).rstrip("/")
-            for m in _DIR_PHRASE_RE.finditer(unquoted)
-            if m.group(1).lower() not in _NOT_DIRS and not _FILE_RE.fullmatch(m.group(1))]
+    dirs = [
+        "." if m.group(1).lower() in _ROOT_WORDS else m.group(1).rstrip("/")
+        for m in _DIR_PHRASE_RE.finditer(unquoted)
+        if m.group(1).lower() not in _NOT_DIRS and not _FILE_RE.fullmatch(m.group(1))
+    ]
     if re.search(r"\b(?:this|current)\s+(?:folder|directory|dir)\b", unquoted, re.I):
         dirs.append(".")
-    return Literals(tuple(dict.fromkeys(strings)), tuple(dict.fromkeys(numbers)),
-                    tuple(dict.fromkeys(d for d in dirs if d)))
+    return Literals(
+        tuple(dict.fromkeys(strings)),
+        tuple(dict.fromkeys(numbers)),
+        tuple(dict.fromkeys(d for d in dirs if d)),
+    )
 
 
 def _stems(text: str) -> set[str]:
@@ -91,8 +116,7 @@ def rank_tools(goal: str, tools: Mapping[str, ToolSpec]) -> dict[str, ToolSpec]:
         desc_hits = len(goal_stems & _stems(spec.description))
         # A tool that can take a file named in the goal is a likely first step.
         params = (spec.input_schema.get("properties") or {}).keys()
-        takes_file = has_file and any(_PATHY_PARAM.search(p) and not _DIR_PARAM.search(p)
-                                      for p in params)
+        takes_file = has_file and any(_PATHY_PARAM.search(p) and not _DIR_PARAM.search(p) for p in params)
         return (-(2.0 * name_hits + desc_hits + 1.5 * takes_file), index)
 
     order = sorted(enumerate(tools), key=score)
@@ -109,8 +133,11 @@ def min_steps_hint(goal: str, tools: Mapping[str, ToolSpec]) -> int:
     goal_stems = _stems(goal)
     named = [spec for name, spec in tools.items() if goal_stems & _stems(name)]
     has_file = any(_FILE_RE.fullmatch(v) for v in goal_literals(goal).strings)
-    takes_file = any(_PATHY_PARAM.search(p) and not _DIR_PARAM.search(p)
-                     for spec in named for p in (spec.input_schema.get("properties") or {}))
+    takes_file = any(
+        _PATHY_PARAM.search(p) and not _DIR_PARAM.search(p)
+        for spec in named
+        for p in (spec.input_schema.get("properties") or {})
+    )
     return max(1, len(named) + (1 if has_file and not takes_file else 0))
 
 
@@ -145,8 +172,11 @@ def reference_candidates(step_id: str, spec: ToolSpec | None) -> list[RefCandida
         for name, sub in props.items():
             if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", str(name)):
                 t = types_of(sub, out_schema)
-                found.append(RefCandidate("${" + step_id + "." + str(name) + "}",
-                                          frozenset(t) if t is not None else None))
+                found.append(
+                    RefCandidate(
+                        "${" + step_id + "." + str(name) + "}", frozenset(t) if t is not None else None
+                    )
+                )
     return found
 
 
@@ -169,8 +199,14 @@ def _rewrite_refs(node: Any, prefix: str) -> Any:
 class PlanSchemaBuilder:
     """Builds the output schema; ``defs`` collects every tool's ``$defs`` under unique names."""
 
-    def __init__(self, tools: Mapping[str, ToolSpec], *, literals: Literals | None = None,
-                 describe: bool = False, max_string: int | None = None) -> None:
+    def __init__(
+        self,
+        tools: Mapping[str, ToolSpec],
+        *,
+        literals: Literals | None = None,
+        describe: bool = False,
+        max_string: int | None = None,
+    ) -> None:
         self.tools = dict(tools)
         self.max_string = max_string
         self.literals = literals or Literals()
@@ -186,14 +222,14 @@ class PlanSchemaBuilder:
             schema = _rewrite_refs(schema, prefix)
             self._args_inputs[name] = (schema, spec.input_schema)
 
-    def _literal(self, pname: str, prop: dict[str, Any], root: Mapping[str, Any],
-                 relaxed: bool, tool: str = "") -> dict[str, Any] | None:
+    def _literal(
+        self, pname: str, prop: dict[str, Any], root: Mapping[str, Any], relaxed: bool, tool: str = ""
+    ) -> dict[str, Any] | None:
         """The non-reference alternatives for one argument; None means "references only"."""
         types = types_of(prop, root)
         if types != {"string"} or any(k in prop for k in ("enum", "const", "pattern", "format")):
             return prop
-        takes_dir = bool(_DIR_PARAM.search(pname)) or (bool(_DIR_TOOL.search(tool))
-                                                        and pname == "path")
+        takes_dir = bool(_DIR_PARAM.search(pname)) or (bool(_DIR_TOOL.search(tool)) and pname == "path")
         if takes_dir and self.literals.directories and not relaxed:
             return {"type": "string", "enum": list(self.literals.directories)}  # named in the goal
         if self.literals.strings and not relaxed:
@@ -215,8 +251,9 @@ class PlanSchemaBuilder:
             return {**prop, "maxLength": self.max_string}
         return prop
 
-    def _args_schema(self, tool: str, refs: Sequence[RefCandidate],
-                     relaxed: bool = False) -> dict[str, Any] | None:
+    def _args_schema(
+        self, tool: str, refs: Sequence[RefCandidate], relaxed: bool = False
+    ) -> dict[str, Any] | None:
         """Argument schema for ``tool`` at a position with ``refs`` available; None = impossible."""
         schema, original = self._args_inputs[tool]
         props = schema.get("properties")
@@ -226,10 +263,12 @@ class PlanSchemaBuilder:
         new_props: dict[str, Any] = {}
         for pname, pschema in props.items():
             want = types_of(pschema, original)
-            literal = self._literal(str(pname), dict(pschema) if isinstance(pschema, Mapping)
-                                    else {}, original, relaxed, tool)
-            options = [r.text for r in refs
-                       if compatible(set(r.types) if r.types is not None else None, want)]
+            literal = self._literal(
+                str(pname), dict(pschema) if isinstance(pschema, Mapping) else {}, original, relaxed, tool
+            )
+            options = [
+                r.text for r in refs if compatible(set(r.types) if r.types is not None else None, want)
+            ]
             if literal is None and not options:
                 if pname in required:
                     return None
@@ -254,8 +293,7 @@ class PlanSchemaBuilder:
             for cand in reference_candidates(step_id, spec):
                 if cand.text in merged:
                     old = merged[cand.text]
-                    merged[cand.text] = None if old is None or cand.types is None \
-                        else old | cand.types
+                    merged[cand.text] = None if old is None or cand.types is None else old | cand.types
                 else:
                     merged[cand.text] = cand.types
         return [RefCandidate(text, types) for text, types in merged.items()]
@@ -266,24 +304,32 @@ class PlanSchemaBuilder:
         shapes = []
         args_by_tool = {tool: self._args_schema(tool, refs) for tool in self.tools}
         if all(a is None for a in args_by_tool.values()):
-            args_by_tool = {tool: self._args_schema(tool, refs, relaxed=True)
-                            for tool in self.tools}
+            args_by_tool = {tool: self._args_schema(tool, refs, relaxed=True) for tool in self.tools}
         for tool, args in args_by_tool.items():
             if args is None:
                 continue
-            props: dict[str, Any] = {"id": {"const": step_id}, "tool": {"const": tool},
-                                     "args": args}
+            props: dict[str, Any] = {"id": {"const": step_id}, "tool": {"const": tool}, "args": args}
             if self.describe:
                 props["description"] = {"type": "string", "maxLength": 120}
             if earlier:
-                props["depends_on"] = {"type": "array", "items": {"enum": [e[0] for e in earlier]},
-                                       "maxItems": len(earlier)}
-            shapes.append({"type": "object", "properties": props,
-                           "required": ["id", "tool", "args"], "additionalProperties": False})
+                props["depends_on"] = {
+                    "type": "array",
+                    "items": {"enum": [e[0] for e in earlier]},
+                    "maxItems": len(earlier),
+                }
+            shapes.append(
+                {
+                    "type": "object",
+                    "properties": props,
+                    "required": ["id", "tool", "args"],
+                    "additionalProperties": False,
+                }
+            )
         return shapes[0] if len(shapes) == 1 else {"anyOf": shapes}
 
-    def plan_schema(self, new_ids: Sequence[str], prior: Sequence[tuple[str, str | None]] = (),
-                    *, min_steps: int = 1) -> dict[str, Any]:
+    def plan_schema(
+        self, new_ids: Sequence[str], prior: Sequence[tuple[str, str | None]] = (), *, min_steps: int = 1
+    ) -> dict[str, Any]:
         """``{"steps": [...]}`` with one positional schema per id in ``new_ids``.
 
         ``prior`` are steps that already exist (completed steps during a replan): every new step
@@ -296,9 +342,15 @@ class PlanSchemaBuilder:
             earlier.append((sid, None))
         schema: dict[str, Any] = {
             "type": "object",
-            "properties": {"steps": {"type": "array", "prefixItems": items, "items": False,
-                                     "minItems": max(1, min(min_steps, len(items))),
-                                     "maxItems": len(items)}},
+            "properties": {
+                "steps": {
+                    "type": "array",
+                    "prefixItems": items,
+                    "items": False,
+                    "minItems": max(1, min(min_steps, len(items))),
+                    "maxItems": len(items),
+                }
+            },
             "required": ["steps"],
             "additionalProperties": False,
         }
@@ -307,9 +359,14 @@ class PlanSchemaBuilder:
         return schema
 
 
-def plan_json_schema(tools: Mapping[str, ToolSpec], *, max_steps: int = 6,
-                     literals: Literals | None = None, describe: bool = False,
-                     prior: Sequence[tuple[str, str | None]] = ()) -> dict[str, Any]:
+def plan_json_schema(
+    tools: Mapping[str, ToolSpec],
+    *,
+    max_steps: int = 6,
+    literals: Literals | None = None,
+    describe: bool = False,
+    prior: Sequence[tuple[str, str | None]] = (),
+) -> dict[str, Any]:
     """Convenience wrapper: the schema for a fresh plan of up to ``max_steps`` steps."""
     builder = PlanSchemaBuilder(tools, literals=literals, describe=describe)
     ids = step_ids(max_steps, [p[0] for p in prior])

@@ -27,8 +27,29 @@ from forethought.plan.model import Plan
 from forethought.tools.base import ToolSpec
 
 _WORD_RE = re.compile(r"[^\W_]+")
-_STOP = frozenset({"a", "an", "and", "the", "of", "to", "in", "on", "for", "from", "with",
-                   "into", "by", "is", "it", "its", "this", "that", "then"})
+_STOP = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "from",
+        "with",
+        "into",
+        "by",
+        "is",
+        "it",
+        "its",
+        "this",
+        "that",
+        "then",
+    }
+)
 MAX_CANDIDATES = 2000  # ranked rows examined per query: bounded work however large memory grows
 
 
@@ -66,22 +87,31 @@ def _match_query(goal: str) -> str | None:
 # Schema migrations, in order; `PRAGMA user_version` counts those applied. Files written before the
 # index existed have version 0 and the `plans` table: the second step indexes their goals.
 
+
 def _create_plans(db: sqlite3.Connection) -> None:
-    db.execute("CREATE TABLE IF NOT EXISTS plans (id INTEGER PRIMARY KEY, goal TEXT NOT NULL, "
-               "plan TEXT NOT NULL, plan_hash TEXT NOT NULL UNIQUE, created_at REAL NOT NULL)")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS plans (id INTEGER PRIMARY KEY, goal TEXT NOT NULL, "
+        "plan TEXT NOT NULL, plan_hash TEXT NOT NULL UNIQUE, created_at REAL NOT NULL)"
+    )
 
 
 def _index_goals(db: sqlite3.Connection) -> None:
     db.execute("CREATE VIRTUAL TABLE plans_fts USING fts5(goal)")
     db.execute("INSERT INTO plans_fts (rowid, goal) SELECT id, goal FROM plans")
     # Triggers keep the index true to `plans` whoever writes it (older forethought versions too).
-    db.execute("CREATE TRIGGER plans_fts_insert AFTER INSERT ON plans BEGIN "
-               "INSERT INTO plans_fts (rowid, goal) VALUES (new.id, new.goal); END")
-    db.execute("CREATE TRIGGER plans_fts_delete AFTER DELETE ON plans BEGIN "
-               "DELETE FROM plans_fts WHERE rowid = old.id; END")
-    db.execute("CREATE TRIGGER plans_fts_update AFTER UPDATE ON plans BEGIN "
-               "DELETE FROM plans_fts WHERE rowid = old.id; "
-               "INSERT INTO plans_fts (rowid, goal) VALUES (new.id, new.goal); END")
+    db.execute(
+        "CREATE TRIGGER plans_fts_insert AFTER INSERT ON plans BEGIN "
+        "INSERT INTO plans_fts (rowid, goal) VALUES (new.id, new.goal); END"
+    )
+    db.execute(
+        "CREATE TRIGGER plans_fts_delete AFTER DELETE ON plans BEGIN "
+        "DELETE FROM plans_fts WHERE rowid = old.id; END"
+    )
+    db.execute(
+        "CREATE TRIGGER plans_fts_update AFTER UPDATE ON plans BEGIN "
+        "DELETE FROM plans_fts WHERE rowid = old.id; "
+        "INSERT INTO plans_fts (rowid, goal) VALUES (new.id, new.goal); END"
+    )
     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
@@ -108,8 +138,10 @@ def _prepare(db: sqlite3.Connection) -> None:
         db.execute(f"PRAGMA user_version = {max(version, len(_MIGRATIONS))}")
         if not current():
             db.execute("DELETE FROM plans_fts WHERE rowid < 0")
-            db.executemany("INSERT INTO plans_fts (rowid, goal) VALUES (?, ?)",
-                           [(-i, p.goal) for i, p in enumerate(starters, 1)])
+            db.executemany(
+                "INSERT INTO plans_fts (rowid, goal) VALUES (?, ?)",
+                [(-i, p.goal) for i, p in enumerate(starters, 1)],
+            )
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('starters', ?)", (digest,))
         db.execute("COMMIT")
     except BaseException:
@@ -129,11 +161,11 @@ class PlanMemory:
         try:
             if not in_memory:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(":memory:" if in_memory else self.path, timeout=5.0,
-                                   isolation_level=None)
+            conn = sqlite3.connect(":memory:" if in_memory else self.path, timeout=5.0, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"plan memory {self.path}: cannot open ({exc}); check the "
-                             "directory is writable") from None
+            raise StoreError(
+                f"plan memory {self.path}: cannot open ({exc}); check the directory is writable"
+            ) from None
         try:
             _prepare(conn)
             yield conn
@@ -146,15 +178,18 @@ class PlanMemory:
         """Keep a plan that worked (call after a successful run). Re-remembering is a no-op."""
         data = json.dumps(plan.to_data(), ensure_ascii=False, sort_keys=True)
         with self._db() as db:
-            db.execute("INSERT OR IGNORE INTO plans (goal, plan, plan_hash, created_at) "
-                       "VALUES (?, ?, ?, ?)", (plan.goal, data, plan.plan_hash(), time.time()))
+            db.execute(
+                "INSERT OR IGNORE INTO plans (goal, plan, plan_hash, created_at) VALUES (?, ?, ?, ?)",
+                (plan.goal, data, plan.plan_hash(), time.time()),
+            )
 
     def __len__(self) -> int:
         with self._db() as db:
             return int(db.execute("SELECT count(*) FROM plans").fetchone()[0])
 
-    def similar(self, goal: str, *, tools: Mapping[str, ToolSpec] | None = None,
-                k: int = 2, min_score: float = 0.0) -> list[Plan]:
+    def similar(
+        self, goal: str, *, tools: Mapping[str, ToolSpec] | None = None, k: int = 2, min_score: float = 0.0
+    ) -> list[Plan]:
         """The ``k`` remembered plans whose goals are most similar to ``goal`` (best first).
 
         A plan qualifies when its goal shares a word with ``goal`` (common words such as "the"
@@ -175,7 +210,8 @@ class PlanMemory:
                 "LEFT JOIN plans ON plans.id = plans_fts.rowid "
                 "WHERE plans_fts MATCH ? AND plans_fts.rowid > ? "
                 "ORDER BY bm25(plans_fts), plans_fts.rowid DESC LIMIT ?",
-                (query, lowest, MAX_CANDIDATES))
+                (query, lowest, MAX_CANDIDATES),
+            )
             for rowid, rank, text in rows:
                 if -rank <= min_score:
                     break

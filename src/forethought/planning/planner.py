@@ -134,6 +134,7 @@ def _strict_literals(mode: LiteralMode, model: Model) -> bool:
 
 # ------------------------------------------------------------------------------ post-processing
 
+
 def _ref_rewriter(mapping: Mapping[str, str]) -> Any:
     if not mapping:
         return lambda v: v
@@ -168,8 +169,7 @@ def drop_duplicate_steps(steps: list[Any], tools: Mapping[str, ToolSpec]) -> lis
         tool = step.get("tool")
         spec = tools.get(tool) if isinstance(tool, str) else None
         if spec is not None and spec.effect == "read_only" and isinstance(step.get("id"), str):
-            key = json.dumps([tool, step.get("args"), step.get("depends_on")], sort_keys=True,
-                             default=str)
+            key = json.dumps([tool, step.get("args"), step.get("depends_on")], sort_keys=True, default=str)
             if key in seen:
                 mapping[step["id"]] = seen[key]
                 continue
@@ -180,8 +180,9 @@ def drop_duplicate_steps(steps: list[Any], tools: Mapping[str, ToolSpec]) -> lis
     return out
 
 
-def prune_invalid_steps(plan: Plan, problems: Sequence[Problem],
-                        tools: Mapping[str, ToolSpec]) -> Plan | None:
+def prune_invalid_steps(
+    plan: Plan, problems: Sequence[Problem], tools: Mapping[str, ToolSpec]
+) -> Plan | None:
     """``plan`` without its invalid steps and their dependents, if what is left is valid.
 
     Small models often get the useful first steps right and then wander (an extra step feeding
@@ -203,9 +204,9 @@ def prune_invalid_steps(plan: Plan, problems: Sequence[Problem],
     kept = tuple(s for s in plan.steps if s.id not in bad)
     if not kept:
         return None
-    candidate = plan.model_copy(update={
-        "steps": kept,
-        "metadata": {**plan.metadata, "pruned": sorted(str(b) for b in bad)}})
+    candidate = plan.model_copy(
+        update={"steps": kept, "metadata": {**plan.metadata, "pruned": sorted(str(b) for b in bad)}}
+    )
     candidate = Plan.model_validate(candidate.model_dump(mode="json", by_alias=True))
     return None if validate_plan(candidate, tools) else candidate
 
@@ -218,9 +219,14 @@ def _steps_of(data: Any) -> list[Any] | None:
     return None
 
 
-def parse_plan_text(text: str, goal: str, tools: Mapping[str, ToolSpec], *,
-                    version: int = 1, metadata: Mapping[str, Any] | None = None,
-                    ) -> tuple[Plan | None, list[Problem]]:
+def parse_plan_text(
+    text: str,
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    *,
+    version: int = 1,
+    metadata: Mapping[str, Any] | None = None,
+) -> tuple[Plan | None, list[Problem]]:
     """Model answer → (plan or None, every problem). Never raises on any text."""
     try:
         data = extract_json(text)
@@ -229,8 +235,7 @@ def parse_plan_text(text: str, goal: str, tools: Mapping[str, ToolSpec], *,
     steps = _steps_of(data)
     if steps is None:
         return None, [Problem("no_steps", 'the answer needs a "steps" list of tool calls')]
-    doc: dict[str, Any] = {"goal": goal, "steps": drop_duplicate_steps(steps, tools),
-                           "version": version}
+    doc: dict[str, Any] = {"goal": goal, "steps": drop_duplicate_steps(steps, tools), "version": version}
     if metadata:
         doc["metadata"] = dict(metadata)
     return check_data(doc, dict(tools))
@@ -238,9 +243,15 @@ def parse_plan_text(text: str, goal: str, tools: Mapping[str, ToolSpec], *,
 
 # ------------------------------------------------------------------------------------ planning
 
+
 def build_planning_request(
-    goal: str, tools: Mapping[str, ToolSpec], model: Model, *, constraints: Sequence[str] = (),
-    budget: str | None = None, memory: PlanMemory | None = None,
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    model: Model,
+    *,
+    constraints: Sequence[str] = (),
+    budget: str | None = None,
+    memory: PlanMemory | None = None,
     options: PlannerOptions | None = None,
 ) -> tuple[list[Message], dict[bool, dict[str, Any]], bool]:
     """Messages, output schemas (keyed by "strict literals?") and whether to start strict."""
@@ -251,26 +262,43 @@ def build_planning_request(
     literals = goal_literals(goal)
     strict = _strict_literals(opts.literal_mode, model)
     # `is not None`, not truthiness: an empty memory still offers the shipped starter plans.
-    examples = (memory.similar(goal, tools=tools, k=opts.examples)
-                if memory is not None and opts.examples else [])
+    examples = (
+        memory.similar(goal, tools=tools, k=opts.examples) if memory is not None and opts.examples else []
+    )
     # Examples go in as earlier chat turns: small chat models imitate a previous assistant
     # answer far more reliably than an example embedded in the prompt text.
     messages = [Message(role="system", content=SYSTEM + "\n\nTools:\n" + render_tools(tools))]
     for example in reversed(examples):  # the most similar example ends up closest to the goal
-        messages += [Message(role="user", content=f"Goal: {example.goal}"),
-                     Message(role="assistant", content=plan_json_text(example))]
-    messages.append(Message(role="user", content=user_prompt(
-        goal, tools, literals=literals.strings if opts.literal_mode != "off" else (),
-        constraints=constraints, budget=budget, with_tools=False)))
+        messages += [
+            Message(role="user", content=f"Goal: {example.goal}"),
+            Message(role="assistant", content=plan_json_text(example)),
+        ]
+    messages.append(
+        Message(
+            role="user",
+            content=user_prompt(
+                goal,
+                tools,
+                literals=literals.strings if opts.literal_mode != "off" else (),
+                constraints=constraints,
+                budget=budget,
+                with_tools=False,
+            ),
+        )
+    )
     ids = step_ids(_max_steps(opts, model))
     # Free strings are capped for the embedded model: a tiny model can ramble inside a string
     # until max_tokens, which costs tens of seconds and is never a useful argument.
     max_string = 200 if _is_local(model) else None
-    schemas = {
-        strict: PlanSchemaBuilder(tools, literals=literals if strict else None,
-                                  describe=opts.describe, max_string=max_string).plan_schema(
-                                      ids, min_steps=min_steps_hint(goal, tools) if strict else 1)
-    } if opts.constrained else {}
+    schemas = (
+        {
+            strict: PlanSchemaBuilder(
+                tools, literals=literals if strict else None, describe=opts.describe, max_string=max_string
+            ).plan_schema(ids, min_steps=min_steps_hint(goal, tools) if strict else 1)
+        }
+        if opts.constrained
+        else {}
+    )
     return messages, schemas, strict
 
 
@@ -288,32 +316,38 @@ async def make_plan(
     """Plan ``goal`` with ``tools``; see the module docstring. Model failures raise ModelError."""
     opts = options or PlannerOptions()
     messages, schemas, strict = build_planning_request(
-        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts)
+        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts
+    )
     result = PlanResult(plan=None)
     for attempt in range(max_repairs + 1):
         # Repairs keep the same grammar: for a tiny model the constrained space is its best
         # chance, and the feedback in the prompt is what changes between attempts.
         schema = schemas.get(strict)
-        request = ModelRequest(messages=tuple(messages), json_schema=schema,
-                               schema_name="plan", temperature=opts.temperature,
-                               max_tokens=opts.max_tokens)
+        request = ModelRequest(
+            messages=tuple(messages),
+            json_schema=schema,
+            schema_name="plan",
+            temperature=opts.temperature,
+            max_tokens=opts.max_tokens,
+        )
         response = await model.complete(request)
         result.calls.append(ModelCall(request, response))
         plan, problems = parse_plan_text(
-            response.text, goal, tools,
-            metadata={"planner": model.name, "attempts": attempt + 1})
+            response.text, goal, tools, metadata={"planner": model.name, "attempts": attempt + 1}
+        )
         result.plan, result.problems = plan, problems
         if plan is not None and not problems:
             return result
         prune_now = opts.prune_invalid if opts.prune_invalid is not None else _is_local(model)
-        if plan is not None and (prune_now or (opts.prune_invalid is None
-                                               and attempt == max_repairs)):
+        if plan is not None and (prune_now or (opts.prune_invalid is None and attempt == max_repairs)):
             pruned = prune_invalid_steps(plan, problems, tools)
             if pruned is not None:
                 result.plan, result.problems = pruned, []
                 return result
-        messages += [Message(role="assistant", content=response.text),
-                     Message(role="user", content=repair_prompt([str(p) for p in problems]))]
+        messages += [
+            Message(role="assistant", content=response.text),
+            Message(role="user", content=repair_prompt([str(p) for p in problems])),
+        ]
     return result
 
 
@@ -339,38 +373,55 @@ async def replan(
     by_id = plan.step_map()
     unknown = [sid for sid in state_summary if sid not in by_id]
     if unknown:
-        raise PlanningError(f"replan: completed step {unknown[0]!r} is not in plan version "
-                            f"{plan.version}")
+        raise PlanningError(f"replan: completed step {unknown[0]!r} is not in plan version {plan.version}")
     completed = [s for s in plan.steps if s.id in state_summary]
     completed_ids = {s.id for s in completed}
     summaries = {s.id: summarize_output(state_summary[s.id]) for s in completed}
-    messages = [Message(role="system", content=SYSTEM),
-                Message(role="user", content=replan_prompt(goal, plan, summaries, failure,
-                                                           tools))]
+    messages = [
+        Message(role="system", content=SYSTEM),
+        Message(role="user", content=replan_prompt(goal, plan, summaries, failure, tools)),
+    ]
     prior = [(s.id, s.tool) for s in completed]
     new_ids = step_ids(_max_steps(opts, model), [s.id for s in plan.steps])
-    schema = (PlanSchemaBuilder(tools, describe=opts.describe).plan_schema(new_ids, prior)
-              if opts.constrained else None)
+    schema = (
+        PlanSchemaBuilder(tools, describe=opts.describe).plan_schema(new_ids, prior)
+        if opts.constrained
+        else None
+    )
     problems: list[Problem] = []
     for _attempt in range(max_repairs + 1):
-        request = ModelRequest(messages=tuple(messages), json_schema=schema, schema_name="plan",
-                               temperature=opts.temperature, max_tokens=opts.max_tokens)
+        request = ModelRequest(
+            messages=tuple(messages),
+            json_schema=schema,
+            schema_name="plan",
+            temperature=opts.temperature,
+            max_tokens=opts.max_tokens,
+        )
         response = await model.complete(request)
         if calls is not None:
             calls.append(ModelCall(request, response, role="replanner"))
-        candidate, problems = _assemble_replan(response.text, goal, plan, completed,
-                                               completed_ids, tools, model.name)
+        candidate, problems = _assemble_replan(
+            response.text, goal, plan, completed, completed_ids, tools, model.name
+        )
         if candidate is not None and not problems:
             return candidate
-        messages += [Message(role="assistant", content=response.text),
-                     Message(role="user", content=repair_prompt([str(p) for p in problems]))]
+        messages += [
+            Message(role="assistant", content=response.text),
+            Message(role="user", content=repair_prompt([str(p) for p in problems])),
+        ]
     first = str(problems[0]) if problems else "no plan"
     raise PlanningError(f"replan of version {plan.version} failed: {first}", problems)
 
 
-def _assemble_replan(text: str, goal: str, plan: Plan, completed: list[Step],
-                     completed_ids: set[str], tools: Mapping[str, ToolSpec],
-                     model_name: str) -> tuple[Plan | None, list[Problem]]:
+def _assemble_replan(
+    text: str,
+    goal: str,
+    plan: Plan,
+    completed: list[Step],
+    completed_ids: set[str],
+    tools: Mapping[str, ToolSpec],
+    model_name: str,
+) -> tuple[Plan | None, list[Problem]]:
     try:
         steps = _steps_of(extract_json(text))
     except ValueError:
@@ -380,15 +431,17 @@ def _assemble_replan(text: str, goal: str, plan: Plan, completed: list[Step],
     kept = [s.model_dump(mode="json", by_alias=True, exclude_defaults=True) for s in completed]
     # Whatever the model says about a completed step is ignored: the old one is authoritative.
     new = [s for s in steps if not (isinstance(s, dict) and s.get("id") in completed_ids)]
-    doc = {"goal": goal, "steps": kept + drop_duplicate_steps(new, tools),
-           "version": plan.version + 1, "parent_version": plan.version,
-           "rollback": [s.model_dump(mode="json", by_alias=True, exclude_defaults=True)
-                        for s in plan.rollback],
-           "metadata": {**plan.metadata, "planner": model_name}}
+    doc = {
+        "goal": goal,
+        "steps": kept + drop_duplicate_steps(new, tools),
+        "version": plan.version + 1,
+        "parent_version": plan.version,
+        "rollback": [s.model_dump(mode="json", by_alias=True, exclude_defaults=True) for s in plan.rollback],
+        "metadata": {**plan.metadata, "planner": model_name},
+    }
     candidate, problems = check_data(doc, dict(tools))
     if candidate is not None:
         for old in completed:  # belt and braces: the copy must be exact
             if candidate.step(old.id) != old:
                 raise ModelError(f"replan altered completed step {old.id!r}")  # pragma: no cover
     return candidate, problems
-

@@ -46,8 +46,9 @@ def _type_text(schema: Mapping[str, Any] | None) -> str:
 def tool_line(spec: ToolSpec) -> str:
     props = spec.input_schema.get("properties") or {}
     required = set(spec.input_schema.get("required") or ())
-    params = ", ".join(f"{name}{'' if name in required else '?'}: {_type_text(schema)}"
-                       for name, schema in props.items())
+    params = ", ".join(
+        f"{name}{'' if name in required else '?'}: {_type_text(schema)}" for name, schema in props.items()
+    )
     desc = " ".join(spec.description.split())[:200]
     effect = "" if spec.effect == "read_only" else f" [{spec.effect}]"
     return f"- {spec.name}({params}) -> {_type_text(spec.output_schema)}{effect}: {desc}"
@@ -67,13 +68,19 @@ def plan_example_text(plan: Plan) -> str:
     return f"Goal: {plan.goal}\n" + plan_json_text(plan)
 
 
-def user_prompt(goal: str, tools: Mapping[str, ToolSpec], *, examples: Sequence[Plan] = (),
-                literals: Iterable[str] = (), constraints: Sequence[str] = (),
-                budget: str | None = None, with_tools: bool = True) -> str:
+def user_prompt(
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    *,
+    examples: Sequence[Plan] = (),
+    literals: Iterable[str] = (),
+    constraints: Sequence[str] = (),
+    budget: str | None = None,
+    with_tools: bool = True,
+) -> str:
     parts = [f"Tools:\n{render_tools(tools)}"] if with_tools else []
     if examples:
-        parts.append("Examples of good plans:\n" + "\n\n".join(plan_example_text(p)
-                                                               for p in examples))
+        parts.append("Examples of good plans:\n" + "\n\n".join(plan_example_text(p) for p in examples))
     if constraints:
         parts.append("Constraints:\n" + "\n".join(f"- {c}" for c in constraints))
     if budget:
@@ -87,22 +94,31 @@ def user_prompt(goal: str, tools: Mapping[str, ToolSpec], *, examples: Sequence[
 
 def repair_prompt(problems: Sequence[str]) -> str:
     listed = "\n".join(f"- {p}" for p in problems[:20])
-    return (f"That plan has problems:\n{listed}\n"
-            "Return the whole corrected plan as JSON only.")
+    return f"That plan has problems:\n{listed}\nReturn the whole corrected plan as JSON only."
 
 
-def replan_prompt(goal: str, plan: Plan, completed: Mapping[str, str], failure: str,
-                  tools: Mapping[str, ToolSpec]) -> str:
-    done = "\n".join(f"- {sid} ({plan.step(sid).tool or 'agent'}) succeeded, output: {text}"
-                     for sid, text in completed.items()) or "- nothing yet"
-    current = json.dumps({"steps": [s.model_dump(mode="json", exclude_defaults=True)
-                                    for s in plan.steps]}, ensure_ascii=False,
-                         separators=(",", ":"))
-    return (f"Tools:\n{render_tools(tools)}\n\nGoal: {goal}\n\nCurrent plan (version "
-            f"{plan.version}):\n{current}\n\nCompleted steps (kept, never re-run; you may "
-            f"reference their outputs):\n{done}\n\nWhat went wrong: {failure}\n\n"
-            "Write only the NEW steps that finish the goal from here, as JSON "
-            '{"steps": [...]}.')
+def replan_prompt(
+    goal: str, plan: Plan, completed: Mapping[str, str], failure: str, tools: Mapping[str, ToolSpec]
+) -> str:
+    done = (
+        "\n".join(
+            f"- {sid} ({plan.step(sid).tool or 'agent'}) succeeded, output: {text}"
+            for sid, text in completed.items()
+        )
+        or "- nothing yet"
+    )
+    current = json.dumps(
+        {"steps": [s.model_dump(mode="json", exclude_defaults=True) for s in plan.steps]},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return (
+        f"Tools:\n{render_tools(tools)}\n\nGoal: {goal}\n\nCurrent plan (version "
+        f"{plan.version}):\n{current}\n\nCompleted steps (kept, never re-run; you may "
+        f"reference their outputs):\n{done}\n\nWhat went wrong: {failure}\n\n"
+        "Write only the NEW steps that finish the goal from here, as JSON "
+        '{"steps": [...]}.'
+    )
 
 
 _FENCE_RE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
@@ -133,6 +149,5 @@ def extract_json(text: str) -> Any:
 
 def summarize_output(value: Any, limit: int = 300) -> str:
     """A bounded text form of a step output, so replanning fits a small context."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                           default=str)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[: limit - 15] + f"… ({len(text)} chars)"

@@ -53,8 +53,7 @@ class PlanDone:
         return self.plan is not None and not self.problems
 
 
-def _admissible(step: Step, accepted: list[Step], goal: str,
-                tools: Mapping[str, ToolSpec]) -> bool:
+def _admissible(step: Step, accepted: list[Step], goal: str, tools: Mapping[str, ToolSpec]) -> bool:
     """Would this step pass validation given only the steps accepted so far?"""
     probe = Plan(goal=goal, steps=(*accepted, step))
     return not [p for p in validate_plan(probe, tools) if p.step_id == step.id]
@@ -77,10 +76,15 @@ async def stream_plan(
     """
     opts = options or PlannerOptions()
     messages, schemas, strict = build_planning_request(
-        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts)
-    request = ModelRequest(messages=tuple(messages), json_schema=schemas.get(strict),
-                           schema_name="plan", temperature=opts.temperature,
-                           max_tokens=opts.max_tokens)
+        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts
+    )
+    request = ModelRequest(
+        messages=tuple(messages),
+        json_schema=schemas.get(strict),
+        schema_name="plan",
+        temperature=opts.temperature,
+        max_tokens=opts.max_tokens,
+    )
     scanner = StepScanner()
     accepted: list[Step] = []
     seen_keys: set[str] = set()
@@ -120,18 +124,31 @@ async def stream_plan(
                 yield step
     total = time.perf_counter() - start
     provider, _, model_id = model.name.partition(":")
-    response = ModelResponse(text="".join(text), usage=usage, model=model.name, latency_s=total,
-                             finish_reason=finish,
-                             cost_usd=price_call(provider, model_id, usage).usd)
+    response = ModelResponse(
+        text="".join(text),
+        usage=usage,
+        model=model.name,
+        latency_s=total,
+        finish_reason=finish,
+        cost_usd=price_call(provider, model_id, usage).usd,
+    )
     calls = [ModelCall(request, response)]
-    plan, problems = parse_plan_text(response.text, goal, tools,
-                                     metadata={"planner": model.name, "attempts": 1})
+    plan, problems = parse_plan_text(
+        response.text, goal, tools, metadata={"planner": model.name, "attempts": 1}
+    )
     if parse_problem is not None and plan is None:
         problems = [parse_problem]
     if plan is not None:
         problems = [*problems, *_consistency(plan, accepted)]
-    yield PlanDone(goal=goal, plan=plan, problems=problems, calls=calls,
-                   streamed=tuple(s.id for s in accepted), first_step_s=first, total_s=total)
+    yield PlanDone(
+        goal=goal,
+        plan=plan,
+        problems=problems,
+        calls=calls,
+        streamed=tuple(s.id for s in accepted),
+        first_step_s=first,
+        total_s=total,
+    )
 
 
 def _step_or_none(value: Any) -> Step | None:
@@ -143,5 +160,8 @@ def _step_or_none(value: Any) -> Step | None:
 
 def _consistency(plan: Plan, accepted: list[Step]) -> list[Problem]:
     by_id = plan.step_map()
-    return [Problem("stream_mismatch", "a streamed step differs from the final plan", s.id)
-            for s in accepted if by_id.get(s.id) != s]
+    return [
+        Problem("stream_mismatch", "a streamed step differs from the final plan", s.id)
+        for s in accepted
+        if by_id.get(s.id) != s
+    ]

@@ -18,9 +18,17 @@ from forethought.runs.store.base import Store
 from forethought.tools.base import ToolSpec
 
 
-def grant_approval(store: Store, run_id: str, specs: Mapping[str, ToolSpec], approver: str,
-                   *, plan_hash: str | None = None, steps: Sequence[str] = (),
-                   note: str = "", require_waiting: bool = False) -> list[Event]:
+def grant_approval(
+    store: Store,
+    run_id: str,
+    specs: Mapping[str, ToolSpec],
+    approver: str,
+    *,
+    plan_hash: str | None = None,
+    steps: Sequence[str] = (),
+    note: str = "",
+    require_waiting: bool = False,
+) -> list[Event]:
     """Record a signed approval of the run's current plan, under the run's lease.
 
     ``plan_hash`` (a prefix of at least 8 characters) refuses a plan that changed since it was
@@ -32,32 +40,51 @@ def grant_approval(store: Store, run_id: str, specs: Mapping[str, ToolSpec], app
         if not state.plan:
             raise UserError(f"run {run_id} has no plan to approve")
         if require_waiting and state.status not in ("awaiting_approval", "paused"):
-            raise UserError(f"run {run_id} is {state.status}; only a run awaiting approval or "
-                            "paused can be approved")
+            raise UserError(
+                f"run {run_id} is {state.status}; only a run awaiting approval or paused can be approved"
+            )
         plan = Plan.model_validate(state.plan)
         current = plan.plan_hash()
         if plan_hash is not None and not (len(plan_hash) >= 8 and current.startswith(plan_hash)):
-            raise UserError(f"run {run_id}: the plan changed since it was reviewed (current hash "
-                            f"{current[:12]}, approved {plan_hash[:12]}); review it again with "
-                            f"`forethought show {run_id}`")
+            raise UserError(
+                f"run {run_id}: the plan changed since it was reviewed (current hash "
+                f"{current[:12]}, approved {plan_hash[:12]}); review it again with "
+                f"`forethought show {run_id}`"
+            )
         known = {s.id for s in plan.iter_all_steps()}
         unknown = [sid for sid in steps if sid not in known]
         if unknown:
             raise UserError(f"run {run_id}: no step {unknown[0]!r} in the current plan")
         grant = Approval.grant(plan, specs, approver=approver, steps=steps)
         return [
-            {"cls": E.ApprovalDecided, "plan_hash": grant.plan_hash, "decision": "approved",
-             "approver": grant.approver, "note": note},
-            {"cls": E.PlanApproved, "plan_hash": grant.plan_hash, "approver": grant.approver,
-             "scope": grant.scope, "tool_hashes": dict(grant.tool_hashes),
-             "signature": grant.signature, "steps": list(grant.steps)},
+            {
+                "cls": E.ApprovalDecided,
+                "plan_hash": grant.plan_hash,
+                "decision": "approved",
+                "approver": grant.approver,
+                "note": note,
+            },
+            {
+                "cls": E.PlanApproved,
+                "plan_hash": grant.plan_hash,
+                "approver": grant.approver,
+                "scope": grant.scope,
+                "tool_hashes": dict(grant.tool_hashes),
+                "signature": grant.signature,
+                "steps": list(grant.steps),
+            },
         ]
 
     return append_under_lease(store, run_id, build)
 
 
-def approval_gate(events: Sequence[Event], specs: Mapping[str, ToolSpec], *,
-                  approve_all: bool = False, known: Mapping[str, Plan] | None = None) -> Any:
+def approval_gate(
+    events: Sequence[Event],
+    specs: Mapping[str, ToolSpec],
+    *,
+    approve_all: bool = False,
+    known: Mapping[str, Plan] | None = None,
+) -> Any:
     """The gate a continued run uses: the run's recorded, authentic approvals (or ``--yes-all``).
 
     ``known`` maps plan hashes to plans the caller already validated, so a 10,000-step plan is
@@ -71,8 +98,16 @@ def approval_gate(events: Sequence[Event], specs: Mapping[str, ToolSpec], *,
         if isinstance(e, (E.PlanProposed, E.PlanRevised)) and e.plan_hash not in by_hash:
             by_hash[e.plan_hash] = Plan.model_validate(e.plan)
             plans.append(by_hash[e.plan_hash])
-    approvals = [Approval(e.plan_hash, e.approver, e.scope, dict(e.tool_hashes),
-                          str(getattr(e, "signature", "") or ""), tuple(e.steps))
-                 for e in events if isinstance(e, E.PlanApproved)]
+    approvals = [
+        Approval(
+            e.plan_hash,
+            e.approver,
+            e.scope,
+            dict(e.tool_hashes),
+            str(getattr(e, "signature", "") or ""),
+            tuple(e.steps),
+        )
+        for e in events
+        if isinstance(e, E.PlanApproved)
+    ]
     return ApprovalGate(plans, approvals, specs)
-

@@ -23,9 +23,14 @@ DEFAULT_LEASE_TTL_S = 30.0
 
 
 @contextlib.asynccontextmanager
-async def held_lease(store: Store, run_id: str, *, owner: str | None = None,
-                     ttl_s: float = DEFAULT_LEASE_TTL_S,
-                     on_lost: Callable[[], None] | None = None) -> AsyncIterator[str]:
+async def held_lease(
+    store: Store,
+    run_id: str,
+    *,
+    owner: str | None = None,
+    ttl_s: float = DEFAULT_LEASE_TTL_S,
+    on_lost: Callable[[], None] | None = None,
+) -> AsyncIterator[str]:
     """Hold the run's lease for the block, renewing it every ``ttl_s/3``; yields the owner id."""
     owner = owner or new_owner_id()
     await asyncio.to_thread(store.acquire_lease, run_id, owner, ttl_s)
@@ -52,11 +57,14 @@ async def held_lease(store: Store, run_id: str, *, owner: str | None = None,
         await asyncio.to_thread(store.release_lease, run_id, owner)
 
 
-
-def append_under_lease(store: Store, run_id: str,
-                       build: Callable[[RunState], list[dict[str, Any]]], *,
-                       owner: str | None = None, ttl_s: float = DEFAULT_LEASE_TTL_S
-                       ) -> list[Event]:
+def append_under_lease(
+    store: Store,
+    run_id: str,
+    build: Callable[[RunState], list[dict[str, Any]]],
+    *,
+    owner: str | None = None,
+    ttl_s: float = DEFAULT_LEASE_TTL_S,
+) -> list[Event]:
     """Append events computed from the run's current state, holding its lease meanwhile.
 
     ``build`` returns field dicts with the event class under ``"cls"``; sequence numbers and the
@@ -70,10 +78,10 @@ def append_under_lease(store: Store, run_id: str,
         for i, fields in enumerate(build(state)):
             fields = dict(fields)
             cls = fields.pop("cls")
-            stamped.append(cls(run_id=run_id, seq=state.last_seq + 1 + i,
-                               plan_version=state.plan_version, **fields))
+            stamped.append(
+                cls(run_id=run_id, seq=state.last_seq + 1 + i, plan_version=state.plan_version, **fields)
+            )
         store.append_many(stamped, owner=owner)
         return stamped
     finally:
         store.release_lease(run_id, owner)
-

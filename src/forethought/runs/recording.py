@@ -81,11 +81,13 @@ async def execute_recorded(
     agent_runner = opts.agent_runner
     if agent_runner is not None:
         agent_runner = write_ahead_agent_runner(agent_runner, recorder, seq)
-    opts = dataclasses.replace(opts, sinks=[*opts.sinks, recorder], backends=backends,
-                               agent_runner=agent_runner)
+    opts = dataclasses.replace(
+        opts, sinks=[*opts.sinks, recorder], backends=backends, agent_runner=agent_runner
+    )
     with gc_paused():  # the executor folds prior_events again: same reasoning as resume_run
-        executor = Executor(plan, tools, opts, prior_events=prior_events, run_id=run_id,
-                            goal=goal, plan_open=plan_open)
+        executor = Executor(
+            plan, tools, opts, prior_events=prior_events, run_id=run_id, goal=goal, plan_open=plan_open
+        )
     seq.executor = executor
     if on_executor is not None:
         on_executor(executor)
@@ -94,11 +96,12 @@ async def execute_recorded(
         executor.stop("paused", "lost the run lease to another process; resume it again")
 
     try:
-        async with held_lease(store, executor.run_id, owner=owner, ttl_s=lease_ttl_s,
-                              on_lost=lost):
+        async with held_lease(store, executor.run_id, owner=owner, ttl_s=lease_ttl_s, on_lost=lost):
             if not prior_events and store.last_seq(executor.run_id) >= 0:
-                raise UserError(f"run id {executor.run_id!r} is already taken in the run "
-                                "database; choose another id, or resume that run")
+                raise UserError(
+                    f"run id {executor.run_id!r} is already taken in the run "
+                    "database; choose another id, or resume that run"
+                )
             try:
                 state = await executor.run()
             finally:
@@ -112,11 +115,12 @@ async def execute_recorded(
                 # Another process owns the run now and records it. Report that (on a copy: a
                 # RunState is only ever changed by the fold) instead of a storage error.
                 return dataclasses.replace(
-                    state, status="paused",
+                    state,
+                    status="paused",
                     reason="lost the run lease to another process; this process's remaining "
-                           "events were not recorded")
+                    "events were not recorded",
+                )
             return state
     finally:
         for backend in backends.values():
             await backend.aclose()
-

@@ -126,8 +126,14 @@ def _raise_recorded(message: str, failure_class: str) -> NoReturn:
 class ReplayTool:
     """Answers a tool's calls from the record; steps in ``real_steps`` call ``real`` instead."""
 
-    def __init__(self, spec: ToolSpec, recording: Recording, counter: CallCounter,
-                 real: Tool | None = None, real_steps: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        spec: ToolSpec,
+        recording: Recording,
+        counter: CallCounter,
+        real: Tool | None = None,
+        real_steps: frozenset[str] = frozenset(),
+    ) -> None:
         self._spec = spec
         self._rec = recording
         self._counter = counter
@@ -141,17 +147,22 @@ class ReplayTool:
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> Any:
         if ctx.step_id in self._real_steps:
             if self._real is None:
-                raise ToolError(f"step {ctx.step_id!r} is to be re-run for real but tool "
-                                f"{self._spec.name!r} is not configured; pass --tools",
-                                retryable=False)
+                raise ToolError(
+                    f"step {ctx.step_id!r} is to be re-run for real but tool "
+                    f"{self._spec.name!r} is not configured; pass --tools",
+                    retryable=False,
+                )
             self._counter.real += 1
             return await self._real.invoke(args, ctx)
         kind = "compensate" if ctx.idempotency_key.endswith(_COMPENSATE_SUFFIX) else "step"
         queue = self._rec.outcomes.get((kind, ctx.step_id))
         if not queue:
             self._counter.missing.append(ctx.step_id)
-            raise ToolError(f"replay diverged: no recorded result left for {kind} "
-                            f"{ctx.step_id!r} (attempt {ctx.attempt})", retryable=False)
+            raise ToolError(
+                f"replay diverged: no recorded result left for {kind} "
+                f"{ctx.step_id!r} (attempt {ctx.attempt})",
+                retryable=False,
+            )
         status, value, failure_class = queue.popleft()
         self._counter.replayed += 1
         if status == "ok":
@@ -159,22 +170,34 @@ class ReplayTool:
         _raise_recorded(str(value), failure_class)
 
 
-def replay_tools(recording: Recording, counter: CallCounter, *,
-                 real_tools: Mapping[str, Tool] | None = None,
-                 real_steps: frozenset[str] = frozenset()) -> dict[str, Tool]:
+def replay_tools(
+    recording: Recording,
+    counter: CallCounter,
+    *,
+    real_tools: Mapping[str, Tool] | None = None,
+    real_steps: frozenset[str] = frozenset(),
+) -> dict[str, Tool]:
     """A stand-in for every tool the recorded plans use (specs from ``real_tools`` if given)."""
     out: dict[str, Tool] = {}
     for name in sorted(recording.tool_names):
         real = (real_tools or {}).get(name)
-        spec = real.spec if real is not None else ToolSpec(
-            name=name, description="replayed from the record", idempotent=True,
-            source=f"replay:{recording.run_id}")
+        spec = (
+            real.spec
+            if real is not None
+            else ToolSpec(
+                name=name,
+                description="replayed from the record",
+                idempotent=True,
+                source=f"replay:{recording.run_id}",
+            )
+        )
         out[name] = ReplayTool(spec, recording, counter, real, real_steps)
     return out
 
 
-def replay_agent_runner(recording: Recording, counter: CallCounter, real: Any = None,
-                        real_steps: frozenset[str] = frozenset()) -> Any:
+def replay_agent_runner(
+    recording: Recording, counter: CallCounter, real: Any = None, real_steps: frozenset[str] = frozenset()
+) -> Any:
     """Agent steps answer with their recorded result: their model calls are not made again."""
 
     async def run(step: Step, ctx: ToolContext) -> Any:
@@ -184,8 +207,9 @@ def replay_agent_runner(recording: Recording, counter: CallCounter, real: Any = 
         queue = recording.outcomes.get(("step", step.id))
         if not queue:
             counter.missing.append(step.id)
-            raise ToolError(f"replay diverged: no recorded result left for agent step "
-                            f"{step.id!r}", retryable=False)
+            raise ToolError(
+                f"replay diverged: no recorded result left for agent step {step.id!r}", retryable=False
+            )
         status, value, failure_class = queue.popleft()
         counter.replayed += 1
         if status == "ok":
@@ -201,8 +225,7 @@ class ReplayReplanner:
     def __init__(self, recording: Recording) -> None:
         self._plans = deque(recording.revisions)
 
-    async def __call__(self, plan: Plan, state: RunState, failure: Mapping[str, Any]
-                       ) -> Plan | None:
+    async def __call__(self, plan: Plan, state: RunState, failure: Mapping[str, Any]) -> Plan | None:
         return self._plans.popleft() if self._plans else None
 
 
@@ -257,8 +280,9 @@ def descendants(plans: Iterable[Plan], step_id: str) -> set[str]:
             for d in s.all_dependencies():
                 dependents.setdefault(d, set()).add(s.id)
     if step_id not in known:
-        raise UserError(f"--from {step_id}: no such step in the recorded plan "
-                        f"(steps: {', '.join(sorted(known)[:20])})")
+        raise UserError(
+            f"--from {step_id}: no such step in the recorded plan (steps: {', '.join(sorted(known)[:20])})"
+        )
     out = {step_id}
     todo = [step_id]
     while todo:
@@ -269,8 +293,7 @@ def descendants(plans: Iterable[Plan], step_id: str) -> set[str]:
     return out
 
 
-def compare_states(original: RunState, replayed: RunState,
-                   ignore: Iterable[str] = ()) -> list[str]:
+def compare_states(original: RunState, replayed: RunState, ignore: Iterable[str] = ()) -> list[str]:
     """Differences in final run status, step statuses and outputs (empty when identical)."""
     skip = set(ignore)
     diffs: list[str] = []
@@ -291,6 +314,7 @@ def compare_states(original: RunState, replayed: RunState,
 
 
 # ---------------------------------------------------------------------------------- the replay
+
 
 @dataclass
 class ReplayResult:
@@ -340,8 +364,7 @@ async def replay_run(
     events = await asyncio.to_thread(store.events, run_id)
     recording = Recording.from_events(events)
     original = fold(events)
-    real_steps = frozenset(descendants(recording.all_plans(), from_step)) if from_step else \
-        frozenset()
+    real_steps = frozenset(descendants(recording.all_plans(), from_step)) if from_step else frozenset()
     counter = CallCounter()
     stand_ins = replay_tools(recording, counter, real_tools=tools, real_steps=real_steps)
     specs = {name: t.spec for name, t in stand_ins.items()}
@@ -360,20 +383,38 @@ async def replay_run(
     if record:
         box: list[Executor] = []
         state = await execute_recorded(
-            store, recording.initial_plan, stand_ins, options, on_executor=box.append,
+            store,
+            recording.initial_plan,
+            stand_ins,
+            options,
+            on_executor=box.append,
             backend_factories={name: LocalBackend for name in names},
         )
         new_id = box[0].run_id
     else:
         local = LocalBackend()
-        executor = Executor(recording.initial_plan, stand_ins, dataclasses.replace(
-            options, backends={name: local for name in names}))
+        executor = Executor(
+            recording.initial_plan,
+            stand_ins,
+            dataclasses.replace(options, backends={name: local for name in names}),
+        )
         state = await executor.run()
         new_id = executor.run_id
     differences = compare_states(original, state, ignore=real_steps)
     return ReplayResult(run_id, new_id, state, original, counter, real_steps, differences)
 
 
-__all__ = ["CallCounter", "Recording", "ReplayModel", "ReplayReplanner", "ReplayResult",
-           "ReplayTool", "compare_states", "descendants", "replay_agent_runner", "replay_models",
-           "replay_run", "replay_tools"]
+__all__ = [
+    "CallCounter",
+    "Recording",
+    "ReplayModel",
+    "ReplayReplanner",
+    "ReplayResult",
+    "ReplayTool",
+    "compare_states",
+    "descendants",
+    "replay_agent_runner",
+    "replay_models",
+    "replay_run",
+    "replay_tools",
+]

@@ -49,30 +49,53 @@ async def resume_run(
             state = fold(events)
             plan = Plan.model_validate(state.plan) if state.plan else None
         if state.status == "succeeded":
-            raise UserError(f"run {run_id} already succeeded; nothing to resume "
-                            "(`forethought replay` re-executes it from the record)")
+            raise UserError(
+                f"run {run_id} already succeeded; nothing to resume "
+                "(`forethought replay` re-executes it from the record)"
+            )
         if plan is None:
             raise UserError(f"run {run_id} has no recorded plan, so it cannot be resumed")
-        missing = sorted({s.tool for s in plan.iter_all_steps() if s.tool and s.tool not in tools
-                          and state.step(s.id).status != "succeeded"})
+        missing = sorted(
+            {
+                s.tool
+                for s in plan.iter_all_steps()
+                if s.tool and s.tool not in tools and state.step(s.id).status != "succeeded"
+            }
+        )
         if missing:
-            raise UserError(f"run {run_id} still needs tool(s) {', '.join(missing)}; pass the "
-                            "--tools file(s) that define them")
+            raise UserError(
+                f"run {run_id} still needs tool(s) {', '.join(missing)}; pass the "
+                "--tools file(s) that define them"
+            )
         if review is not None and (review.succeeded or list(review.retry)):
             stamped = await asyncio.to_thread(
-                append_under_lease, store, run_id,
-                lambda st: review_events(st, review, reviewer), owner=owner, ttl_s=lease_ttl_s)
+                append_under_lease,
+                store,
+                run_id,
+                lambda st: review_events(st, review, reviewer),
+                owner=owner,
+                ttl_s=lease_ttl_s,
+            )
             await asyncio.to_thread(store.acquire_lease, run_id, owner, lease_ttl_s)
             events = [*events, *stamped]
         specs = {name: t.spec for name, t in tools.items()}
         opts = options if options is not None else ExecutorOptions()
         if opts.gate is None:
-            opts = dataclasses.replace(opts, gate=approval_gate(
-                events, specs, approve_all=approve_all, known={state.plan_hash: plan}))
-        return await execute_recorded(store, plan, tools, opts, prior_events=events,
-                                      on_commit=on_commit, owner=owner, lease_ttl_s=lease_ttl_s,
-                                      on_executor=on_executor)
+            opts = dataclasses.replace(
+                opts,
+                gate=approval_gate(events, specs, approve_all=approve_all, known={state.plan_hash: plan}),
+            )
+        return await execute_recorded(
+            store,
+            plan,
+            tools,
+            opts,
+            prior_events=events,
+            on_commit=on_commit,
+            owner=owner,
+            lease_ttl_s=lease_ttl_s,
+            on_executor=on_executor,
+        )
     finally:
         # execute_recorded released it already on the normal path; this covers early errors.
         await asyncio.to_thread(store.release_lease, run_id, owner)
-

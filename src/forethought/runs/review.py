@@ -38,21 +38,35 @@ def review_events(state: RunState, review: InterruptedStepsReview, reviewer: str
         if st is None:
             raise UserError(f"step {sid!r} is not in run {state.run_id}; check the step id")
         if st.status not in reviewable:
-            raise UserError(f"step {sid!r} of run {state.run_id} is {st.status}, not awaiting "
-                            "review; only steps that were interrupted can be marked")
+            raise UserError(
+                f"step {sid!r} of run {state.run_id} is {st.status}, not awaiting "
+                "review; only steps that were interrupted can be marked"
+            )
     for sid, output in review.succeeded.items():
-        out.append({"cls": E.StepSucceeded, "step_id": sid,
-                    "attempt": max(state.steps[sid].attempts, 1), "output": output})
+        out.append(
+            {
+                "cls": E.StepSucceeded,
+                "step_id": sid,
+                "attempt": max(state.steps[sid].attempts, 1),
+                "output": output,
+            }
+        )
     for sid in review.retry:
-        out.append({"cls": E.StepFailed, "step_id": sid, "attempt": state.steps[sid].attempts,
-                    "error": f"reviewed by {reviewer}: did not take effect; retry",
-                    "failure_class": "crashed", "final": True})
+        out.append(
+            {
+                "cls": E.StepFailed,
+                "step_id": sid,
+                "attempt": state.steps[sid].attempts,
+                "error": f"reviewed by {reviewer}: did not take effect; retry",
+                "failure_class": "crashed",
+                "final": True,
+            }
+        )
     return out
 
 
-
-def record_review(store: Store, run_id: str, review: InterruptedStepsReview, reviewer: str = "operator"
-                  ) -> list[Event]:
+def record_review(
+    store: Store, run_id: str, review: InterruptedStepsReview, reviewer: str = "operator"
+) -> list[Event]:
     """Record a human's review of interrupted steps (see ``InterruptedStepsReview``) before resuming."""
     return append_under_lease(store, run_id, lambda st: review_events(st, review, reviewer))
-

@@ -15,7 +15,7 @@ def resolve_run_id(store: Store, run_id: str) -> str:
         return matches[0]
     where = getattr(store, "path", "the run database")
     if not matches:
-        raise UserError(f"no run {run_id!r} in {where}; `forethought runs` lists the runs "
-                        "(or pass the right --db)")
-    raise UserError(f"run id prefix {run_id!r} is ambiguous ({', '.join(matches[:5])}); "
-                    "type more characters")
+        raise UserError(
+            f"no run {run_id!r} in {where}; `forethought runs` lists the runs (or pass the right --db)"
+        )
+    raise UserError(f"run id prefix {run_id!r} is ambiguous ({', '.join(matches[:5])}); type more characters")

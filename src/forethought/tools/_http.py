@@ -51,8 +51,15 @@ class HttpResult:
 def is_forbidden(addr: IPAddress) -> bool:
     if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
         return is_forbidden(addr.ipv4_mapped)
-    return (addr.is_private or addr.is_loopback or addr.is_link_local or addr.is_multicast
-            or addr.is_reserved or addr.is_unspecified or not addr.is_global)
+    return (
+        addr.is_private
+        or addr.is_loopback
+        or addr.is_link_local
+        or addr.is_multicast
+        or addr.is_reserved
+        or addr.is_unspecified
+        or not addr.is_global
+    )
 
 
 def resolve_checked(host: str, port: int, allow_private: bool, allow_networks: Sequence[IPNetwork]) -> str:
@@ -67,9 +74,11 @@ def resolve_checked(host: str, port: int, allow_private: bool, allow_networks: S
         addr = ipaddress.ip_address(raw)
         allowed = allow_private or any(addr in net for net in allow_networks)
         if not allowed and is_forbidden(addr):
-            raise ToolError(f"refusing to fetch {host!r}: it resolves to {addr}, a private/loopback/"
-                            "link-local/reserved address (http_get only reaches public hosts)",
-                            retryable=False)
+            raise ToolError(
+                f"refusing to fetch {host!r}: it resolves to {addr}, a private/loopback/"
+                "link-local/reserved address (http_get only reaches public hosts)",
+                retryable=False,
+            )
         addresses.append(raw)
     if not addresses:
         raise ToolError(f"host {host!r} has no addresses")
@@ -101,8 +110,9 @@ class Request:
 
     def raise_if_stopped(self) -> None:
         if self.expired:
-            raise ToolError(f"the request did not finish within {self.timeout_s:g}s "
-                            "(connect, headers and body together)")
+            raise ToolError(
+                f"the request did not finish within {self.timeout_s:g}s (connect, headers and body together)"
+            )
         if self.aborted:
             raise ToolError("the request was abandoned by its caller")
 
@@ -165,8 +175,15 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
         self.sock = _connect(self._ip, self.port or 80, self._request)
 
 
-def fetch(url: str, *, max_bytes: int, timeout_s: float, allow_private: bool = False,
-          allow_networks: Sequence[IPNetwork] = (), request: Request | None = None) -> HttpResult:
+def fetch(
+    url: str,
+    *,
+    max_bytes: int,
+    timeout_s: float,
+    allow_private: bool = False,
+    allow_networks: Sequence[IPNetwork] = (),
+    request: Request | None = None,
+) -> HttpResult:
     """Blocking GET with redirect following; every hop is resolved and checked before connecting.
 
     ``timeout_s`` bounds the whole request, redirects included; ``request`` lets another thread
@@ -183,14 +200,16 @@ def fetch(url: str, *, max_bytes: int, timeout_s: float, allow_private: bool = F
         req.finish()
 
 
-def _fetch(url: str, max_bytes: int, allow_private: bool, allow_networks: Sequence[IPNetwork],
-           req: Request) -> HttpResult:
+def _fetch(
+    url: str, max_bytes: int, allow_private: bool, allow_networks: Sequence[IPNetwork], req: Request
+) -> HttpResult:
     current = url
     for _ in range(MAX_REDIRECTS + 1):
         parts = urlsplit(current)
         if parts.scheme not in ("http", "https"):
-            raise ToolError(f"only http and https URLs are allowed, got {parts.scheme or 'none'!r}",
-                            retryable=False)
+            raise ToolError(
+                f"only http and https URLs are allowed, got {parts.scheme or 'none'!r}", retryable=False
+            )
         if not parts.hostname:
             raise ToolError(f"URL {current!r} has no host", retryable=False)
         if parts.username or parts.password:

@@ -51,7 +51,8 @@ class ParamSpec(BaseModel):
     minimum: float | None = None
     maximum: float | None = None
     allow_options: bool = Field(
-        default=False, description="Accept values starting with '-', which the program may read as options.")
+        default=False, description="Accept values starting with '-', which the program may read as options."
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -125,15 +126,17 @@ def _type_problem(ptype: ParamType, value: Any) -> str | None:
 
 def _check_text(name: str, text: str, limit: int) -> None:
     if "\x00" in text:
-        raise ToolError(f"argument {name!r} contains a NUL byte, which cannot be passed to a process",
-                        retryable=False)
+        raise ToolError(
+            f"argument {name!r} contains a NUL byte, which cannot be passed to a process", retryable=False
+        )
     if len(text) > limit:
         raise ToolError(f"argument {name!r} is too long ({len(text)} > {limit} characters)", retryable=False)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise ToolError(f"argument {name!r} is not valid UTF-8 text (lone surrogate)",
-                        retryable=False) from None
+        raise ToolError(
+            f"argument {name!r} is not valid UTF-8 text (lone surrogate)", retryable=False
+        ) from None
 
 
 def confine(root: Path, value: str, *, name: str, must_exist: bool = False) -> Path:
@@ -145,11 +148,13 @@ def confine(root: Path, value: str, *, name: str, must_exist: bool = False) -> P
     try:
         resolved = candidate.resolve(strict=must_exist)
     except (OSError, RuntimeError) as exc:  # missing (strict) or a symlink loop
-        raise ToolError(f"argument {name!r}: path {value!r} cannot be resolved: "
-                        f"{type(exc).__name__}", retryable=False) from None
+        raise ToolError(
+            f"argument {name!r}: path {value!r} cannot be resolved: {type(exc).__name__}", retryable=False
+        ) from None
     if resolved != real_root and not resolved.is_relative_to(real_root):
-        raise ToolError(f"argument {name!r}: path {value!r} is outside the allowed root {real_root}",
-                        retryable=False)
+        raise ToolError(
+            f"argument {name!r}: path {value!r} is outside the allowed root {real_root}", retryable=False
+        )
     return resolved
 
 
@@ -195,10 +200,13 @@ def _check_not_option(name: str, value: Any) -> None:
         return  # booleans become true/false; arrays and objects one JSON document ([…], {…})
     if str(value).startswith("-"):
         shown = str(value) if len(str(value)) <= 40 else str(value)[:37] + "..."
-        raise ToolError(f"argument {name!r} is {shown!r}, which starts with '-' and could be taken as "
-                        "an option by the program; pass a value that does not start with '-', or "
-                        f"declare the parameter with `allow_options: true` if {name!r} is meant to "
-                        "carry options", retryable=False)
+        raise ToolError(
+            f"argument {name!r} is {shown!r}, which starts with '-' and could be taken as "
+            "an option by the program; pass a value that does not start with '-', or "
+            f"declare the parameter with `allow_options: true` if {name!r} is meant to "
+            "carry options",
+            retryable=False,
+        )
 
 
 def as_text(value: Any, name: str = "argument", limit: int = DEFAULT_MAX_LENGTH) -> str:

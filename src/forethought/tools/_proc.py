@@ -126,8 +126,9 @@ async def run_process(
         try:
             stdin_file = stdin_path.open("rb")
         except OSError as exc:
-            raise ToolError(f"{label}: cannot open stdin file {stdin_path}: {exc.strerror}",
-                            retryable=False) from None
+            raise ToolError(
+                f"{label}: cannot open stdin file {stdin_path}: {exc.strerror}", retryable=False
+            ) from None
     started = time.monotonic()
     loop = asyncio.get_running_loop()
     try:
@@ -162,8 +163,9 @@ async def run_process(
         try:
             await asyncio.wait_for(asyncio.shield(protocol.exited), timeout_s)
         except TimeoutError:
-            raise ToolTimeout(f"{label}: timed out after {timeout_s:g}s; "
-                              "its process group was killed") from None
+            raise ToolTimeout(
+                f"{label}: timed out after {timeout_s:g}s; its process group was killed"
+            ) from None
         finished = True
     finally:
         # Always: after a timeout, a cancellation, or a normal exit that left background jobs.
@@ -181,5 +183,6 @@ async def run_process(
         transport.close()
     returncode = transport.get_returncode()
     assert returncode is not None
-    return ProcResult(returncode, bytes(out.data), bytes(err.data), out.truncated, err.truncated,
-                      time.monotonic() - started)
+    return ProcResult(
+        returncode, bytes(out.data), bytes(err.data), out.truncated, err.truncated, time.monotonic() - started
+    )

@@ -66,7 +66,7 @@ _REJECT_HINT = {
     "bq": "inside backticks; use $( … ) instead",
     "ansi": "inside $'…' quoting; use \"…\" instead",
     "arith": "inside $(( … )) arithmetic; validate the number with `type: integer` and use "
-             "it outside arithmetic",
+    "it outside arithmetic",
     "param": "inside a ${ … } expansion; assign it to a variable first",
     "qheredoc": "inside a quoted here-document (<<'EOF'); use an unquoted delimiter",
 }
@@ -87,8 +87,10 @@ def rewrite_placeholders(script: str, declared: frozenset[str] | set[str]) -> tu
         if script.startswith("{{", i) and ctx.kind != "comment":
             bad = _ANY_BRACES.match(script, i)
             if bad:
-                raise ScriptError(f"placeholder {bad.group(0)!r} is not a valid parameter name "
-                                  "(use letters, digits and _)", st.line_at(i))
+                raise ScriptError(
+                    f"placeholder {bad.group(0)!r} is not a valid parameter name (use letters, digits and _)",
+                    st.line_at(i),
+                )
         i = _step(st, i)
     if st.stack[-1].kind in ("sq", "dq", "bq", "ansi") and len(st.stack) > 1:
         raise ScriptError(f"unterminated {_describe(st.stack[-1].kind)} in script", st.line_at(n))
@@ -103,8 +105,11 @@ def _describe(kind: str) -> str:
 def _emit_placeholder(st: _State, m: re.Match[str], ctx: _Ctx) -> None:
     name = m.group(1)
     if name not in st.declared:
-        raise ScriptError(f"placeholder {{{{{name}}}}} names no declared parameter "
-                          f"(declared: {', '.join(sorted(st.declared)) or 'none'})", st.line_at(m.start()))
+        raise ScriptError(
+            f"placeholder {{{{{name}}}}} names no declared parameter "
+            f"(declared: {', '.join(sorted(st.declared)) or 'none'})",
+            st.line_at(m.start()),
+        )
     if ctx.kind in _REJECT_HINT:
         raise ScriptError(f"placeholder {{{{{name}}}}} is {_REJECT_HINT[ctx.kind]}", st.line_at(m.start()))
     var = "${" + env_name(name) + "}"
@@ -143,7 +148,7 @@ def _step(st: _State, i: int) -> int:
         return i + 1
     if kind in ("ansi", "bq", "qheredoc") or (kind == "heredoc" and ch == "\\"):
         if ch == "\\" and i + 1 < len(text):
-            st.out.append(text[i:i + 2])
+            st.out.append(text[i : i + 2])
             return i + 2
         if (kind == "ansi" and ch == "'") or (kind == "bq" and ch == "`"):
             st.stack.pop()
@@ -156,7 +161,7 @@ def _step(st: _State, i: int) -> int:
 
     # Contexts where expansions are recognized: top, cmd, dq, arith, param, heredoc.
     if ch == "\\" and i + 1 < len(text):
-        st.out.append(text[i:i + 2])
+        st.out.append(text[i : i + 2])
         return i + 2
     if text.startswith("$((", i):
         st.stack.append(_Ctx("arith", 2))
@@ -214,7 +219,7 @@ def _step(st: _State, i: int) -> int:
         hd = _HEREDOC.match(text, i)
         if hd:
             quoted_word = hd.group(2) if hd.group(2) is not None else hd.group(3)
-            quoted = quoted_word is not None or text[i + 2:hd.start(4)].endswith("\\")
+            quoted = quoted_word is not None or text[i + 2 : hd.start(4)].endswith("\\")
             delim = quoted_word if quoted_word is not None else hd.group(4)
             st.pending.append(_Heredoc(delim, strip_tabs=hd.group(1) == "-", quoted=quoted))
             st.out.append(hd.group(0))

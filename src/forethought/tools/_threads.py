@@ -29,8 +29,7 @@ T = TypeVar("T")
 
 MAX_BLOCKING_CALLS = 32
 
-_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
-    weakref.WeakKeyDictionary())
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 
 def _slots_of(loop: asyncio.AbstractEventLoop) -> asyncio.Semaphore:

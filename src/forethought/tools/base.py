@@ -52,9 +52,7 @@ class ToolRegistry(Mapping[str, Tool]):
         name = tool.spec.name
         if name in self._tools:
             other = self._tools[name].spec.source
-            raise UserError(
-                f"tool {name!r} is defined twice ({other} and {tool.spec.source}); rename one"
-            )
+            raise UserError(f"tool {name!r} is defined twice ({other} and {tool.spec.source}); rename one")
         self._tools[name] = tool
 
     def extend(self, tools: Iterable[Tool]) -> None:

@@ -144,8 +144,10 @@ class _Walk:
         st = os.fstat(fd)
         label = self.protected.get((st.st_dev, st.st_ino))
         if label is not None:
-            raise self.fail(f"is inside forethought's own {label}; built-in tools never read or "
-                            "write forethought's approval key, configuration or run databases")
+            raise self.fail(
+                f"is inside forethought's own {label}; built-in tools never read or "
+                "write forethought's approval key, configuration or run databases"
+            )
         return st
 
     def push(self, fd: int, name: str) -> None:
@@ -180,8 +182,11 @@ class _Workspace:
                 found.setdefault((st.st_dev, st.st_ino), label)
                 real = path.resolve()
                 if self.root == real or self.root.is_relative_to(real):
-                    raise ToolError(f"workspace {self.root} is inside forethought's own {label} "
-                                    f"({path}); choose another --workspace", retryable=False)
+                    raise ToolError(
+                        f"workspace {self.root} is inside forethought's own {label} "
+                        f"({path}); choose another --workspace",
+                        retryable=False,
+                    )
         return found
 
     def _relative(self, walk: _Walk, path: str) -> tuple[str, ...]:
@@ -192,13 +197,14 @@ class _Workspace:
             return _parts(path)
         parts = _parts(path)
         for base in self.bases:
-            if parts[:len(base)] == base:
-                return parts[len(base):]
+            if parts[: len(base)] == base:
+                return parts[len(base) :]
         raise walk.outside()
 
     @contextlib.contextmanager
-    def walk(self, value: str, final: Literal["file", "dir", "create"], *,
-             append: bool = False) -> Iterator[tuple[_Walk, int]]:
+    def walk(
+        self, value: str, final: Literal["file", "dir", "create"], *, append: bool = False
+    ) -> Iterator[tuple[_Walk, int]]:
         """Yield the walk and an fd of the final object (a directory for ``dir``), then close all.
 
         ``create`` (``write_file``) makes missing directories and the file, opened for writing.
@@ -228,8 +234,9 @@ class _Workspace:
                         raise walk.fail(f"cannot be resolved: {exc.strerror}") from None
                     links += 1
                     if links > _MAX_LINKS:
-                        raise walk.fail("cannot be resolved: too many levels of symbolic links "
-                                        "(a symlink loop)") from None
+                        raise walk.fail(
+                            "cannot be resolved: too many levels of symbolic links (a symlink loop)"
+                        ) from None
                     if target.startswith("/"):  # absolute: it must point into the workspace
                         walk.to_root()
                         pending[:0] = self._relative(walk, target)
@@ -298,8 +305,12 @@ def _make_read_file(ws: _Workspace) -> PythonTool:
                 chunks.append(chunk)
                 remaining -= len(chunk)
             data = b"".join(chunks)
-            return FileContent(path=walk.rel, content=data[:limit].decode("utf-8", errors="replace"),
-                               size=st.st_size, truncated=len(data) > limit)
+            return FileContent(
+                path=walk.rel,
+                content=data[:limit].decode("utf-8", errors="replace"),
+                size=st.st_size,
+                truncated=len(data) > limit,
+            )
 
     return PythonTool(read_file, effect="read_only", idempotent=True, source="builtin")
 
@@ -316,8 +327,14 @@ def _make_list_dir(ws: _Workspace) -> PythonTool:
                 except FileNotFoundError:
                     continue  # removed since the listing was read
                 kind: Literal["file", "dir", "symlink", "other"] = (
-                    "symlink" if stat.S_ISLNK(st.st_mode) else "dir" if stat.S_ISDIR(st.st_mode)
-                    else "file" if stat.S_ISREG(st.st_mode) else "other")
+                    "symlink"
+                    if stat.S_ISLNK(st.st_mode)
+                    else "dir"
+                    if stat.S_ISDIR(st.st_mode)
+                    else "file"
+                    if stat.S_ISREG(st.st_mode)
+                    else "other"
+                )
                 entries.append(DirEntry(name=name, type=kind, size=st.st_size))
             return DirListing(path=walk.rel, entries=entries, truncated=len(names) > MAX_LIST_ENTRIES)
 
@@ -335,7 +352,7 @@ def _make_write_file(ws: _Workspace) -> PythonTool:
                 os.ftruncate(fd, 0)
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             return WriteResult(path=walk.rel, bytes_written=len(data))
 
     return PythonTool(write_file, effect="mutating", idempotent=False, source="builtin")
@@ -346,11 +363,19 @@ def _make_http_get(allow_private: bool, allow_networks: tuple[IPNetwork, ...]) -
         """GET a public http(s) URL and return status, headers and the body as text."""
         # One deadline for the whole request; cancelling this call shuts its socket down.
         result = await fetch_async(
-            url, max_bytes=max(1, min(max_bytes, 10 * MAX_READ_BYTES)),
-            timeout_s=max(0.1, min(timeout_s, 300.0)), allow_private=allow_private,
-            allow_networks=allow_networks)
-        return HttpResponse(url=result.url, status=result.status, headers=result.headers,
-                            text=result.body.decode("utf-8", errors="replace"), truncated=result.truncated)
+            url,
+            max_bytes=max(1, min(max_bytes, 10 * MAX_READ_BYTES)),
+            timeout_s=max(0.1, min(timeout_s, 300.0)),
+            allow_private=allow_private,
+            allow_networks=allow_networks,
+        )
+        return HttpResponse(
+            url=result.url,
+            status=result.status,
+            headers=result.headers,
+            text=result.body.decode("utf-8", errors="replace"),
+            truncated=result.truncated,
+        )
 
     return PythonTool(http_get, effect="read_only", idempotent=True, timeout_s=300.0, source="builtin")
 
@@ -369,11 +394,9 @@ def _make_calculate() -> PythonTool:
 def _make_text_stats() -> PythonTool:
     def text_stats(text: str) -> TextStats:
         """Count the lines, words and characters of a text (e.g. a file's content)."""
-        return TextStats(lines=len(text.splitlines()), words=len(text.split()),
-                         characters=len(text))
+        return TextStats(lines=len(text.splitlines()), words=len(text.split()), characters=len(text))
 
-    return PythonTool(text_stats, effect="read_only", idempotent=True, blocking=False,
-                      source="builtin")
+    return PythonTool(text_stats, effect="read_only", idempotent=True, blocking=False, source="builtin")
 
 
 def builtin_tools(
@@ -396,8 +419,9 @@ def builtin_tools(
         names = list(BUILTIN_NAMES) if enabled == "all" else list(enabled)
     unknown = sorted(set(names) - set(BUILTIN_NAMES))
     if unknown:
-        raise UserError(f"unknown built-in tool(s) {', '.join(unknown)}; "
-                        f"available: {', '.join(BUILTIN_NAMES)}")
+        raise UserError(
+            f"unknown built-in tool(s) {', '.join(unknown)}; available: {', '.join(BUILTIN_NAMES)}"
+        )
     ws = Path(workspace)
     if not ws.is_dir():
         raise UserError(f"workspace {ws} is not a directory; create it or pass another --workspace")

@@ -79,8 +79,14 @@ class CommandToolConfig(BaseModel):
     def _argv_scalars(cls, value: Any) -> Any:
         # YAML reads `[head, -n, 5]` and `[true]` as numbers/booleans; argv elements are text.
         if isinstance(value, list):
-            return [("true" if v else "false") if isinstance(v, bool)
-                    else str(v) if isinstance(v, (int, float)) else v for v in value]
+            return [
+                ("true" if v else "false")
+                if isinstance(v, bool)
+                else str(v)
+                if isinstance(v, (int, float))
+                else v
+                for v in value
+            ]
         return value
 
     @field_validator("script", mode="before")
@@ -129,15 +135,21 @@ def _check_argv_element(index: int, element: str, params: dict[str, ParamSpec]) 
     if m:
         p = params.get(m.group(1))
         if p is None:
-            raise ValueError(f"command[{index}] {element!r} names no declared parameter "
-                             f"(declared: {', '.join(sorted(params)) or 'none'})")
+            raise ValueError(
+                f"command[{index}] {element!r} names no declared parameter "
+                f"(declared: {', '.join(sorted(params)) or 'none'})"
+            )
         if not p.required and p.default is None:
-            raise ValueError(f"command[{index}] uses optional parameter {p.name!r} with no default; "
-                             "make it required or give it a default (an argv element cannot vanish)")
+            raise ValueError(
+                f"command[{index}] uses optional parameter {p.name!r} with no default; "
+                "make it required or give it a default (an argv element cannot vanish)"
+            )
         return
     if "{{" in element or "}}" in element:
-        raise ValueError(f"command[{index}] {element!r}: a {{{{param}}}} must be a whole argv element "
-                         "(split `--opt={{x}}` into `--opt` and `{{x}}`)")
+        raise ValueError(
+            f"command[{index}] {element!r}: a {{{{param}}}} must be a whole argv element "
+            "(split `--opt={{x}}` into `--opt` and `{{x}}`)"
+        )
     if "\x00" in element:
         raise ValueError(f"command[{index}] contains a NUL byte")
 
@@ -155,7 +167,8 @@ class CommandTool:
         if config.script is not None:
             try:
                 self.script, self.script_params = rewrite_placeholders(
-                    config.script, {p.name for p in config.parameters})
+                    config.script, {p.name for p in config.parameters}
+                )
             except ScriptError as exc:
                 raise ValueError(f"script line {exc.line}: {exc}") from None
         self._spec = ToolSpec(
@@ -186,8 +199,9 @@ class CommandTool:
                 argv.append(as_text(values[m.group(1)], m.group(1)) if m else element)
             return argv
         assert self.script is not None
-        positional = [as_text(values[p.name], p.name) if p.name in values else ""
-                      for p in self.config.parameters]
+        positional = [
+            as_text(values[p.name], p.name) if p.name in values else "" for p in self.config.parameters
+        ]
         return ["/bin/sh", "-c", self.script, _SCRIPT_NAME, *positional]
 
     def build_env(self, values: dict[str, Any], ctx: ToolContext | None = None) -> dict[str, str]:
@@ -201,9 +215,14 @@ class CommandTool:
             env.update({env_name(k): as_text(v, k) for k, v in values.items()})
         if ctx is not None:
             # Lets an idempotent tool recognise a re-run of the same step after a crash.
-            env.update({"FORETHOUGHT_RUN_ID": ctx.run_id, "FORETHOUGHT_STEP_ID": ctx.step_id,
-                        "FORETHOUGHT_ATTEMPT": str(ctx.attempt),
-                        "FORETHOUGHT_IDEMPOTENCY_KEY": ctx.idempotency_key})
+            env.update(
+                {
+                    "FORETHOUGHT_RUN_ID": ctx.run_id,
+                    "FORETHOUGHT_STEP_ID": ctx.step_id,
+                    "FORETHOUGHT_ATTEMPT": str(ctx.attempt),
+                    "FORETHOUGHT_IDEMPOTENCY_KEY": ctx.idempotency_key,
+                }
+            )
         return env
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> Any:
@@ -212,22 +231,32 @@ class CommandTool:
         env = self.build_env(values, ctx)
         stdin_path = None
         if self.config.stdin is not None and self.config.stdin in values:
-            stdin_path = confine(self.root, values[self.config.stdin], name=self.config.stdin,
-                                 must_exist=True)
+            stdin_path = confine(
+                self.root, values[self.config.stdin], name=self.config.stdin, must_exist=True
+            )
         if not self.cwd.is_dir():
-            raise ToolError(f"tool {self.config.name!r}: working directory {self.cwd} does not exist",
-                            retryable=False)
+            raise ToolError(
+                f"tool {self.config.name!r}: working directory {self.cwd} does not exist", retryable=False
+            )
         result = await run_process(
-            argv, env=env, cwd=self.cwd, stdin_path=stdin_path, timeout_s=self.config.timeout_s,
-            max_output=self.config.max_output_bytes, grace_s=self.config.kill_grace_s,
+            argv,
+            env=env,
+            cwd=self.cwd,
+            stdin_path=stdin_path,
+            timeout_s=self.config.timeout_s,
+            max_output=self.config.max_output_bytes,
+            grace_s=self.config.kill_grace_s,
             label=f"tool {self.config.name!r}",
         )
         stdout = result.stdout.decode("utf-8", errors="replace")
         stderr = result.stderr.decode("utf-8", errors="replace")
         if result.exit_code not in self.config.success_codes:
             tail = _tail(stderr) or _tail(stdout)
-            how = (f"killed by signal {-result.exit_code}" if result.exit_code < 0
-                   else f"exited with code {result.exit_code}")
+            how = (
+                f"killed by signal {-result.exit_code}"
+                if result.exit_code < 0
+                else f"exited with code {result.exit_code}"
+            )
             raise ToolError(f"tool {self.config.name!r} {how}" + (f": {tail}" if tail else ""))
         out: dict[str, Any] = {
             "exit_code": result.exit_code,
@@ -237,13 +266,19 @@ class CommandTool:
         }
         if self.config.output == "json":
             if result.stdout_truncated:
-                raise ToolError(f"tool {self.config.name!r}: JSON output exceeded "
-                                f"max_output_bytes={self.config.max_output_bytes}", retryable=False)
+                raise ToolError(
+                    f"tool {self.config.name!r}: JSON output exceeded "
+                    f"max_output_bytes={self.config.max_output_bytes}",
+                    retryable=False,
+                )
             try:
                 out["stdout"] = json.loads(stdout)
             except json.JSONDecodeError as exc:
-                raise ToolError(f"tool {self.config.name!r} declares `output: json` but stdout is not "
-                                f"JSON ({exc.msg} at line {exc.lineno})", retryable=False) from None
+                raise ToolError(
+                    f"tool {self.config.name!r} declares `output: json` but stdout is not "
+                    f"JSON ({exc.msg} at line {exc.lineno})",
+                    retryable=False,
+                ) from None
         return out
 
 

@@ -24,8 +24,10 @@ def _entry_point_tools() -> list[Tool]:
         try:
             obj = ep.load()
         except Exception as exc:
-            raise UserError(f"tools entry point {ep.name!r} ({ep.value}) failed to load: "
-                            f"{type(exc).__name__}: {exc}; reinstall or uninstall that package") from None
+            raise UserError(
+                f"tools entry point {ep.name!r} ({ep.value}) failed to load: "
+                f"{type(exc).__name__}: {exc}; reinstall or uninstall that package"
+            ) from None
         if isinstance(obj, Tool):
             found.append(obj)
         elif isinstance(obj, Iterable):
@@ -55,8 +57,10 @@ async def open_tools(
 
                 registry.extend(await load_yaml_tools(path, stack))
             else:
-                raise UserError(f"{path}: unknown tools file type {suffix or '(none)'}; "
-                                "use a .py module of @tool functions or a .yaml tools file")
+                raise UserError(
+                    f"{path}: unknown tools file type {suffix or '(none)'}; "
+                    "use a .py module of @tool functions or a .yaml tools file"
+                )
         if include_entry_points:
             registry.extend(_entry_point_tools())
         yield registry

@@ -113,8 +113,9 @@ class McpConnection:
         env = self.config.env
         extra = dict(env) if isinstance(env, dict) else {k: os.environ[k] for k in env if k in os.environ}
         cwd = (self.base_dir / self.config.cwd) if self.config.cwd else self.base_dir
-        return StdioServerParameters(command=self.config.command[0], args=self.config.command[1:],
-                                     env=extra, cwd=cwd)
+        return StdioServerParameters(
+            command=self.config.command[0], args=self.config.command[1:], env=extra, cwd=cwd
+        )
 
     def stderr_tail(self) -> str:
         if self._errlog is None:
@@ -130,7 +131,8 @@ class McpConnection:
         if isinstance(target, StdioServerParameters):
             # A real file (not a pipe): the server may write lots of logs and must never block on them.
             self._errlog = tempfile.TemporaryFile(  # noqa: SIM115 - closed in close()
-                "w+", encoding="utf-8", errors="replace")
+                "w+", encoding="utf-8", errors="replace"
+            )
         self._task = asyncio.create_task(self._own(target), name=f"mcp-server:{self.config.name}")
         what = f"MCP server {self.config.name!r} ({self.config.display})"
         try:
@@ -140,16 +142,22 @@ class McpConnection:
             raise
         except TimeoutError:
             await self.close()
-            raise UserError(f"{what} did not finish its handshake within {self.config.startup_timeout_s:g}s"
-                            f"{self._tail_suffix()}; check the command or raise startup_timeout_s") from None
+            raise UserError(
+                f"{what} did not finish its handshake within {self.config.startup_timeout_s:g}s"
+                f"{self._tail_suffix()}; check the command or raise startup_timeout_s"
+            ) from None
         except Exception as exc:
             tail = self._tail_suffix()
             await self.close()
             if self.config.url is not None:
-                raise UserError(f"{what} could not be connected: {_describe(exc)}; check the URL and "
-                                "that the server is running") from None
-            raise UserError(f"{what} failed to start: {_describe(exc)}{tail}; "
-                            "check the command, its arguments and that it speaks MCP on stdio") from None
+                raise UserError(
+                    f"{what} could not be connected: {_describe(exc)}; check the URL and "
+                    "that the server is running"
+                ) from None
+            raise UserError(
+                f"{what} failed to start: {_describe(exc)}{tail}; "
+                "check the command, its arguments and that it speaks MCP on stdio"
+            ) from None
 
     def _tail_suffix(self) -> str:
         lines = [ln.strip() for ln in self.stderr_tail().splitlines() if ln.strip()]
@@ -197,8 +205,10 @@ class McpConnection:
     def _live_client(self, tool: str) -> Client:
         if self.client is None or self.failure is not None:
             reason = self.failure or "not connected"
-            raise ToolError(f"MCP server {self.config.name!r} is unavailable ({reason}); "
-                            f"cannot call {tool!r}{self._tail_suffix()}")
+            raise ToolError(
+                f"MCP server {self.config.name!r} is unavailable ({reason}); "
+                f"cannot call {tool!r}{self._tail_suffix()}"
+            )
         return self.client
 
     async def list_tools(self) -> list[mcp_types.Tool]:
@@ -230,8 +240,9 @@ class McpConnection:
         except MCPError as exc:
             if self.failure is not None or exc.code == mcp_types.CONNECTION_CLOSED:
                 self.failure = self.failure or "the server closed the connection"
-                raise ToolError(f"{label}: the server exited or crashed during the call "
-                                f"({exc}){self._tail_suffix()}") from None
+                raise ToolError(
+                    f"{label}: the server exited or crashed during the call ({exc}){self._tail_suffix()}"
+                ) from None
             raise ToolError(f"{label} failed: {exc}", retryable=False) from None
         except (OSError, EOFError, RuntimeError) as exc:
             raise ToolError(f"{label}: connection failed: {_describe(exc)}{self._tail_suffix()}") from None
@@ -291,28 +302,37 @@ class McpTool:
         for remote in await self.connection.list_tools():
             if remote.name == self.remote_name:
                 return self.spec_for(remote).definition_hash()
-        raise ToolError(f"tool {self._spec.name!r} is no longer offered by MCP server "
-                        f"{self.connection.config.name!r}; re-plan or re-approve", retryable=False)
+        raise ToolError(
+            f"tool {self._spec.name!r} is no longer offered by MCP server "
+            f"{self.connection.config.name!r}; re-plan or re-approve",
+            retryable=False,
+        )
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> Any:
         if self.pinned_hash is not None and await self.current_definition_hash() != self.pinned_hash:
-            raise ToolError(f"tool {self._spec.name!r} changed since approval (its definition on MCP "
-                            f"server {self.connection.config.name!r} differs); re-approve the plan",
-                            retryable=False)
+            raise ToolError(
+                f"tool {self._spec.name!r} changed since approval (its definition on MCP "
+                f"server {self.connection.config.name!r} differs); re-approve the plan",
+                retryable=False,
+            )
         timeout = self._spec.timeout_s or self.connection.config.timeout_s
         result = await self.connection.call(self.remote_name, args, timeout)
         text = "\n".join(block.text for block in result.content if isinstance(block, mcp_types.TextContent))
         if result.is_error:
-            raise ToolError(f"MCP tool {self._spec.name!r} reported an error: {text or 'no details'}",
-                            retryable=False)
+            raise ToolError(
+                f"MCP tool {self._spec.name!r} reported an error: {text or 'no details'}", retryable=False
+            )
         if result.structured_content is not None:
             return result.structured_content
-        return {"text": text, "content": [b.model_dump(mode="json", by_alias=True, exclude_none=True)
-                                          for b in result.content]}
+        return {
+            "text": text,
+            "content": [b.model_dump(mode="json", by_alias=True, exclude_none=True) for b in result.content],
+        }
 
 
-async def open_mcp_server(config: McpServerConfig, stack: contextlib.AsyncExitStack, *,
-                          base_dir: Path, source: str) -> list[McpTool]:
+async def open_mcp_server(
+    config: McpServerConfig, stack: contextlib.AsyncExitStack, *, base_dir: Path, source: str
+) -> list[McpTool]:
     """Start/connect one server, list its tools, and register its shutdown on ``stack``."""
     connection = McpConnection(config, base_dir)
     await connection.start()
@@ -320,12 +340,15 @@ async def open_mcp_server(config: McpServerConfig, stack: contextlib.AsyncExitSt
     try:
         remote_tools = await connection.list_tools()
     except ToolError as exc:
-        raise UserError(f"MCP server {config.name!r} ({config.display}) started but listing its tools "
-                        f"failed: {exc}") from None
+        raise UserError(
+            f"MCP server {config.name!r} ({config.display}) started but listing its tools failed: {exc}"
+        ) from None
     if config.include is not None:
         missing = sorted(set(config.include) - {t.name for t in remote_tools})
         if missing:
-            raise UserError(f"MCP server {config.name!r} does not offer {', '.join(missing)} "
-                            f"(it offers: {', '.join(sorted(t.name for t in remote_tools))}); fix `include`")
+            raise UserError(
+                f"MCP server {config.name!r} does not offer {', '.join(missing)} "
+                f"(it offers: {', '.join(sorted(t.name for t in remote_tools))}); fix `include`"
+            )
         remote_tools = [t for t in remote_tools if t.name in config.include]
     return [McpTool(connection, t, source=source) for t in remote_tools]

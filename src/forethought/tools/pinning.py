@@ -36,8 +36,9 @@ async def verify_pinned(tools: Mapping[str, Tool], pinned: Mapping[str, str]) ->
     for name, expected in pinned.items():
         tool = tools.get(name)
         if tool is None:
-            raise ToolError(f"tool {name!r} was approved but is no longer configured; re-approve",
-                            retryable=False)
+            raise ToolError(
+                f"tool {name!r} was approved but is no longer configured; re-approve", retryable=False
+            )
         if await current_definition_hash(tool) != expected:
             raise ToolError(f"tool {name!r} changed since approval; re-approve", retryable=False)
 

@@ -52,8 +52,10 @@ class PythonTool:
         self._ctx_param: str | None = None
         for pname, param in sig.parameters.items():
             if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                raise UserError(f"tool {fn.__name__!r}: *args/**kwargs are not supported; "
-                                "declare each parameter with a type")
+                raise UserError(
+                    f"tool {fn.__name__!r}: *args/**kwargs are not supported; "
+                    "declare each parameter with a type"
+                )
             annotation = hints.get(pname, Any)
             if annotation is ToolContext:
                 self._ctx_param = pname
@@ -149,8 +151,14 @@ def tool(
 
     def wrap(f: Callable[..., Any]) -> PythonTool:
         return PythonTool(
-            f, name=name, description=description, effect=effect, idempotent=idempotent,
-            timeout_s=timeout_s, est_latency_s=est_latency_s, blocking=blocking,
+            f,
+            name=name,
+            description=description,
+            effect=effect,
+            idempotent=idempotent,
+            timeout_s=timeout_s,
+            est_latency_s=est_latency_s,
+            blocking=blocking,
         )
 
     return wrap(fn) if fn is not None else wrap
@@ -176,14 +184,15 @@ def load_python_tools(path: Path) -> list[Tool]:
         raise UserError(f"{path}: {exc}") from None
     except Exception as exc:
         sys.modules.pop(mod_name, None)
-        raise UserError(f"{path}: importing the tools module failed: "
-                        f"{type(exc).__name__}: {exc}") from None
+        raise UserError(f"{path}: importing the tools module failed: {type(exc).__name__}: {exc}") from None
     found: list[Tool] = []
     for value in vars(module).values():
         if isinstance(value, PythonTool):
             value._spec = value._spec.model_copy(update={"source": f"python:{path}"})
             found.append(value)
     if not found:
-        raise UserError(f"{path}: no @tool functions found; decorate functions with "
-                        "`from forethought import tool` / `@tool`")
+        raise UserError(
+            f"{path}: no @tool functions found; decorate functions with "
+            "`from forethought import tool` / `@tool`"
+        )
     return found

@@ -70,12 +70,14 @@ def read_tools_document(path: Path) -> tuple[dict[str, Any], str]:
         raise UserError(f"{path}: cannot read tools file: {exc}") from None
     data = load_yaml(text, str(path))  # the same YAML 1.2, tag-free reading as plan files
     if not isinstance(data, dict):
-        raise UserError(f"{path}: a tools file must be a mapping with a `tools:` list "
-                        "(and optionally `mcp_servers:`)")
+        raise UserError(
+            f"{path}: a tools file must be a mapping with a `tools:` list (and optionally `mcp_servers:`)"
+        )
     unknown = sorted(set(map(str, data)) - _TOP_KEYS)
     if unknown:
-        raise UserError(f"{path}: unknown top-level key(s) {', '.join(unknown)}; "
-                        f"expected {', '.join(sorted(_TOP_KEYS))}")
+        raise UserError(
+            f"{path}: unknown top-level key(s) {', '.join(unknown)}; expected {', '.join(sorted(_TOP_KEYS))}"
+        )
     return data, text
 
 
@@ -128,6 +130,9 @@ async def load_yaml_tools(path: Path, stack: contextlib.AsyncExitStack) -> list[
                 config = McpServerConfig.model_validate(raw)
             except ValidationError as exc:
                 raise UserError(f"{path}{line}: {label}: {format_validation_error(exc)}") from None
-            tools.extend(await open_mcp_server(config, stack, base_dir=path.parent.resolve(),
-                                               source=f"mcp:{config.name}@{path}"))
+            tools.extend(
+                await open_mcp_server(
+                    config, stack, base_dir=path.parent.resolve(), source=f"mcp:{config.name}@{path}"
+                )
+            )
     return tools

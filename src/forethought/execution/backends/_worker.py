@@ -28,8 +28,7 @@ def locate(source: str, name: str) -> Tool:
     for value in candidates:
         if isinstance(value, PythonTool) and value.spec.name == name:
             return value
-    raise ToolError(f"tool {name!r} not found in {origin} inside the worker process",
-                    retryable=False)
+    raise ToolError(f"tool {name!r} not found in {origin} inside the worker process", retryable=False)
 
 
 def serve(conn: Connection) -> None:
@@ -55,5 +54,11 @@ def serve(conn: Connection) -> None:
         try:
             conn.send(reply)
         except Exception as exc:
-            conn.send(("tool_error", "the output cannot be sent back from the worker process "
-                       f"({type(exc).__name__}: {exc}); return JSON-able data", False))
+            conn.send(
+                (
+                    "tool_error",
+                    "the output cannot be sent back from the worker process "
+                    f"({type(exc).__name__}: {exc}); return JSON-able data",
+                    False,
+                )
+            )

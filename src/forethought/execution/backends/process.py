@@ -101,8 +101,11 @@ class ProcessBackend:
     async def call(self, tool: Tool, args: dict[str, Any], ctx: ToolContext) -> Any:
         source = tool.spec.source
         if not source.startswith("python:"):
-            raise ToolError(f"tool {tool.spec.name!r} ({source}) cannot run in the process backend: "
-                            "only @tool functions from a .py file or module can", retryable=False)
+            raise ToolError(
+                f"tool {tool.spec.name!r} ({source}) cannot run in the process backend: "
+                "only @tool functions from a .py file or module can",
+                retryable=False,
+            )
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_workers)
         async with self._slots:

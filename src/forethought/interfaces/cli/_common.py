@@ -21,14 +21,18 @@ EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_PAUSED = 0, 1, 2, 3
 
 def tools_option(fn: F) -> F:
     return click.option(
-        "--tools", "tools_paths", multiple=True, type=click.Path(dir_okay=False),
+        "--tools",
+        "tools_paths",
+        multiple=True,
+        type=click.Path(dir_okay=False),
         help="A .py module of @tool functions or a .yaml tools file (repeatable).",
     )(fn)
 
 
 def json_option(fn: F) -> F:
-    return click.option("--json", "as_json", is_flag=True,
-                        help="Print one machine-readable JSON object on stdout.")(fn)
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print one machine-readable JSON object on stdout."
+    )(fn)
 
 
 def run_async(factory: Callable[[], Awaitable[T]]) -> T:

@@ -25,7 +25,8 @@ from rich.text import Text
 
 from forethought.agent import Decision, PlanReview
 from forethought.errors import UserError
-from forethought.events.kinds import Event, StepsAdded
+from forethought.events import kinds as E
+from forethought.events.kinds import Event
 from forethought.oversight.policy import needs_approval
 from forethought.oversight.redaction import redact_text
 from forethought.plan.files import check_data, dump_plan, parse_text
@@ -33,10 +34,24 @@ from forethought.plan.graph import plan_critical_path
 from forethought.plan.model import Plan
 from forethought.tools.base import ToolSpec
 
-SYMBOLS = {"succeeded": "✓", "failed": "✗", "running": "⟳", "pending": "⏸", "ready": "⏸",
-           "skipped": "–", "cancelled": "⊘", "needs_review": "?"}
-STYLES = {"succeeded": "green", "failed": "red", "running": "cyan", "skipped": "dim",
-          "cancelled": "yellow", "needs_review": "magenta"}
+SYMBOLS = {
+    "succeeded": "✓",
+    "failed": "✗",
+    "running": "⟳",
+    "pending": "⏸",
+    "ready": "⏸",
+    "skipped": "–",
+    "cancelled": "⊘",
+    "needs_review": "?",
+}
+STYLES = {
+    "succeeded": "green",
+    "failed": "red",
+    "running": "cyan",
+    "skipped": "dim",
+    "cancelled": "yellow",
+    "needs_review": "magenta",
+}
 # Rough per-step estimates for the review screen (a tool call costs no tokens; an agent step
 # runs a few model turns). Measured figures replace them in the run summary.
 AGENT_STEP_TOKENS = 1500
@@ -66,12 +81,14 @@ def plan_table(plan: Plan, specs: Mapping[str, ToolSpec]) -> Table:
         does = f"{step.tool}({_args_preview(step.args)})" if step.tool else f"agent: {step.agent}"
         est = f"~{_latency(step.tool, specs):g}s" + (f", ~{tokens} tok" if tokens else "")
         marker = "*" if step.id in cp.steps else ("↺" if in_rollback else "")
-        style = "bold red" if effect == "destructive" else "yellow" if needs_approval(step, spec) \
-            else ""
-        table.add_row(marker, step.id, does[:70], Text(effect, style=style),
-                      ", ".join(step.all_dependencies()), est)
-    table.caption = (f"* critical path {' → '.join(cp.steps)} ≈ {cp.length_s:g}s · "
-                     f"≈{total_tokens} tokens · ↺ rollback · hash {plan.plan_hash()[:12]}")
+        style = "bold red" if effect == "destructive" else "yellow" if needs_approval(step, spec) else ""
+        table.add_row(
+            marker, step.id, does[:70], Text(effect, style=style), ", ".join(step.all_dependencies()), est
+        )
+    table.caption = (
+        f"* critical path {' → '.join(cp.steps)} ≈ {cp.length_s:g}s · "
+        f"≈{total_tokens} tokens · ↺ rollback · hash {plan.plan_hash()[:12]}"
+    )
     table.caption_justify = "left"
     return table
 
@@ -93,10 +110,15 @@ class InteractiveReviewer:
         while True:
             self.console.print(plan_table(plan, review.specs))
             if review.side_effect_steps:
-                self.console.print(f"[yellow]Needs approval:[/] {review.reason} "
-                                   f"({', '.join(review.side_effect_steps)})")
-            choice = click.prompt("[a]pprove, [e]dit, [r]eject", type=click.Choice(
-                ["a", "e", "r"], case_sensitive=False), default="a", show_choices=False).lower()
+                self.console.print(
+                    f"[yellow]Needs approval:[/] {review.reason} ({', '.join(review.side_effect_steps)})"
+                )
+            choice = click.prompt(
+                "[a]pprove, [e]dit, [r]eject",
+                type=click.Choice(["a", "e", "r"], case_sensitive=False),
+                default="a",
+                show_choices=False,
+            ).lower()
             if choice == "a":
                 return Decision("approve", plan if plan is not review.plan else None)
             if choice == "r":
@@ -157,56 +179,74 @@ class Progress:
     async def __call__(self, event: Event) -> None:
         self.observe(event)
         if self.live_mode and self._live is None:
-            self._live = Live(self.render(), console=self.console, refresh_per_second=8,
-                              transient=False)
+            self._live = Live(self.render(), console=self.console, refresh_per_second=8, transient=False)
             self._live.__enter__()
         if self._live is not None:
             self._live.update(self.render())
 
     def observe(self, event: Event) -> None:
-        kind = event.kind
         sid = getattr(event, "step_id", None)
-        if kind == "model_called":
-            self.tokens += event.input_tokens + event.output_tokens  # type: ignore[union-attr]
-            self.cost += event.cost_usd  # type: ignore[union-attr]
-            if sid and sid in self.steps:
-                self.steps[sid]["tokens"] += event.input_tokens + event.output_tokens  # type: ignore[union-attr]
-        if kind in ("plan_proposed", "plan_revised"):
-            for step in event.plan.get("steps", []):  # type: ignore[union-attr]
-                self.steps.setdefault(str(step["id"]), self._blank(step))
-            if kind == "plan_revised":
-                d = event.diff  # type: ignore[union-attr]
-                self._note(f"plan v{event.new_version}: +{len(d.get('added', []))} "  # type: ignore[union-attr]
-                           f"-{len(d.get('removed', []))} ~{len(d.get('changed', {}))} "
-                           f"({event.reason})")  # type: ignore[union-attr]
-        elif isinstance(event, StepsAdded):
-            for step in event.steps:
-                self.steps.setdefault(str(step["id"]), self._blank(step))
-        status = {"step_started": "running", "step_succeeded": "succeeded",
-                  "step_skipped": "skipped", "step_cancelled": "cancelled",
-                  "step_needs_review": "needs_review"}.get(kind)
-        if kind == "step_failed":
-            status = "failed" if event.final else "running"  # type: ignore[union-attr]
+        status: str | None = None
+        match event:
+            case E.ModelCalled():
+                used = event.input_tokens + event.output_tokens
+                self.tokens += used
+                self.cost += event.cost_usd
+                if sid and sid in self.steps:
+                    self.steps[sid]["tokens"] += used
+            case E.PlanProposed():
+                self._add_rows(event.plan.get("steps", []))
+            case E.PlanRevised():
+                self._add_rows(event.plan.get("steps", []))
+                d = event.diff
+                self._note(
+                    f"plan v{event.new_version}: +{len(d.get('added', []))} "
+                    f"-{len(d.get('removed', []))} ~{len(d.get('changed', {}))} ({event.reason})"
+                )
+            case E.StepsAdded():
+                self._add_rows(event.steps)
+            case E.StepStarted():
+                status = "running"
+            case E.StepSucceeded():
+                status = "succeeded"
+            case E.StepSkipped():
+                status = "skipped"
+            case E.StepCancelled():
+                status = "cancelled"
+            case E.StepNeedsReview():
+                status = "needs_review"
+            case E.StepFailed():
+                status = "failed" if event.final else "running"
+            case E.BudgetExceeded() | E.ApprovalRequested() | E.RunPaused() | E.ReplanRequested():
+                self._note(f"{event.kind.replace('_', ' ')}: {_describe(event)}")
         if status and sid:
             row = self.steps.setdefault(sid, self._blank({"id": sid}))
             row["status"] = status
-            if kind == "step_started":
-                row["attempts"] = event.attempt  # type: ignore[union-attr]
-                row.setdefault("start", event.ts)
-                row["start"] = row["start"] or event.ts
+            if isinstance(event, E.StepStarted):
+                row["attempts"] = event.attempt
+                row["start"] = row.get("start") or event.ts
             if status in ("succeeded", "failed", "skipped", "cancelled", "needs_review"):
                 row["end"] = event.ts
                 row["error"] = getattr(event, "error", None) or getattr(event, "reason", None)
             if not self.live_mode:
                 self._line(sid, row)
-        if kind in ("budget_exceeded", "approval_requested", "run_paused", "replan_requested"):
-            self._note(f"{kind.replace('_', ' ')}: {_describe(event)}")
+
+    def _add_rows(self, steps: Any) -> None:
+        for step in steps:
+            self.steps.setdefault(str(step["id"]), self._blank(step))
 
     @staticmethod
     def _blank(step: Mapping[str, Any]) -> dict[str, Any]:
         action = step.get("tool") or ("agent" if step.get("agent") else "")
-        return {"status": "pending", "attempts": 0, "start": None, "end": None,
-                "tokens": 0, "error": None, "action": action}
+        return {
+            "status": "pending",
+            "attempts": 0,
+            "start": None,
+            "end": None,
+            "tokens": 0,
+            "error": None,
+            "action": action,
+        }
 
     def _note(self, text: str) -> None:
         text = redact_text(text)
@@ -230,11 +270,17 @@ class Progress:
         for sid, row in self.steps.items():
             start, end = row["start"], row["end"]
             took = f"{(end or now) - start:.1f}s" if start else ""
-            table.add_row(Text(SYMBOLS.get(row["status"], " "), style=STYLES.get(row["status"], "")),
-                          sid, str(row["action"]), took, str(row["attempts"] or ""),
-                          str(row["tokens"] or ""))
-        footer = Text(f"elapsed {now - self.started:.1f}s · {self.tokens} tokens · "
-                      f"${self.cost:.4f}", style="dim")
+            table.add_row(
+                Text(SYMBOLS.get(row["status"], " "), style=STYLES.get(row["status"], "")),
+                sid,
+                str(row["action"]),
+                took,
+                str(row["attempts"] or ""),
+                str(row["tokens"] or ""),
+            )
+        footer = Text(
+            f"elapsed {now - self.started:.1f}s · {self.tokens} tokens · ${self.cost:.4f}", style="dim"
+        )
         return Group(table, *[Text(n, style="yellow") for n in self.notes[-4:]], footer)
 
 

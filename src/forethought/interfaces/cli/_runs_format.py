@@ -25,8 +25,11 @@ def fmt_time(ts: float | None) -> str:
 
 
 def short(value: Any, width: int = 70) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                           default=str, separators=(",", ":"))
+    text = (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
+    )
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -36,8 +39,7 @@ def runs_table(rows: Sequence[RunRow]) -> str:
         return "no runs recorded yet"
     lines = [f"{'RUN':<14} {'STATUS':<18} {'CREATED':<19}  GOAL"]
     for r in rows:
-        lines.append(f"{r.run_id:<14} {r.status:<18} {fmt_time(r.created_at):<19}  "
-                     f"{short(r.goal, 60)}")
+        lines.append(f"{r.run_id:<14} {r.status:<18} {fmt_time(r.created_at):<19}  {short(r.goal, 60)}")
     return redact_text("\n".join(lines))
 
 
@@ -74,14 +76,19 @@ def timeline(events: Sequence[Event], limit: int | None = None) -> list[str]:
     return lines
 
 
-def show_text(row: RunRow, state: RunState, versions: Sequence[PlanVersionRow],
-              events: Sequence[Event], event_limit: int | None) -> str:
-    out = [f"run {row.run_id}: {state.status}" + (f" — {state.reason}" if state.reason else ""),
-           f"goal: {state.goal or row.goal}",
-           f"created {fmt_time(row.created_at)}, updated {fmt_time(row.updated_at)}, "
-           f"{len(events)} events",
-           f"tokens {state.input_tokens} in / {state.output_tokens} out, "
-           f"cost ${state.cost_usd:.4f}"]
+def show_text(
+    row: RunRow,
+    state: RunState,
+    versions: Sequence[PlanVersionRow],
+    events: Sequence[Event],
+    event_limit: int | None,
+) -> str:
+    out = [
+        f"run {row.run_id}: {state.status}" + (f" — {state.reason}" if state.reason else ""),
+        f"goal: {state.goal or row.goal}",
+        f"created {fmt_time(row.created_at)}, updated {fmt_time(row.updated_at)}, {len(events)} events",
+        f"tokens {state.input_tokens} in / {state.output_tokens} out, cost ${state.cost_usd:.4f}",
+    ]
     out.append("plan versions:")
     for v in versions:
         n = len(json.loads(v.plan_json).get("steps", []))

@@ -16,6 +16,7 @@ import click
 from rich.console import Console
 
 from forethought.agent import Agent, RunResult
+from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.execution import eventloop
 from forethought.interfaces.cli._common import (
@@ -30,35 +31,35 @@ from forethought.interfaces.cli._common import (
 from forethought.oversight.approvals import ApproveMode
 from forethought.oversight.redaction import redact_text
 
-_EXIT_BY_STATUS = {"succeeded": EXIT_OK, "failed": EXIT_FAILED, "cancelled": EXIT_FAILED,
-                   "paused": EXIT_PAUSED, "awaiting_approval": EXIT_PAUSED}
+_EXIT_BY_STATUS = {
+    "succeeded": EXIT_OK,
+    "failed": EXIT_FAILED,
+    "cancelled": EXIT_FAILED,
+    "paused": EXIT_PAUSED,
+    "awaiting_approval": EXIT_PAUSED,
+}
 
 
 def _progress_line(event: Event) -> str | None:
-    kind = event.kind
-    if kind == "step_started":
-        return f"▶ {event.step_id} started (attempt {event.attempt})"  # type: ignore[union-attr]
-    if kind == "step_succeeded":
-        return f"✔ {event.step_id} succeeded in {event.duration_s:.3f}s"  # type: ignore[union-attr]
-    if kind == "step_failed":
-        e: Any = event
-        tail = f"; retrying in {e.retry_in_s:.2f}s" if not e.final else ""
-        return f"✘ {e.step_id} failed ({e.failure_class}): {e.error}{tail}"
-    if kind in ("step_skipped", "step_cancelled", "step_needs_review"):
-        e = event
-        word = kind.removeprefix("step_").replace("_", " ")
-        return f"- {e.step_id} {word}: {e.reason}"
-    if kind == "check_failed":
-        e = event
-        return f"✘ {e.step_id} check {e.criterion} failed: {e.detail}"
-    if kind in ("compensation_started", "compensation_succeeded", "compensation_failed"):
-        e = event
-        return f"↺ {e.step_id} {kind.replace('_', ' ')}"
-    if kind == "approval_requested":
-        e = event
-        return f"? approval needed for: {', '.join(e.step_ids)}"
-    if kind == "replan_requested":
-        return f"↻ replan requested: {event.reason}"  # type: ignore[union-attr]
+    match event:
+        case E.StepStarted():
+            return f"▶ {event.step_id} started (attempt {event.attempt})"
+        case E.StepSucceeded():
+            return f"✔ {event.step_id} succeeded in {event.duration_s:.3f}s"
+        case E.StepFailed():
+            tail = f"; retrying in {event.retry_in_s:.2f}s" if not event.final else ""
+            return f"✘ {event.step_id} failed ({event.failure_class}): {event.error}{tail}"
+        case E.StepSkipped() | E.StepCancelled() | E.StepNeedsReview():
+            word = event.kind.removeprefix("step_").replace("_", " ")
+            return f"- {event.step_id} {word}: {event.reason}"
+        case E.CheckFailed():
+            return f"✘ {event.step_id} check {event.criterion} failed: {event.detail}"
+        case E.CompensationStarted() | E.CompensationSucceeded() | E.CompensationFailed():
+            return f"↺ {event.step_id} {event.kind.replace('_', ' ')}"
+        case E.ApprovalRequested():
+            return f"? approval needed for: {', '.join(event.step_ids)}"
+        case E.ReplanRequested():
+            return f"↻ replan requested: {event.reason}"
     return None
 
 
@@ -73,20 +74,28 @@ def _human_summary(summary: dict[str, Any]) -> str:
     for st in summary["steps"].values():
         counts[st["status"]] = counts.get(st["status"], 0) + 1
     parts = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    lines = [f"run {summary['run_id']}: {summary['status']} ({parts})",
-             f"makespan {summary['makespan_s']:.3f}s, critical path "
-             f"{summary['critical_path_s']:.3f}s, overhead {summary['overhead_s']:.3f}s"]
+    lines = [
+        f"run {summary['run_id']}: {summary['status']} ({parts})",
+        f"makespan {summary['makespan_s']:.3f}s, critical path "
+        f"{summary['critical_path_s']:.3f}s, overhead {summary['overhead_s']:.3f}s",
+    ]
     if summary.get("reason"):
         lines.append(f"reason: {summary['reason']}")
     if summary["status"] == "awaiting_approval":
-        lines.append(f"waiting for approval: forethought approve {summary['run_id']} "
-                     "(or re-run with --yes-all)")
+        lines.append(
+            f"waiting for approval: forethought approve {summary['run_id']} (or re-run with --yes-all)"
+        )
     return "\n".join(lines)
 
 
-async def _execute(plan_file: str, tools_paths: Sequence[str], approve: ApproveMode,
-                   max_concurrency: int | None, db: str | None,
-                   holder: list[RunResult | Agent]) -> None:
+async def _execute(
+    plan_file: str,
+    tools_paths: Sequence[str],
+    approve: ApproveMode,
+    max_concurrency: int | None,
+    db: str | None,
+    holder: list[RunResult | Agent],
+) -> None:
     """Load, validate and run the plan through the Agent: recorded, gated by signed approvals,
     supervised by the configured budgets (no model is loaded unless the plan replans or has
     agent steps)."""
@@ -103,8 +112,13 @@ async def _execute(plan_file: str, tools_paths: Sequence[str], approve: ApproveM
         plan = load_plan(plan_file, agent.specs)
         interactive = approve == "none" and is_interactive()
         reviewer = InteractiveReviewer(Console(stderr=True)) if interactive else None
-        result = await agent.run(plan, approve=approve, reviewer=reviewer, on_event=_progress,
-                                 run_config={"setup": setup, "plan_file": str(plan_file)})
+        result = await agent.run(
+            plan,
+            approve=approve,
+            reviewer=reviewer,
+            on_event=_progress,
+            run_config={"setup": setup, "plan_file": str(plan_file)},
+        )
         holder.append(result)
 
 
@@ -112,17 +126,33 @@ async def _execute(plan_file: str, tools_paths: Sequence[str], approve: ApproveM
 @click.argument("plan_file", type=click.Path(dir_okay=False))
 @tools_option
 @json_option
-@click.option("--yes", "approve_read_only", is_flag=True,
-              help="Approve read-only work; side effects still wait for approval.")
-@click.option("--yes-all", "approve_all", is_flag=True,
-              help="Approve side-effecting steps too.")
-@click.option("--max-concurrency", type=click.IntRange(min=1), default=None,
-              help="At most this many steps run at once (default: config, else 8).")
-@click.option("--db", type=click.Path(dir_okay=False),
-              help="Run database file (default: $FORETHOUGHT_DB or the user data directory).")
-def exec_command(plan_file: str, tools_paths: tuple[str, ...], as_json: bool,
-                 approve_read_only: bool, approve_all: bool, max_concurrency: int | None,
-                 db: str | None) -> int:
+@click.option(
+    "--yes",
+    "approve_read_only",
+    is_flag=True,
+    help="Approve read-only work; side effects still wait for approval.",
+)
+@click.option("--yes-all", "approve_all", is_flag=True, help="Approve side-effecting steps too.")
+@click.option(
+    "--max-concurrency",
+    type=click.IntRange(min=1),
+    default=None,
+    help="At most this many steps run at once (default: config, else 8).",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    help="Run database file (default: $FORETHOUGHT_DB or the user data directory).",
+)
+def exec_command(
+    plan_file: str,
+    tools_paths: tuple[str, ...],
+    as_json: bool,
+    approve_read_only: bool,
+    approve_all: bool,
+    max_concurrency: int | None,
+    db: str | None,
+) -> int:
     """Execute PLAN_FILE with the given tools (exit 0 done, 1 failed, 2 invalid, 3 paused)."""
     approve: ApproveMode = "all" if approve_all else "read_only" if approve_read_only else "none"
     holder: list[RunResult | Agent] = []
@@ -132,8 +162,11 @@ def exec_command(plan_file: str, tools_paths: tuple[str, ...], as_json: bool,
         # The executor recorded a resumable pause before the interrupt propagated.
         agent = holder[0] if holder and isinstance(holder[0], Agent) else None
         run_id = agent.last_run_id if agent is not None else None
-        click.echo("forethought: interrupted" + (f"; the run is paused: forethought resume "
-                                                 f"{run_id}" if run_id else ""), err=True)
+        click.echo(
+            "forethought: interrupted"
+            + (f"; the run is paused: forethought resume {run_id}" if run_id else ""),
+            err=True,
+        )
         return EXIT_PAUSED
     result = holder[-1] if holder else None
     if not isinstance(result, RunResult):  # failed before the run started

@@ -90,7 +90,10 @@ def run(argv: list[str] | None = None) -> int:
         if os.environ.get("FORETHOUGHT_DEBUG"):
             traceback.print_exc()
         first_line = (str(exc).splitlines() or [""])[0]
-        click.echo(f"forethought: internal error: {type(exc).__name__}: {first_line} "
-                   "(set FORETHOUGHT_DEBUG=1 for a traceback, and please report it)", err=True)
+        click.echo(
+            f"forethought: internal error: {type(exc).__name__}: {first_line} "
+            "(set FORETHOUGHT_DEBUG=1 for a traceback, and please report it)",
+            err=True,
+        )
         return 1
     return int(result) if isinstance(result, int) else 0

@@ -23,20 +23,27 @@ def _builtin_specs() -> dict[str, ToolSpec]:
     try:
         from forethought.tools.builtin import builtin_tools
     except ImportError:
-        raise UserError("no tools to plan with: pass --tools PATH (a .py module of @tool "
-                        "functions or a .yaml tools file)") from None
+        raise UserError(
+            "no tools to plan with: pass --tools PATH (a .py module of @tool functions or a .yaml tools file)"
+        ) from None
     return {t.spec.name: t.spec for t in builtin_tools(Path.cwd(), None)}
 
 
-async def _plan(goal: str, tools_paths: Sequence[str], model_name: str | None,
-                max_steps: int | None, memory: PlanMemory | None) -> tuple[PlanResult, str, float]:
+async def _plan(
+    goal: str,
+    tools_paths: Sequence[str],
+    model_name: str | None,
+    max_steps: int | None,
+    memory: PlanMemory | None,
+) -> tuple[PlanResult, str, float]:
     model = resolve_model(model_name)
     async with open_tools(tools_paths) as registry:
         specs = registry.specs() if tools_paths else _builtin_specs()
     start = time.perf_counter()
     try:
-        result = await make_plan(goal, specs, model, memory=memory,
-                                 options=PlannerOptions(max_steps=max_steps))
+        result = await make_plan(
+            goal, specs, model, memory=memory, options=PlannerOptions(max_steps=max_steps)
+        )
     except ModelError as exc:
         raise UserError(str(exc)) from None
     return result, model.name, time.perf_counter() - start
@@ -44,48 +51,78 @@ async def _plan(goal: str, tools_paths: Sequence[str], model_name: str | None,
 
 @click.command("plan")
 @click.argument("goal")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write the plan here (.json → JSON, anything else → YAML).")
-@click.option("--tools", "tools_paths", multiple=True, type=click.Path(dir_okay=False),
-              help="A .py module of @tool functions or a .yaml tools file (repeatable).")
-@click.option("--model", "model_name", default=None,
-              help="Planner model, e.g. local, openai:gpt-4o-mini, ollama:qwen2.5:7b.")
-@click.option("--max-steps", default=None, type=click.IntRange(1, 30),
-              help="Longest plan allowed (default: 4 for the embedded model, else 10).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write the plan here (.json → JSON, anything else → YAML).",
+)
+@click.option(
+    "--tools",
+    "tools_paths",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="A .py module of @tool functions or a .yaml tools file (repeatable).",
+)
+@click.option(
+    "--model",
+    "model_name",
+    default=None,
+    help="Planner model, e.g. local, openai:gpt-4o-mini, ollama:qwen2.5:7b.",
+)
+@click.option(
+    "--max-steps",
+    default=None,
+    type=click.IntRange(1, 30),
+    help="Longest plan allowed (default: 4 for the embedded model, else 10).",
+)
 @click.option("--no-memory", is_flag=True, help="Do not offer remembered plans as examples.")
 @json_option
-def plan(goal: str, output: str | None, tools_paths: tuple[str, ...], model_name: str | None,
-         max_steps: int | None, no_memory: bool, as_json: bool) -> int:
+def plan(
+    goal: str,
+    output: str | None,
+    tools_paths: tuple[str, ...],
+    model_name: str | None,
+    max_steps: int | None,
+    no_memory: bool,
+    as_json: bool,
+) -> int:
     """Plan GOAL into a plan file without running anything."""
     if not goal.strip():
-        raise UserError("the goal is empty; say what you want done, e.g. "
-                        "forethought plan \"count the words in notes.txt\"")
+        raise UserError(
+            'the goal is empty; say what you want done, e.g. forethought plan "count the words in notes.txt"'
+        )
     memory = None if no_memory else PlanMemory()
-    result, model_label, elapsed = run_async(
-        lambda: _plan(goal, tools_paths, model_name, max_steps, memory))
+    result, model_label, elapsed = run_async(lambda: _plan(goal, tools_paths, model_name, max_steps, memory))
     if result.ok and result.plan is not None and output:
         write_plan(result.plan, output)
     if as_json:
         payload: dict[str, Any] = {
-            "ok": result.ok, "model": model_label, "elapsed_s": round(elapsed, 3),
+            "ok": result.ok,
+            "model": model_label,
+            "elapsed_s": round(elapsed, 3),
             "plan": result.plan.to_data() if result.plan else None,
             "plan_hash": result.plan.plan_hash() if result.ok and result.plan else None,
             "problems": [p.to_dict() for p in result.problems],
-            "model_calls": len(result.calls), "tokens": result.usage.total_tokens,
-            "cost_usd": result.cost_usd, "output": output if result.ok else None,
+            "model_calls": len(result.calls),
+            "tokens": result.usage.total_tokens,
+            "cost_usd": result.cost_usd,
+            "output": output if result.ok else None,
         }
         print_json(payload)
     else:
         if result.plan is not None:
-            fmt: Literal["yaml", "json"] = (
-                "json" if output and output.lower().endswith(".json") else "yaml")
+            fmt: Literal["yaml", "json"] = "json" if output and output.lower().endswith(".json") else "yaml"
             text = dump_plan(result.plan, fmt)
             click.echo(text if text.endswith("\n") else text + "\n", nl=False)
         for problem in result.problems:
             click.echo(f"problem: {problem}", err=True)
         status = "valid" if result.ok else "INVALID"
         where = f", written to {output}" if output and result.ok else ""
-        click.echo(f"{status} plan from {model_label} in {elapsed:.1f}s "
-                   f"({len(result.calls)} call{'s' if len(result.calls) != 1 else ''}, "
-                   f"{result.usage.total_tokens} tokens, ${result.cost_usd:.4f}){where}", err=True)
+        click.echo(
+            f"{status} plan from {model_label} in {elapsed:.1f}s "
+            f"({len(result.calls)} call{'s' if len(result.calls) != 1 else ''}, "
+            f"{result.usage.total_tokens} tokens, ${result.cost_usd:.4f}){where}",
+            err=True,
+        )
     return EXIT_OK if result.ok else EXIT_FAILED

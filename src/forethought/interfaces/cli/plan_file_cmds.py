@@ -32,10 +32,14 @@ def lint(plan_file: str, tools_paths: tuple[str, ...], as_json: bool) -> int:
     specs = load_tool_specs(tools_paths)
     loaded = lint_file(plan_file, specs)
     if as_json:
-        print_json({"file": plan_file, "ok": not loaded.problems,
-                    "plan_hash": loaded.plan.plan_hash() if loaded.plan and not loaded.problems
-                    else None,
-                    "problems": [p.to_dict() for p in loaded.problems]})
+        print_json(
+            {
+                "file": plan_file,
+                "ok": not loaded.problems,
+                "plan_hash": loaded.plan.plan_hash() if loaded.plan and not loaded.problems else None,
+                "problems": [p.to_dict() for p in loaded.problems],
+            }
+        )
     else:
         for problem in loaded.problems:
             click.echo(str(problem))
@@ -45,8 +49,10 @@ def lint(plan_file: str, tools_paths: tuple[str, ...], as_json: bool) -> int:
         else:
             assert loaded.plan is not None
             checked = "" if specs is not None else " (structure only; pass --tools to check tools)"
-            click.echo(f"{plan_file}: ok, {len(loaded.plan.steps)} steps, "
-                       f"hash {loaded.plan.plan_hash()[:12]}{checked}")
+            click.echo(
+                f"{plan_file}: ok, {len(loaded.plan.steps)} steps, "
+                f"hash {loaded.plan.plan_hash()[:12]}{checked}"
+            )
     return EXIT_INVALID if loaded.problems else EXIT_OK
 
 
@@ -61,8 +67,9 @@ def _parse_latency(values: tuple[str, ...], latency_file: str | None) -> dict[st
         if not isinstance(data, dict) or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in data.values()
         ):
-            raise UserError(f"{latency_file}: expected a mapping of tool name to seconds, "
-                            "e.g. `run_tests: 120`")
+            raise UserError(
+                f"{latency_file}: expected a mapping of tool name to seconds, e.g. `run_tests: 120`"
+            )
         out.update({str(k): float(v) for k, v in data.items()})
     for item in values:
         name, sep, secs = item.partition("=")
@@ -71,26 +78,33 @@ def _parse_latency(values: tuple[str, ...], latency_file: str | None) -> dict[st
         except ValueError:
             sep = ""
         if not sep or not name or out[name] < 0:
-            raise UserError(f"--latency {item!r}: expected TOOL=SECONDS, e.g. --latency "
-                            "run_tests=120")
+            raise UserError(f"--latency {item!r}: expected TOOL=SECONDS, e.g. --latency run_tests=120")
     return out
 
 
 @click.command()
 @click.argument("plan_file", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["text", "mermaid", "dot"]), default="text",
-              show_default=True)
-@click.option("--latency", multiple=True, metavar="TOOL=SECONDS",
-              help="Estimated latency of a tool, for the critical path (repeatable).")
-@click.option("--latency-file", type=click.Path(dir_okay=False),
-              help="YAML/JSON mapping of tool name to estimated seconds.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "mermaid", "dot"]), default="text", show_default=True
+)
+@click.option(
+    "--latency",
+    multiple=True,
+    metavar="TOOL=SECONDS",
+    help="Estimated latency of a tool, for the critical path (repeatable).",
+)
+@click.option(
+    "--latency-file",
+    type=click.Path(dir_okay=False),
+    help="YAML/JSON mapping of tool name to estimated seconds.",
+)
 @tools_option
-def graph(plan_file: str, fmt: str, latency: tuple[str, ...], latency_file: str | None,
-          tools_paths: tuple[str, ...]) -> int:
+def graph(
+    plan_file: str, fmt: str, latency: tuple[str, ...], latency_file: str | None, tools_paths: tuple[str, ...]
+) -> int:
     """Print the plan's DAG with the critical path marked."""
     specs = load_tool_specs(tools_paths)
-    estimates = {name: s.est_latency_s for name, s in (specs or {}).items()
-                 if s.est_latency_s is not None}
+    estimates = {name: s.est_latency_s for name, s in (specs or {}).items() if s.est_latency_s is not None}
     estimates.update(_parse_latency(latency, latency_file))
     plan = load_plan(plan_file, specs)
     render = {"text": render_text, "mermaid": render_mermaid, "dot": render_dot}[fmt]
@@ -118,7 +132,6 @@ def diff(plan_a: str, plan_b: str, as_json: bool, exit_code: bool) -> int:
 def schema() -> int:
     """Print the JSON Schema of the plan file format."""
     data = Plan.model_json_schema(by_alias=True)
-    data = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "forethought plan"} | data
+    data = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "forethought plan"} | data
     click.echo(json.dumps(data, indent=2))
     return EXIT_OK

@@ -24,25 +24,45 @@ from forethought.interfaces.config import load_config
 from forethought.interfaces.session import open_agent, recorded_setup, tool_setup
 from forethought.oversight.approvals import ApproveMode
 
-EXIT_BY_STATUS = {"succeeded": EXIT_OK, "failed": EXIT_FAILED, "cancelled": EXIT_FAILED,
-                  "awaiting_approval": EXIT_PAUSED, "paused": EXIT_PAUSED, "running": EXIT_PAUSED}
+EXIT_BY_STATUS = {
+    "succeeded": EXIT_OK,
+    "failed": EXIT_FAILED,
+    "cancelled": EXIT_FAILED,
+    "awaiting_approval": EXIT_PAUSED,
+    "paused": EXIT_PAUSED,
+    "running": EXIT_PAUSED,
+}
 
 
 def common_run_options(fn: Any) -> Any:
-    for option in reversed([
-        click.option("--model", help="Model for every role, e.g. local, ollama:qwen2.5:7b, "
-                                     "openai:gpt-4o-mini."),
-        click.option("--planner-model", help="Model that writes the plan."),
-        click.option("--executor-model", help="Model that runs agent steps."),
-        click.option("--db", type=click.Path(dir_okay=False), help="Run database file."),
-        click.option("--workspace", type=click.Path(file_okay=False),
-                     help="Root the built-in file tools are confined to (default: .)."),
-        click.option("--max-concurrency", type=click.IntRange(1, 1024)),
-        click.option("--yes", "yes", is_flag=True,
-                     help="Approve read-only work; side effects still wait for approval."),
-        click.option("--yes-all", "yes_all", is_flag=True,
-                     help="Approve everything, side effects included (recorded as you)."),
-    ]):
+    for option in reversed(
+        [
+            click.option(
+                "--model", help="Model for every role, e.g. local, ollama:qwen2.5:7b, openai:gpt-4o-mini."
+            ),
+            click.option("--planner-model", help="Model that writes the plan."),
+            click.option("--executor-model", help="Model that runs agent steps."),
+            click.option("--db", type=click.Path(dir_okay=False), help="Run database file."),
+            click.option(
+                "--workspace",
+                type=click.Path(file_okay=False),
+                help="Root the built-in file tools are confined to (default: .).",
+            ),
+            click.option("--max-concurrency", type=click.IntRange(1, 1024)),
+            click.option(
+                "--yes",
+                "yes",
+                is_flag=True,
+                help="Approve read-only work; side effects still wait for approval.",
+            ),
+            click.option(
+                "--yes-all",
+                "yes_all",
+                is_flag=True,
+                help="Approve everything, side effects included (recorded as you).",
+            ),
+        ]
+    ):
         fn = option(fn)
     return fn
 
@@ -66,18 +86,20 @@ def report(result: RunResult, as_json: bool, console: Console) -> int:
         status = result.state.status
         style = {"succeeded": "green", "failed": "red"}.get(status, "yellow")
         reason = summary.get("reason") or ""
-        console.print(f"[{style}]run {result.run_id}: {status}[/]" + (f" — {reason}" if reason
-                                                                      else ""), highlight=False)
+        console.print(
+            f"[{style}]run {result.run_id}: {status}[/]" + (f" — {reason}" if reason else ""), highlight=False
+        )
         for sid in _final_steps(result):
             output = summary["steps"].get(sid, {}).get("output")
             if output is not None:
                 text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
-                console.print(f"  {sid}: {text[:500]}", markup=False, highlight=False,
-                              soft_wrap=True)
-        console.print(f"  makespan {summary.get('makespan_s', 0):.2f}s · critical path "
-                      f"{summary.get('critical_path_s', 0):.2f}s · tokens "
-                      f"{summary.get('tokens', 0)} · ${summary.get('cost_usd', 0):.4f}",
-                      highlight=False)
+                console.print(f"  {sid}: {text[:500]}", markup=False, highlight=False, soft_wrap=True)
+        console.print(
+            f"  makespan {summary.get('makespan_s', 0):.2f}s · critical path "
+            f"{summary.get('critical_path_s', 0):.2f}s · tokens "
+            f"{summary.get('tokens', 0)} · ${summary.get('cost_usd', 0):.4f}",
+            highlight=False,
+        )
         if result.state.status == "awaiting_approval":
             console.print(f"  approve with: forethought approve {result.run_id}")
         elif result.state.status == "paused":
@@ -109,15 +131,24 @@ def _final_steps(result: RunResult) -> list[str]:
 @click.argument("goal")
 @tools_option
 @common_run_options
-@click.option("--no-stream", is_flag=True,
-              help="With --yes/--yes-all, plan completely before starting any step.")
+@click.option(
+    "--no-stream", is_flag=True, help="With --yes/--yes-all, plan completely before starting any step."
+)
 @json_option
-def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_json: bool,
-        no_stream: bool, **flags: Any) -> int:
+def run(
+    goal: str,
+    tools_paths: tuple[str, ...],
+    yes: bool,
+    yes_all: bool,
+    as_json: bool,
+    no_stream: bool,
+    **flags: Any,
+) -> int:
     """Plan GOAL, review and approve the plan, execute it with live progress."""
     if not goal.strip():
-        raise UserError("the goal is empty; say what you want done, e.g. "
-                        "forethought run \"count the words in README.md\"")
+        raise UserError(
+            'the goal is empty; say what you want done, e.g. forethought run "count the words in README.md"'
+        )
     cfg = _config(**flags)
     console = Console(stderr=not as_json, no_color=not is_interactive())
     interactive = is_interactive() and not as_json and not yes_all
@@ -128,14 +159,16 @@ def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_js
         async with open_agent(cfg, setup) as agent:
             holder.append(agent)
             if not as_json:
-                console.print(f"planning with {agent.model('planner').name} "
-                              f"({len(agent.tools)} tools)…")
+                console.print(f"planning with {agent.model('planner').name} ({len(agent.tools)} tools)…")
             with Progress(console, live=interactive) as progress:
                 return await agent.run(
-                    goal, approve=_approve_mode(yes, yes_all),
+                    goal,
+                    approve=_approve_mode(yes, yes_all),
                     reviewer=InteractiveReviewer(console) if interactive else None,
-                    on_event=None if as_json else progress, run_config={"setup": setup},
-                    stream=not no_stream)
+                    on_event=None if as_json else progress,
+                    run_config={"setup": setup},
+                    stream=not no_stream,
+                )
 
     try:
         result = run_async(go)
@@ -152,11 +185,17 @@ def run(goal: str, tools_paths: tuple[str, ...], yes: bool, yes_all: bool, as_js
 @click.option("--plan-hash", help="Approve only if the current plan still has this hash.")
 @click.option("--db", type=click.Path(dir_okay=False), help="Run database file.")
 @click.option("--no-run", is_flag=True, help="Record the approval but do not continue the run.")
-@click.option("--step", "steps", multiple=True, metavar="STEP_ID",
-              help="Confirm this step now (destructive steps under reconfirm_destructive).")
+@click.option(
+    "--step",
+    "steps",
+    multiple=True,
+    metavar="STEP_ID",
+    help="Confirm this step now (destructive steps under reconfirm_destructive).",
+)
 @json_option
-def approve(run_id: str, plan_hash: str | None, db: str | None, no_run: bool,
-            steps: tuple[str, ...], as_json: bool) -> int:
+def approve(
+    run_id: str, plan_hash: str | None, db: str | None, no_run: bool, steps: tuple[str, ...], as_json: bool
+) -> int:
     """Approve the current plan of RUN_ID (bound to its hash) and continue the run."""
     cfg = load_config({"db": db})
     console = Console(stderr=not as_json, no_color=not is_interactive())
@@ -171,8 +210,13 @@ def approve(run_id: str, plan_hash: str | None, db: str | None, no_run: bool,
         async with open_agent(cfg, setup) as agent:
             holder.append(agent)
             with Progress(console, live=is_interactive() and not as_json) as progress:
-                return await agent.approve(run_id, plan_hash=plan_hash, continue_run=not no_run,
-                                           steps=steps, on_event=None if as_json else progress)
+                return await agent.approve(
+                    run_id,
+                    plan_hash=plan_hash,
+                    continue_run=not no_run,
+                    steps=steps,
+                    on_event=None if as_json else progress,
+                )
 
     holder: list[Agent] = []
     try:
@@ -183,7 +227,6 @@ def approve(run_id: str, plan_hash: str | None, db: str | None, no_run: bool,
         if as_json:
             print_json({"run_id": run_id, "approved": True})
         else:
-            console.print(f"approved the plan of run {run_id}; continue with: "
-                          f"forethought resume {run_id}")
+            console.print(f"approved the plan of run {run_id}; continue with: forethought resume {run_id}")
         return EXIT_OK
     return report(result, as_json, console)

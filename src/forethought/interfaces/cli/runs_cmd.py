@@ -31,14 +31,22 @@ from forethought.oversight.redaction import default_redactor
 from forethought.runs.store.sqlite import SqliteStore, open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
-_EXIT_BY_STATUS = {"succeeded": EXIT_OK, "failed": EXIT_FAILED, "cancelled": EXIT_FAILED,
-                   "paused": EXIT_PAUSED, "awaiting_approval": EXIT_PAUSED,
-                   "running": EXIT_PAUSED}
+_EXIT_BY_STATUS = {
+    "succeeded": EXIT_OK,
+    "failed": EXIT_FAILED,
+    "cancelled": EXIT_FAILED,
+    "paused": EXIT_PAUSED,
+    "awaiting_approval": EXIT_PAUSED,
+    "running": EXIT_PAUSED,
+}
 
 
 def db_option(fn: F) -> F:
     return click.option(
-        "--db", "db", type=click.Path(dir_okay=False), default=None,
+        "--db",
+        "db",
+        type=click.Path(dir_okay=False),
+        default=None,
         help="Run database (default: $FORETHOUGHT_DB, else runs.db in the user data dir).",
     )(fn)
 
@@ -69,18 +77,26 @@ async def _progress(event: Event) -> None:
 
 # ------------------------------------------------------------------------------------- runs
 
+
 @click.command("runs")
 @db_option
 @json_option
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Show at most this many runs.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=50, show_default=True, help="Show at most this many runs."
+)
 def runs_command(db: str | None, as_json: bool, limit: int) -> int:
     """List recorded runs, newest first."""
     with _open(db) as store:
         rows = store.list_runs(limit=limit)
     if as_json:
-        print_json(_scrub([{"run_id": r.run_id, "status": r.status, "goal": r.goal,
-                            "created_at": r.created_at} for r in rows]))
+        print_json(
+            _scrub(
+                [
+                    {"run_id": r.run_id, "status": r.status, "goal": r.goal, "created_at": r.created_at}
+                    for r in rows
+                ]
+            )
+        )
     else:
         click.echo(runs_table(rows))
     return EXIT_OK
@@ -88,12 +104,18 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
 
 # ------------------------------------------------------------------------------------- show
 
+
 @click.command("show")
 @click.argument("run_id")
 @db_option
 @json_option
-@click.option("--events", "events_limit", default="50", show_default=True,
-              help="How many of the latest events to list in the timeline, or `all`.")
+@click.option(
+    "--events",
+    "events_limit",
+    default="50",
+    show_default=True,
+    help="How many of the latest events to list in the timeline, or `all`.",
+)
 def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) -> int:
     """Show a run: status, plan versions, step outputs, tokens, cost and the event timeline."""
     from forethought.runs.run_ids import resolve_run_id
@@ -110,14 +132,24 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
     state = fold(events)
     if as_json:
         data = _summary(state)
-        data.update({
-            "created_at": row.created_at, "updated_at": row.updated_at,
-            "input_tokens": state.input_tokens, "output_tokens": state.output_tokens,
-            "plan_versions": [{"version": v.version, "hash": v.hash,
-                               "plan": json.loads(v.plan_json), "created_at": v.created_at}
-                              for v in versions],
-            "events": [event_to_dict(e) for e in events],
-        })
+        data.update(
+            {
+                "created_at": row.created_at,
+                "updated_at": row.updated_at,
+                "input_tokens": state.input_tokens,
+                "output_tokens": state.output_tokens,
+                "plan_versions": [
+                    {
+                        "version": v.version,
+                        "hash": v.hash,
+                        "plan": json.loads(v.plan_json),
+                        "created_at": v.created_at,
+                    }
+                    for v in versions
+                ],
+                "events": [event_to_dict(e) for e in events],
+            }
+        )
         print_json(_scrub(data))
     else:
         click.echo(show_text(row, state, versions, events, limit))
@@ -125,6 +157,7 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
 
 
 # ------------------------------------------------------------------------------------- resume
+
 
 def _parse_mark(values: Sequence[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
@@ -135,8 +168,10 @@ def _parse_mark(values: Sequence[str]) -> dict[str, Any]:
         try:
             out[sid] = json.loads(raw) if sep else None
         except json.JSONDecodeError as exc:
-            raise UserError(f"--mark-succeeded {item!r}: the output after `=` is not JSON "
-                            f"({exc.msg}); quote strings, e.g. {sid}='\"done\"'") from None
+            raise UserError(
+                f"--mark-succeeded {item!r}: the output after `=` is not JSON "
+                f"({exc.msg}); quote strings, e.g. {sid}='\"done\"'"
+            ) from None
     return out
 
 
@@ -147,17 +182,37 @@ def _parse_mark(values: Sequence[str]) -> dict[str, Any]:
 @json_option
 @click.option("--model", help="Model for agent steps and replanning (default: as configured).")
 @click.option("--executor-model", help="Model that runs agent steps.")
-@click.option("--yes-all", "approve_all", is_flag=True,
-              help="Approve the current plan's side effects (recorded as a signed approval by "
-                   "you) before continuing.")
-@click.option("--mark-succeeded", "mark", multiple=True, metavar="STEP[=JSON]",
-              help="Review: STEP (interrupted) did take effect; record it as succeeded with "
-                   "this output. Repeatable.")
-@click.option("--retry", "retry", multiple=True, metavar="STEP",
-              help="Review: STEP (interrupted) did not take effect; run it again. Repeatable.")
-def resume_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as_json: bool,
-                   model: str | None, executor_model: str | None, approve_all: bool,
-                   mark: tuple[str, ...], retry: tuple[str, ...]) -> int:
+@click.option(
+    "--yes-all",
+    "approve_all",
+    is_flag=True,
+    help="Approve the current plan's side effects (recorded as a signed approval by you) before continuing.",
+)
+@click.option(
+    "--mark-succeeded",
+    "mark",
+    multiple=True,
+    metavar="STEP[=JSON]",
+    help="Review: STEP (interrupted) did take effect; record it as succeeded with this output. Repeatable.",
+)
+@click.option(
+    "--retry",
+    "retry",
+    multiple=True,
+    metavar="STEP",
+    help="Review: STEP (interrupted) did not take effect; run it again. Repeatable.",
+)
+def resume_command(
+    run_id: str,
+    db: str | None,
+    tools_paths: tuple[str, ...],
+    as_json: bool,
+    model: str | None,
+    executor_model: str | None,
+    approve_all: bool,
+    mark: tuple[str, ...],
+    retry: tuple[str, ...],
+) -> int:
     """Continue a stopped run; completed steps are never run again.
 
     The run's recorded tools, workspace and approvals are used (--tools adds more). A step that
@@ -185,30 +240,33 @@ def resume_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as
             if review.succeeded or review.retry:
                 await asyncio.to_thread(record_review, agent.store, run_id, review, who)
             if approve_all:
-                await asyncio.to_thread(grant_approval, agent.store, run_id, agent.specs,
-                                        f"{who} (resume --yes-all)")
+                await asyncio.to_thread(
+                    grant_approval, agent.store, run_id, agent.specs, f"{who} (resume --yes-all)"
+                )
             return await agent.resume(run_id, on_event=None if as_json else _progress)
 
     try:
         result = eventloop.run(go())
     except KeyboardInterrupt:
-        click.echo(f"run {run_id}: paused (interrupted); continue with: forethought resume "
-                   f"{run_id}", err=True)
+        click.echo(
+            f"run {run_id}: paused (interrupted); continue with: forethought resume {run_id}", err=True
+        )
         return EXIT_PAUSED
     state = result.state
     if as_json:
         print_json(_scrub(result.summary))
     else:
         line = f"run {state.run_id}: {state.status}"
-        click.echo(default_redactor().redact_text(
-            line + (f" — {state.reason}" if state.reason else "")))
+        click.echo(default_redactor().redact_text(line + (f" — {state.reason}" if state.reason else "")))
         review_ids = [sid for sid, st in state.steps.items() if st.status == "needs_review"]
         if review_ids:
-            click.echo(f"check whether {', '.join(review_ids)} took effect, then resume with "
-                       "--mark-succeeded STEP or --retry STEP", err=True)
+            click.echo(
+                f"check whether {', '.join(review_ids)} took effect, then resume with "
+                "--mark-succeeded STEP or --retry STEP",
+                err=True,
+            )
         elif state.status == "awaiting_approval":
-            click.echo(f"approve with: forethought approve {state.run_id} (or resume --yes-all)",
-                       err=True)
+            click.echo(f"approve with: forethought approve {state.run_id} (or resume --yes-all)", err=True)
     return _EXIT_BY_STATUS.get(state.status, EXIT_FAILED)
 
 
@@ -227,19 +285,32 @@ def _config(db: str | None, **flags: Any) -> Any:
 
 # ------------------------------------------------------------------------------------- replay
 
+
 @click.command("replay")
 @click.argument("run_id")
 @db_option
 @tools_option
 @json_option
-@click.option("--from", "from_step", default=None, metavar="STEP",
-              help="Re-run STEP and its descendants for real (needs --tools); the rest comes "
-                   "from the record.")
-@click.option("--yes-all", "approve_all", is_flag=True,
-              help="Approve side-effecting steps among those re-run for real.")
+@click.option(
+    "--from",
+    "from_step",
+    default=None,
+    metavar="STEP",
+    help="Re-run STEP and its descendants for real (needs --tools); the rest comes from the record.",
+)
+@click.option(
+    "--yes-all", "approve_all", is_flag=True, help="Approve side-effecting steps among those re-run for real."
+)
 @click.option("--no-record", is_flag=True, help="Do not store the replay as a new run.")
-def replay_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as_json: bool,
-                   from_step: str | None, approve_all: bool, no_record: bool) -> int:
+def replay_command(
+    run_id: str,
+    db: str | None,
+    tools_paths: tuple[str, ...],
+    as_json: bool,
+    from_step: str | None,
+    approve_all: bool,
+    no_record: bool,
+) -> int:
     """Re-execute a run from its recorded tool and model results (zero real calls).
 
     Exit 0 when the replay reaches the recorded final state (with --from: when it succeeds),
@@ -254,32 +325,48 @@ def replay_command(run_id: str, db: str | None, tools_paths: tuple[str, ...], as
         run_id = resolve_run_id(store, run_id)
         setup = _with_tools(recorded_setup(store.events(run_id)), tools_paths)
     if from_step and not setup["tools"]:
-        raise UserError("--from re-runs steps for real and needs their tools; the run recorded "
-                        "no tool files, so pass --tools PATH")
+        raise UserError(
+            "--from re-runs steps for real and needs their tools; the run recorded "
+            "no tool files, so pass --tools PATH"
+        )
 
     async def go() -> Any:
         # Tools are opened only to re-run the --from subtree; a plain replay calls none.
         paths = setup["tools"] if from_step else []
         async with open_tools(paths, include_entry_points=bool(from_step)) as registry:
             with _open(db) as store:
-                return await replay_run(store, run_id, from_step=from_step,
-                                        tools=registry if from_step else None,
-                                        approve_all=approve_all, record=not no_record,
-                                        sinks=(_progress,))
+                return await replay_run(
+                    store,
+                    run_id,
+                    from_step=from_step,
+                    tools=registry if from_step else None,
+                    approve_all=approve_all,
+                    record=not no_record,
+                    sinks=(_progress,),
+                )
 
     result = eventloop.run(go())
     ok = result.same if not from_step else result.state.status == "succeeded"
     if as_json:
         data = _summary(result.state)
-        data.update({"replay_of": result.original_run_id, "same_final_state": result.same,
-                     "differences": result.differences, "replayed_calls": result.counter.replayed,
-                     "real_calls": result.counter.real, "real_steps": sorted(result.real_steps)})
+        data.update(
+            {
+                "replay_of": result.original_run_id,
+                "same_final_state": result.same,
+                "differences": result.differences,
+                "replayed_calls": result.counter.replayed,
+                "real_calls": result.counter.real,
+                "real_steps": sorted(result.real_steps),
+            }
+        )
         print_json(_scrub(data))
     else:
         verdict = "same final state" if result.same else "DIVERGED"
-        click.echo(f"replayed run {result.original_run_id} as {result.run_id}: {verdict} "
-                   f"({result.counter.replayed} recorded results, {result.counter.real} real "
-                   f"calls{', from ' + from_step if from_step else ''})")
+        click.echo(
+            f"replayed run {result.original_run_id} as {result.run_id}: {verdict} "
+            f"({result.counter.replayed} recorded results, {result.counter.real} real "
+            f"calls{', from ' + from_step if from_step else ''})"
+        )
         for diff in result.differences:
             click.echo(default_redactor().redact_text(f"  {diff}"))
     return EXIT_OK if ok else EXIT_FAILED

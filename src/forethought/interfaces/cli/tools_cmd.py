@@ -57,8 +57,10 @@ def render_text(specs: Sequence[ToolSpec]) -> str:
     lines = []
     for spec in specs:
         timeout = f"{spec.timeout_s:g}s" if spec.timeout_s else "-"
-        lines.append(f"{spec.name}  [{spec.effect}{', idempotent' if spec.idempotent else ''}, "
-                     f"timeout {timeout}]  {spec.source}")
+        lines.append(
+            f"{spec.name}  [{spec.effect}{', idempotent' if spec.idempotent else ''}, "
+            f"timeout {timeout}]  {spec.source}"
+        )
         if spec.description:
             lines.append(f"    {spec.description.strip().splitlines()[0]}")
         lines.append(f"    in:  {_params_line(spec.input_schema)}")
@@ -70,10 +72,12 @@ def render_text(specs: Sequence[ToolSpec]) -> str:
 @tools_option
 @json_option
 @click.option("--no-entry-points", is_flag=True, help="Ignore tools installed via entry points.")
-@click.option("--workspace", type=click.Path(file_okay=False),
-              help="Root the built-in file tools are confined to (default: .).")
-def tools(tools_paths: tuple[str, ...], as_json: bool, no_entry_points: bool,
-          workspace: str | None) -> None:
+@click.option(
+    "--workspace",
+    type=click.Path(file_okay=False),
+    help="Root the built-in file tools are confined to (default: .).",
+)
+def tools(tools_paths: tuple[str, ...], as_json: bool, no_entry_points: bool, workspace: str | None) -> None:
     """List every tool `forethought run` would use: --tools files and forethought.toml's tools,
     the enabled built-ins, and installed entry points; with source, effect and schemas."""
     from forethought.interfaces.config import load_config
@@ -83,8 +87,9 @@ def tools(tools_paths: tuple[str, ...], as_json: bool, no_entry_points: bool,
     builtins = builtins_for(setup["workspace"], setup["builtins"])
 
     async def collect() -> list[ToolSpec]:
-        async with open_tools(setup["tools"], include_entry_points=not no_entry_points,
-                              extra=builtins) as registry:
+        async with open_tools(
+            setup["tools"], include_entry_points=not no_entry_points, extra=builtins
+        ) as registry:
             return sorted(registry.specs().values(), key=lambda s: s.name)
 
     specs = run_async(collect)
@@ -100,8 +105,12 @@ def mcp() -> None:
 
 
 @mcp.command("serve")
-@click.option("--service", default=DEFAULT_SERVICE, show_default=True,
-              help="module:attribute of the AgentService to expose (advanced; for embedding and tests).")
+@click.option(
+    "--service",
+    default=DEFAULT_SERVICE,
+    show_default=True,
+    help="module:attribute of the AgentService to expose (advanced; for embedding and tests).",
+)
 def serve(service: str) -> None:
     """Serve forethought over MCP on stdio: tools plan, run, run_status, approve."""
     import_extra("mcp", "`forethought mcp serve`")

@@ -93,8 +93,11 @@ INSERT INTO plan_versions (run_id, version, hash, plan, created_at) VALUES (?, ?
 ON CONFLICT (run_id, version) DO UPDATE SET hash = excluded.hash, plan = excluded.plan
 """
 
-_TERMINAL_WITH_REASON = {"step_skipped": "skipped", "step_cancelled": "cancelled",
-                         "step_needs_review": "needs_review"}
+_TERMINAL_WITH_REASON = {
+    "step_skipped": "skipped",
+    "step_cancelled": "cancelled",
+    "step_needs_review": "needs_review",
+}
 
 
 def canonical_plan_text(plan: dict[str, Any], plan_hash: str) -> str:
@@ -168,8 +171,7 @@ class Materializer:
             s.ended_at, s.error = None, None
         elif isinstance(e, StepSucceeded):
             s = self._step(e.run_id, e.step_id)
-            s.status, s.attempts, s.ended_at, s.error = (
-                "succeeded", max(s.attempts, e.attempt), e.ts, None)
+            s.status, s.attempts, s.ended_at, s.error = ("succeeded", max(s.attempts, e.attempt), e.ts, None)
         elif isinstance(e, StepFailed):
             s = self._step(e.run_id, e.step_id)
             s.attempts, s.error = max(s.attempts, e.attempt), e.error
@@ -197,21 +199,34 @@ def _val(value: Any, default: Any) -> Any:
 
 def _run_params(p: _RunPatch) -> dict[str, Any]:
     return {
-        "run_id": p.run_id, "goal": _val(p.goal, ""), "status": _val(p.status, "running"),
-        "created_at": p.first_ts, "updated_at": p.last_ts,
-        "plan_version": _val(p.plan_version, 0), "plan_hash": _val(p.plan_hash, ""),
-        "last_seq": p.last_seq, "input_tokens": p.input_tokens,
-        "output_tokens": p.output_tokens, "cost_usd": p.cost_usd,
-        "goal_set": p.goal is not _UNSET, "status_set": p.status is not _UNSET,
-        "version_set": p.plan_version is not _UNSET, "hash_set": p.plan_hash is not _UNSET,
+        "run_id": p.run_id,
+        "goal": _val(p.goal, ""),
+        "status": _val(p.status, "running"),
+        "created_at": p.first_ts,
+        "updated_at": p.last_ts,
+        "plan_version": _val(p.plan_version, 0),
+        "plan_hash": _val(p.plan_hash, ""),
+        "last_seq": p.last_seq,
+        "input_tokens": p.input_tokens,
+        "output_tokens": p.output_tokens,
+        "cost_usd": p.cost_usd,
+        "goal_set": p.goal is not _UNSET,
+        "status_set": p.status is not _UNSET,
+        "version_set": p.plan_version is not _UNSET,
+        "hash_set": p.plan_hash is not _UNSET,
     }
 
 
 def _step_params(key: tuple[str, str], p: _StepPatch) -> dict[str, Any]:
     return {
-        "run_id": key[0], "step_id": key[1], "status": _val(p.status, "pending"),
-        "attempts": p.attempts, "started_at": p.started_at,
-        "ended_at": _val(p.ended_at, None), "error": _val(p.error, None),
-        "status_set": p.status is not _UNSET, "ended_set": p.ended_at is not _UNSET,
+        "run_id": key[0],
+        "step_id": key[1],
+        "status": _val(p.status, "pending"),
+        "attempts": p.attempts,
+        "started_at": p.started_at,
+        "ended_at": _val(p.ended_at, None),
+        "error": _val(p.error, None),
+        "status_set": p.status is not _UNSET,
+        "ended_set": p.ended_at is not _UNSET,
         "error_set": p.error is not _UNSET,
     }

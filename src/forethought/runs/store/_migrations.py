@@ -103,9 +103,7 @@ MIGRATIONS: list[Migration] = [m001_initial, m002_leases]
 
 def migrate(conn: sqlite3.Connection) -> list[str]:
     """Apply pending migrations; the caller holds a write transaction. Returns the names applied."""
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
-    )
+    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
     done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
     known = {fn.__name__ for fn in MIGRATIONS}
     unknown = sorted(done - known)
@@ -119,9 +117,7 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
         if fn.__name__ in done:
             continue
         fn(conn)
-        conn.execute(
-            "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (fn.__name__, time.time())
-        )
+        conn.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (fn.__name__, time.time()))
         applied.append(fn.__name__)
     # user_version mirrors the count so `sqlite3 runs.db 'pragma user_version'` tells a human.
     conn.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")

@@ -28,8 +28,9 @@ AgentRunnerFn = Callable[[Step, ToolContext], Any]
 class WriteAheadBackend:
     """A backend that commits the record of a call before making a non-idempotent call."""
 
-    def __init__(self, name: str, make_inner: Callable[[], Backend], recorder: Recorder,
-                 current_seq: SeqSource) -> None:
+    def __init__(
+        self, name: str, make_inner: Callable[[], Backend], recorder: Recorder, current_seq: SeqSource
+    ) -> None:
         self.name = name
         self._make_inner = make_inner
         self._inner: Backend | None = None
@@ -58,9 +59,9 @@ def write_ahead_agent_runner(runner: Any, recorder: Recorder, current_seq: SeqSo
     return run
 
 
-def durable_backends(recorder: Recorder, current_seq: SeqSource,
-                     extra: dict[str, Callable[[], Backend]] | None = None
-                     ) -> dict[str, WriteAheadBackend]:
+def durable_backends(
+    recorder: Recorder, current_seq: SeqSource, extra: dict[str, Callable[[], Backend]] | None = None
+) -> dict[str, WriteAheadBackend]:
     """The executor's standard backends (``local``, ``process``), each behind the write-ahead."""
     from forethought.execution.backends.base import LocalBackend
 
@@ -71,5 +72,4 @@ def durable_backends(recorder: Recorder, current_seq: SeqSource,
 
     factories: dict[str, Callable[[], Backend]] = {"local": LocalBackend, "process": make_process}
     factories.update(extra or {})
-    return {name: WriteAheadBackend(name, f, recorder, current_seq)
-            for name, f in factories.items()}
+    return {name: WriteAheadBackend(name, f, recorder, current_seq) for name, f in factories.items()}

@@ -114,8 +114,7 @@ class Store(Protocol):
         """The run's events with ``seq > after_seq``, in order."""
         ...
 
-    def iter_events(self, run_id: str, *, after_seq: int = -1, batch: int = 1000
-                    ) -> Iterator[Event]:
+    def iter_events(self, run_id: str, *, after_seq: int = -1, batch: int = 1000) -> Iterator[Event]:
         """Like ``events`` but streamed, for runs too long to hold twice in memory."""
         ...
 

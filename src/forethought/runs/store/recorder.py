@@ -33,13 +33,31 @@ from forethought.runs.store.base import LeaseLost, Store
 # Kinds that are committed as soon as the writer can; anything else may linger ``max_delay_s``.
 # ``run_created`` lingers on purpose: alone it is useless to a resume (no plan yet), so it is
 # committed together with the plan that follows it.
-DURABLE_KINDS: frozenset[str] = frozenset({
-    "plan_proposed", "plan_validated", "plan_approved", "plan_revised",
-    "approval_requested", "approval_decided", "step_started", "step_succeeded", "step_failed",
-    "step_skipped", "step_cancelled", "step_needs_review", "check_failed", "replan_requested",
-    "budget_exceeded", "compensation_started", "compensation_succeeded", "compensation_failed",
-    "run_paused", "run_resumed", "run_finished",
-})
+DURABLE_KINDS: frozenset[str] = frozenset(
+    {
+        "plan_proposed",
+        "plan_validated",
+        "plan_approved",
+        "plan_revised",
+        "approval_requested",
+        "approval_decided",
+        "step_started",
+        "step_succeeded",
+        "step_failed",
+        "step_skipped",
+        "step_cancelled",
+        "step_needs_review",
+        "check_failed",
+        "replan_requested",
+        "budget_exceeded",
+        "compensation_started",
+        "compensation_succeeded",
+        "compensation_failed",
+        "run_paused",
+        "run_resumed",
+        "run_finished",
+    }
+)
 
 OnCommit = Callable[[Sequence[Event]], None]
 
@@ -96,7 +114,8 @@ class Recorder:
             self._kick = asyncio.Event()
         if self._writer is None and not self._closed:
             self._writer = asyncio.get_running_loop().create_task(
-                self._write_loop(), name="forethought-recorder")
+                self._write_loop(), name="forethought-recorder"
+            )
         self._kick.set()
 
     async def _write_loop(self) -> None:
@@ -174,8 +193,9 @@ class Recorder:
         if isinstance(self._failed, LeaseLost):
             raise LeaseLost(str(self._failed))  # callers tell a take-over from a broken disk
         if self._failed is not None:
-            raise StoreError(f"recording this run failed ({self._failed}); "
-                             "the run cannot be recorded further")
+            raise StoreError(
+                f"recording this run failed ({self._failed}); the run cannot be recorded further"
+            )
 
     async def aclose(self) -> None:
         """Flush what is queued and stop the writer; ``StoreError`` if recording failed.

@@ -51,8 +51,10 @@ Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 _BUSY_CODES = {5, 6, 261, 517}  # SQLITE_BUSY, SQLITE_LOCKED, BUSY_RECOVERY, BUSY_SNAPSHOT
-_RUN_COLUMNS = ("run_id, goal, status, created_at, updated_at, plan_version, plan_hash, last_seq, "
-                "input_tokens, output_tokens, cost_usd")
+_RUN_COLUMNS = (
+    "run_id, goal, status, created_at, updated_at, plan_version, plan_hash, last_seq, "
+    "input_tokens, output_tokens, cost_usd"
+)
 
 
 def default_db_path() -> Path:
@@ -121,16 +123,18 @@ class SqliteStore:
             try:
                 parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"{self.path}: cannot create the database directory: "
-                                 f"{exc.strerror}; pass another --db") from None
+                raise StoreError(
+                    f"{self.path}: cannot create the database directory: {exc.strerror}; pass another --db"
+                ) from None
             self.path = str(Path(self.path).expanduser())
         try:
             self._conn = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot open the run database: {exc}; "
-                             "check the path or pass another --db") from None
+            raise StoreError(
+                f"{self.path}: cannot open the run database: {exc}; check the path or pass another --db"
+            ) from None
         if not self._memory:
             # Runs hold tool outputs and model transcripts: readable by the owner only.
             for suffix in ("", "-wal", "-shm"):
@@ -147,8 +151,9 @@ class SqliteStore:
         if not self._memory:
             mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise StoreError(f"{self.path}: the database cannot use WAL mode ({mode}); "
-                                 "put it on a local filesystem")
+                raise StoreError(
+                    f"{self.path}: the database cannot use WAL mode ({mode}); put it on a local filesystem"
+                )
         sync_sql = {
             "OFF": "PRAGMA synchronous=OFF",
             "NORMAL": "PRAGMA synchronous=NORMAL",
@@ -176,9 +181,10 @@ class SqliteStore:
                         "transaction — stop it or retry"
                     ) from None
             except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{self.path}: the run database is damaged or not a forethought "
-                                 f"database ({exc}); restore a backup or pass another --db"
-                                 ) from None
+                raise StoreError(
+                    f"{self.path}: the run database is damaged or not a forethought "
+                    f"database ({exc}); restore a backup or pass another --db"
+                ) from None
             time.sleep(delay * (0.5 + random.random()))  # noqa: S311 - jitter, not crypto
             delay = min(delay * 2, 0.1)
 
@@ -211,27 +217,34 @@ class SqliteStore:
         if not events:
             return
         rows = [(e.run_id, e.seq, e.kind, e.ts, e.plan_version, event_to_json(e)) for e in events]
-        plan_texts = {id(e): canonical_plan_text(e.plan, e.plan_hash) for e in events
-                      if isinstance(e, (PlanProposed, PlanRevised))}
+        plan_texts = {
+            id(e): canonical_plan_text(e.plan, e.plan_hash)
+            for e in events
+            if isinstance(e, (PlanProposed, PlanRevised))
+        }
         self._write(lambda conn: self._append_tx(conn, events, rows, owner, plan_texts))
 
     @staticmethod
-    def _append_tx(conn: sqlite3.Connection, events: Sequence[Event],
-                   rows: list[tuple[Any, ...]], owner: str | None,
-                   plan_texts: dict[int, str]) -> None:
+    def _append_tx(
+        conn: sqlite3.Connection,
+        events: Sequence[Event],
+        rows: list[tuple[Any, ...]],
+        owner: str | None,
+        plan_texts: dict[int, str],
+    ) -> None:
         last: dict[str, int] = {}
         for e in events:
             expected = last.get(e.run_id)
             if expected is None:
                 if owner is not None:
-                    held = conn.execute("SELECT owner FROM leases WHERE run_id = ?",
-                                        (e.run_id,)).fetchone()
+                    held = conn.execute("SELECT owner FROM leases WHERE run_id = ?", (e.run_id,)).fetchone()
                     if held is None or held[0] != owner:
-                        raise LeaseLost(f"run {e.run_id}: this process no longer holds the run's "
-                                        f"lease ({'now held by ' + held[0] if held else 'released'}"
-                                        "); its events were not recorded")
-                row = conn.execute("SELECT last_seq FROM runs WHERE run_id = ?",
-                                   (e.run_id,)).fetchone()
+                        raise LeaseLost(
+                            f"run {e.run_id}: this process no longer holds the run's "
+                            f"lease ({'now held by ' + held[0] if held else 'released'}"
+                            "); its events were not recorded"
+                        )
+                row = conn.execute("SELECT last_seq FROM runs WHERE run_id = ?", (e.run_id,)).fetchone()
                 expected = -1 if row is None else int(row[0])
             if e.seq != expected + 1:
                 what = "duplicate" if e.seq <= expected else "gap"
@@ -252,12 +265,12 @@ class SqliteStore:
     # -- reads ---------------------------------------------------------------------------------
 
     def events(self, run_id: str, *, after_seq: int = -1) -> list[Event]:
-        rows = self._read("SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq",
-                          (run_id, after_seq))
+        rows = self._read(
+            "SELECT body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq", (run_id, after_seq)
+        )
         return _parse_bodies(run_id, [r[0] for r in rows])
 
-    def iter_events(self, run_id: str, *, after_seq: int = -1, batch: int = 1000
-                    ) -> Iterator[Event]:
+    def iter_events(self, run_id: str, *, after_seq: int = -1, batch: int = 1000) -> Iterator[Event]:
         cursor = after_seq
         while True:
             rows = self._read(
@@ -274,15 +287,19 @@ class SqliteStore:
         return int(rows[0][0]) if rows else -1
 
     def get_run(self, run_id: str) -> RunRow | None:
-        rows = self._read(f"SELECT {_RUN_COLUMNS} FROM runs WHERE run_id = ?",  # noqa: S608
-                          (run_id,))
+        rows = self._read(
+            f"SELECT {_RUN_COLUMNS} FROM runs WHERE run_id = ?",  # noqa: S608
+            (run_id,),
+        )
         return RunRow(*rows[0]) if rows else None
 
     def find_runs(self, prefix: str) -> list[str]:
         """Run ids starting with ``prefix`` (so users can type the first few characters)."""
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        rows = self._read("SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\' "
-                          "ORDER BY created_at DESC LIMIT 20", (escaped + "%",))
+        rows = self._read(
+            "SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT 20",
+            (escaped + "%",),
+        )
         return [r[0] for r in rows]
 
     def list_runs(self, *, limit: int | None = None) -> list[RunRow]:
@@ -319,8 +336,7 @@ class SqliteStore:
     def acquire_lease(self, run_id: str, owner: str, ttl_s: float) -> Lease:
         def tx(conn: sqlite3.Connection) -> Lease:
             now = time.time()
-            row = conn.execute("SELECT owner, expires_at FROM leases WHERE run_id = ?",
-                               (run_id,)).fetchone()
+            row = conn.execute("SELECT owner, expires_at FROM leases WHERE run_id = ?", (run_id,)).fetchone()
             if row is not None and row[0] != owner and row[1] > now and not _owner_is_dead(row[0]):
                 raise LeaseHeld(run_id, row[0], row[1])
             conn.execute(
@@ -342,19 +358,22 @@ class SqliteStore:
             )
             if cur.rowcount != 1:
                 raise LeaseLost(f"run {run_id}: our lease was taken over by another process")
-            acquired = conn.execute("SELECT acquired_at FROM leases WHERE run_id = ?",
-                                    (run_id,)).fetchone()[0]
+            acquired = conn.execute("SELECT acquired_at FROM leases WHERE run_id = ?", (run_id,)).fetchone()[
+                0
+            ]
             return Lease(run_id, owner, float(acquired), now + ttl_s)
 
         return self._write(tx)
 
     def release_lease(self, run_id: str, owner: str) -> None:
-        self._write(lambda conn: conn.execute(
-            "DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner)))
+        self._write(
+            lambda conn: conn.execute("DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner))
+        )
 
     def get_lease(self, run_id: str) -> Lease | None:
-        rows = self._read("SELECT run_id, owner, acquired_at, expires_at FROM leases "
-                          "WHERE run_id = ?", (run_id,))
+        rows = self._read(
+            "SELECT run_id, owner, acquired_at, expires_at FROM leases WHERE run_id = ?", (run_id,)
+        )
         return Lease(*rows[0]) if rows else None
 
     def close(self) -> None:
@@ -382,9 +401,11 @@ def _parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
         for body in bodies:
             out.append(parse(body))
     except ValidationError as exc:
-        raise StoreError(f"run {run_id}: stored event #{len(out)} does not parse "
-                         f"({exc.error_count()} errors, first: {exc.errors()[0]['msg']}); "
-                         "the database was edited by hand or by an incompatible version") from None
+        raise StoreError(
+            f"run {run_id}: stored event #{len(out)} does not parse "
+            f"({exc.error_count()} errors, first: {exc.errors()[0]['msg']}); "
+            "the database was edited by hand or by an incompatible version"
+        ) from None
     finally:
         if gc_was_enabled:
             gc.enable()
