@@ -344,3 +344,28 @@ async def test_approve_all_gate_still_runs_everything() -> None:
     ex = await execute(REPRO, tools, gate=ApproveAll())
     assert tools["wipe"].calls == [{"what": "everything"}]
     assert ex.state.status == "failed"
+
+
+# ------------------------------------------------------------------------------ the policy's helpers
+
+
+def test_policy_lists_every_tool_a_step_may_call() -> None:
+    from forethought.oversight.policy import agent_may_call, tools_called
+    from forethought.plan.model import Step
+
+    look = Step.model_validate({"id": "s", "tool": "look", "compensate": {"tool": "wipe"}})
+    assert tools_called(look) == ("look", "wipe")
+    agent = Step.model_validate({"id": "a", "agent": "x", "args": {"tools": ["write_note", "fetch", 3]}})
+    assert tools_called(agent) == ("write_note", "fetch")
+    assert tools_called(Step.model_validate({"id": "b", "agent": "x"})) == ()
+
+    read, write = ToolSpec(name="fetch"), ToolSpec(name="write_note", effect="mutating")
+    wipe = ToolSpec(name="wipe", effect="destructive")
+    assert agent_may_call(agent, "write_note", write) and agent_may_call(agent, "fetch", read)
+    assert not agent_may_call(agent, "send_mail", ToolSpec(name="send_mail", effect="mutating"))
+    bare = Step.model_validate({"id": "b", "agent": "x"})
+    assert agent_may_call(bare, "fetch", read)
+    assert not agent_may_call(bare, "write_note", write)
+    listed_wipe = Step.model_validate({"id": "c", "agent": "x", "args": {"tools": ["wipe"]}})
+    assert not agent_may_call(listed_wipe, "wipe", wipe)  # never, even when listed
+    assert not agent_may_call(bare, "mystery", None)

@@ -6,12 +6,14 @@ schema), or a final answer. Tool results go back to the model as quoted data, ne
 instructions, and the set of callable tools is fixed by the approved plan:
 
 - by default only read-only tools;
-- ``args.tools: [..]`` in the step (approved with the plan) may add mutating tools;
+- ``args.tools: [..]`` in the step (approved with the plan) names the tools it may call, mutating
+  ones included; the approval pins their definitions, and the gate refuses the step if one changed;
 - destructive tools are never callable from inside an agent loop — a destructive action must be a
   plan step of its own, where a human sees and approves it. So a tool output that says "now call
   drop_database" cannot lead to that call without a fresh approval.
 
-Every model call and tool call is recorded (``model_called``, ``tool_called``) with the step id.
+The rule is the one policy's (``oversight.policy.agent_may_call``). Every model call and tool call
+is recorded (``model_called``, ``tool_called``) with the step id.
 """
 
 from __future__ import annotations
