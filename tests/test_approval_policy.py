@@ -114,7 +114,9 @@ async def test_executor_skips_an_unapproved_rollback_step_with_an_unknown_tool()
     )
     ex = await run(plan, registry(failing()))
     skipped = [e for e in ex.log if e.kind == "step_skipped" and e.step_id == "r"]
-    assert skipped and skipped[0].reason == "rollback step not approved"  # type: ignore[union-attr]
+    assert skipped and skipped[0].reason == (  # type: ignore[union-attr]
+        "not approved: rollback step 'r': no approval covers it"
+    )
     assert not [e for e in ex.log if e.kind == "step_started" and e.step_id == "r"]
 
 

@@ -49,6 +49,15 @@ class Gate(Protocol):
     def allows(self, step: Step, spec: ToolSpec | None) -> bool: ...
 
 
+def denial_reason(gate: Gate, step: Step) -> str:
+    """Why ``gate`` just refused ``step``: the gate's own words if it keeps them, one line."""
+    reasons = getattr(gate, "reason_denied", None)
+    reason = reasons.get(step.id) if isinstance(reasons, dict) else None
+    if not isinstance(reason, str) or not reason:
+        reason = "no approval covers it"
+    return " ".join(reason.split())
+
+
 class ReadOnlyGate:
     """The default: nothing that needs approval is approved (read-only steps never ask)."""
 

@@ -43,6 +43,7 @@ from forethought.execution._parts import (
     ReadOnlyGate,
     Sink,
     StopRequest,
+    denial_reason,
     run_summary,
 )
 from forethought.execution._resume import Resume
@@ -864,6 +865,9 @@ class _Control:
 
     def approved(self, step: Step, spec: ToolSpec | None) -> bool:
         return self._ex._gate.allows(step, spec)
+
+    def denial(self, step: Step) -> str:
+        return denial_reason(self._ex._gate, step)
 
 
 async def run_plan(plan: Plan, tools: Mapping[str, Tool], options: ExecutorOptions | None = None) -> RunState:

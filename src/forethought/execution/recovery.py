@@ -56,6 +56,10 @@ class Scheduler(Protocol):
         """Whether the approval gate lets ``step`` run now."""
         ...
 
+    def denial(self, step: Step) -> str:
+        """Why the gate just refused ``step`` (one line)."""
+        ...
+
 
 async def replan(run: RunContext, scheduler: Scheduler) -> None:
     """Ask the replanner for plan vN+1 after a `replan` failure; install it or give up."""
@@ -105,23 +109,41 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
 
 
 async def rollback(run: RunContext, scheduler: Scheduler) -> None:
-    """Compensate completed steps in reverse completion order, then run the plan's rollback."""
+    """Compensate completed steps in reverse completion order, then run the plan's rollback.
+
+    Each compensation and rollback step is a call like any other: the one policy decides whether
+    it needs approval and, if so, the gate decides — a compensation is covered by the approval of
+    the step that carries it (asked again now: the tools may have changed since that step ran), a
+    rollback step by the approval of a plan version containing it. One that is not covered does
+    not run: it is recorded (``compensation_failed`` / ``step_skipped``, "not approved: …") and
+    the run's reason says the rollback is incomplete.
+    """
     if not scheduler.rollback_due():
         return
     state = run.state
     outputs = state.outputs
+    refused: list[str] = []
     for sid in reversed(list(state.completion_order)):
         step = scheduler.step_ever(sid)
         if step is None or step.compensate is None or sid in state.compensations:
             continue
         call = step.compensate
+        tool = run.tools.get(call.tool)
+        if needs_approval(call, tool.spec if tool is not None else None) and not scheduler.approved(
+            step, spec_of(run.tools, step)
+        ):
+            what = f"compensation {call.tool!r} of step {sid!r}"
+            run.emit(
+                E.CompensationFailed, step_id=sid, error=f"not approved: {what}: {scheduler.denial(step)}"
+            )
+            refused.append(what)
+            continue
         try:
             args = resolve(call.args, outputs)
         except ReferenceResolutionError as exc:
             run.emit(E.CompensationFailed, step_id=sid, error=f"reference {exc}")
             continue
         run.emit(E.CompensationStarted, step_id=sid, tool=call.tool, args=args)
-        tool = run.tools.get(call.tool)
         try:
             if tool is None:
                 raise ToolError(f"unknown compensation tool {call.tool!r}")
@@ -139,6 +161,21 @@ async def rollback(run: RunContext, scheduler: Scheduler) -> None:
     for step in run.plan.rollback if run.plan else ():
         spec = spec_of(run.tools, step)
         if needs_approval(step, spec) and not scheduler.approved(step, spec):
-            run.emit(E.StepSkipped, step_id=step.id, reason="rollback step not approved")
+            what = f"rollback step {step.id!r}"
+            run.emit(E.StepSkipped, step_id=step.id, reason=f"not approved: {what}: {scheduler.denial(step)}")
+            refused.append(what)
             continue
         await attempts(run, step, run.how_to_run(step, spec))
+    if refused:
+        scheduler.give_up(
+            f"{_rollback_cause(run, scheduler)}; rollback incomplete, not approved: {', '.join(refused)}"
+        )
+
+
+def _rollback_cause(run: RunContext, scheduler: Scheduler) -> str:
+    """The failure that started the rollback, as the run's reason names it."""
+    for sid, st in run.state.steps.items():
+        step = scheduler.step_ever(sid)
+        if st.status == "failed" and step is not None and step.on_failure == "rollback":
+            return f"step {sid!r} failed ({st.failure_class}): {st.error}"
+    return "the run failed"

@@ -6,6 +6,10 @@ Rules (DESIGN.md, "Side effects and approval"):
   nothing ``mutating``/``destructive``, no unknown tool, no agent step (which may call such tools)
   and no step with a compensation runs before a plan version containing it was approved.
   Read-only steps may run without approval.
+- An approval of a step covers every call the step may make (``policy.tools_called``): the step
+  and its retries, its compensation, and for an agent step the tools its ``args.tools`` lists —
+  each tool as defined when it was approved. Before a compensation runs, the executor asks the
+  gate again about the step that carries it; a rollback step is asked about like any step.
 - An approval names the plan hash, who approved, the scope (``read_only`` or ``all``) and the
   definition hashes of the side-effecting tools at that moment. A later plan version is covered
   only if every side-effecting step in it is byte-identical (canonical JSON) to one in an approved
@@ -35,7 +39,7 @@ import platformdirs
 from forethought.errors import UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
-from forethought.oversight.policy import needs_approval
+from forethought.oversight.policy import needs_approval, tools_called
 from forethought.plan.model import Plan, Step, canonical_dumps
 from forethought.tools.base import ToolSpec
 
@@ -65,12 +69,7 @@ def side_effect_steps(plan: Plan, specs: Mapping[str, ToolSpec] | None) -> list[
 
 def side_effect_tool_hashes(plan: Plan, specs: Mapping[str, ToolSpec]) -> dict[str, str]:
     """Definition hashes of every known tool a side-effecting step may call; pinned at approval."""
-    names: set[str] = set()
-    for s in side_effect_steps(plan, specs):
-        if s.tool:
-            names.add(s.tool)
-        if s.compensate:
-            names.add(s.compensate.tool)
+    names = {name for s in side_effect_steps(plan, specs) for name in tools_called(s)}
     return {n: specs[n].definition_hash() for n in sorted(names) if n in specs}
 
 
@@ -311,7 +310,7 @@ class ApprovalGate:
         if approval is None:
             self.reason_denied[step.id] = "no approval covers this side-effecting step"
             return False
-        for name in filter(None, [step.tool, step.compensate.tool if step.compensate else None]):
+        for name in tools_called(step):  # its own tool, its compensation's, an agent's listed ones
             current = specs.get(name)
             pinned = approval.tool_hashes.get(name)
             if current is not None and pinned is not None and current.definition_hash() != pinned:
@@ -331,8 +330,10 @@ class ApprovalGate:
         return True
 
     def _destructive(self, step: Step) -> bool:
-        spec = self.specs.get(step.tool or "")
-        return spec is not None and spec.effect == "destructive"
+        """The step makes a destructive call: its own tool, or its compensation's (the undo)."""
+        names = [step.tool, step.compensate.tool if step.compensate else None]
+        specs = [self.specs.get(n) for n in names if n]
+        return any(spec is not None and spec.effect == "destructive" for spec in specs)
 
     def pending(self, plan: Plan) -> list[str]:
         """Ids of steps in ``plan`` that would be refused now."""

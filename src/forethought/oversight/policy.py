@@ -37,3 +37,38 @@ def needs_approval(call: Call, spec: ToolSpec | None) -> bool:
     ):
         return True
     return spec is None or spec.effect != "read_only"
+
+
+def listed_tools(step: Step) -> tuple[str, ...] | None:
+    """The tools an agent step's ``args.tools`` lists (approved with the step), None if none."""
+    listed = step.args.get("tools") if step.agent is not None else None
+    if not isinstance(listed, list):
+        return None
+    return tuple(n for n in listed if isinstance(n, str))
+
+
+def tools_called(step: Step) -> tuple[str, ...]:
+    """Every tool a step may call, so every tool whose definition an approval of it pins.
+
+    Its own tool, its compensation's tool, and for an agent step the tools its ``args.tools``
+    lists (the only tools that need approval it may call, see ``agent_may_call``).
+    """
+    names = [step.tool, step.compensate.tool if step.compensate else None, *(listed_tools(step) or ())]
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
+def agent_may_call(step: Step, name: str, spec: ToolSpec | None) -> bool:
+    """Whether agent step ``step`` (approved as it stands) may call tool ``name`` (``spec``).
+
+    The executor model picks these calls at run time, so the approval of the step is what covers
+    them: a call that needs approval is covered only when the step lists its tool in
+    ``args.tools``. A step that lists tools may call only those. A destructive tool is never
+    callable from inside an agent step (it must be a plan step of its own, seen and approved
+    as such), nor is an unknown one.
+    """
+    if spec is None or spec.effect == "destructive":
+        return False
+    listed = listed_tools(step)
+    if listed is not None:
+        return name in listed
+    return not needs_approval(name, spec)
