@@ -504,7 +504,12 @@ class Executor:
         if self._fatal is not None:
             return "failed", self._fatal
         if self._blocked:
-            return "awaiting_approval", "approval needed for: " + ", ".join(self._blocked)
+            # Why, when the gate says (e.g. which pinned tool changed since it was approved).
+            why = getattr(self._gate, "reason_denied", {})
+            reasons = "; ".join(dict.fromkeys(why[s] for s in self._blocked if s in why))
+            return "awaiting_approval", "approval needed for: " + ", ".join(self._blocked) + (
+                f" ({reasons})" if reasons else ""
+            )
         failed: list[str] = []
         unfinished: list[str] = []
         states = self.state.steps

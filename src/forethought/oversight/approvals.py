@@ -67,6 +67,17 @@ def side_effect_steps(plan: Plan, specs: Mapping[str, ToolSpec] | None) -> list[
     return [s for s in plan.iter_all_steps() if needs_approval(s, _step_spec(s, specs))]
 
 
+def _changed_tool(step: Step, specs: Mapping[str, ToolSpec], approval: Approval) -> str | None:
+    """The first tool ``step`` may call (its own, its compensation's, an agent step's listed ones)
+    whose definition differs from what ``approval`` pinned, if any."""
+    for name in tools_called(step):
+        current = specs.get(name)
+        pinned = approval.tool_hashes.get(name)
+        if current is not None and pinned is not None and current.definition_hash() != pinned:
+            return name
+    return None
+
+
 def side_effect_tool_hashes(plan: Plan, specs: Mapping[str, ToolSpec]) -> dict[str, str]:
     """Definition hashes of every known tool a side-effecting step may call; pinned at approval."""
     names = {name for s in side_effect_steps(plan, specs) for name in tools_called(s)}
@@ -279,8 +290,10 @@ class ApprovalGate:
 
     def _index(self) -> None:
         by_hash = {p.plan_hash(): p for p in self.plans}
-        self._covered: dict[str, Approval] = {}
-        self._confirmed: set[str] = set()
+        # Every approval covering a step, oldest first: after a tool changed, a fresh approval
+        # (pinning the new definition) must count even though an older one still covers the step.
+        self._covered: dict[str, list[Approval]] = {}
+        self._confirmed: dict[str, list[Approval]] = {}
         for a in self.approvals:
             plan = by_hash.get(a.plan_hash)
             if plan is None or a.scope != "all" or not a.is_authentic():
@@ -288,9 +301,9 @@ class ApprovalGate:
             for s in side_effect_steps(plan, self.specs):
                 if a.steps and s.id not in a.steps:
                     continue
-                self._covered.setdefault(step_digest(s), a)
+                self._covered.setdefault(step_digest(s), []).append(a)
                 if a.steps:
-                    self._confirmed.add(step_digest(s))
+                    self._confirmed.setdefault(step_digest(s), []).append(a)
 
     def add(self, plan: Plan | None = None, approval: Approval | None = None) -> None:
         """Record a new plan version and/or approval (e.g. after a replan) and re-index."""
@@ -306,22 +319,24 @@ class ApprovalGate:
             return True
         if self.approve_all:
             return True
-        approval = self._covered.get(step_digest(step))
-        if approval is None:
+        approvals = self._covered.get(step_digest(step))
+        if not approvals:
             self.reason_denied[step.id] = "no approval covers this side-effecting step"
             return False
-        for name in tools_called(step):  # its own tool, its compensation's, an agent's listed ones
-            current = specs.get(name)
-            pinned = approval.tool_hashes.get(name)
-            if current is not None and pinned is not None and current.definition_hash() != pinned:
-                self.reason_denied[step.id] = (
-                    f"tool {name!r} changed since it was approved; re-approve the plan"
-                )
-                return False
+        changed = [_changed_tool(step, specs, a) for a in approvals]
+        if None not in changed:
+            # Every approval pinned another definition of a tool this step calls (its command,
+            # script, code or MCP definition changed since): the changed tool does not run.
+            self.reason_denied[step.id] = (
+                f"tool {changed[-1]!r} changed since it was approved; re-approve the plan"
+            )
+            return False
         if (
             self.reconfirm_destructive
             and self._destructive(step)
-            and step_digest(step) not in self._confirmed
+            and not any(
+                _changed_tool(step, specs, a) is None for a in self._confirmed.get(step_digest(step), [])
+            )
         ):
             self.reason_denied[step.id] = (
                 f"destructive step: confirm it now with `forethought approve RUN --step {step.id}`"

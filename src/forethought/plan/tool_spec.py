@@ -29,8 +29,29 @@ class ToolSpec(BaseModel):
     timeout_s: float | None = Field(default=None, gt=0)
     source: str = Field(default="python", description="Where it came from, e.g. `python:mod.py`.")
     est_latency_s: float | None = Field(default=None, ge=0, description="For critical paths.")
+    implementation_digest: str | None = Field(
+        default=None,
+        description=(
+            "A hash of what actually runs (a YAML tool's command/script/env/cwd, a Python tool's "
+            "code, an MCP tool's remote definition and server), computed by the tool's source. "
+            "Not shown to the planner; part of `definition_hash`, so an approval pins it."
+        ),
+    )
 
     def definition_hash(self) -> str:
-        """Hash of everything that changes what a call does; pinned when a plan is approved."""
-        data = self.model_dump(mode="json", exclude={"source", "est_latency_s"})
+        """Hash of everything that changes what a call does; pinned when a plan is approved.
+
+        The declared surface (name, description, schemas, effect, idempotency, timeout) plus the
+        ``implementation_digest``. A spec without a digest (e.g. a hand-made one in a test or a
+        replay stand-in) hashes exactly as before the digest existed.
+        """
+        exclude = {"source", "est_latency_s"}
+        if self.implementation_digest is None:
+            exclude.add("implementation_digest")
+        data = self.model_dump(mode="json", exclude=exclude)
         return hashlib.sha256(canonical_dumps(data).encode()).hexdigest()
+
+
+def digest_of(data: Any) -> str:
+    """sha256 of the canonical JSON of ``data``: how tool sources build an implementation digest."""
+    return hashlib.sha256(canonical_dumps(data).encode()).hexdigest()

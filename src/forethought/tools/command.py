@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from forethought.errors import ToolError
 from forethought.plan.model import Effect
+from forethought.plan.tool_spec import digest_of
 from forethought.tools._params import ParamSpec, as_text, confine, env_name, input_schema, validate_args
 from forethought.tools._proc import DEFAULT_MAX_OUTPUT, KILL_GRACE_S, run_process
 from forethought.tools._shell import PLACEHOLDER, ScriptError, rewrite_placeholders
@@ -181,6 +182,26 @@ class CommandTool:
             timeout_s=config.timeout_s,
             source=source,
             est_latency_s=config.est_latency_s,
+            implementation_digest=self.implementation_digest(),
+        )
+
+    def implementation_digest(self) -> str:
+        """Hash of everything in the config that decides what a call runs (pinned by approvals).
+
+        That is the whole config except the description and the latency estimate: command or
+        script, parameter declarations (types, kinds, defaults, ``allow_options``...), env, stdin,
+        output handling, limits and exit codes, plus the *resolved* root and working directory
+        (the same file moved elsewhere runs somewhere else). The values of allow-listed environment
+        variables come from the caller's environment at call time and are not part of it.
+        """
+        return digest_of(
+            {
+                "kind": "command",
+                "config": self.config.model_dump(mode="json", exclude={"description", "est_latency_s"}),
+                "script": self.script,  # the script as it will run (placeholders rewritten)
+                "root": str(self.root),
+                "cwd": str(self.cwd),
+            }
         )
 
     @property

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from forethought.errors import ToolError, ToolTimeout, UserError
 from forethought.plan.model import Effect
+from forethought.plan.tool_spec import digest_of
 from forethought.tools.base import ToolContext, ToolSpec
 
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -284,6 +285,29 @@ class McpTool:
             idempotent=bool(ann is not None and ann.idempotent_hint) or effect == "read_only",
             timeout_s=cfg.timeout_s,
             source=self.source,
+            implementation_digest=self.implementation_digest(remote),
+        )
+
+    def implementation_digest(self, remote: mcp_types.Tool) -> str:
+        """Hash of the whole remote definition and of the server it runs on (pinned by approvals).
+
+        The remote definition is taken whole (title, annotations, execution hints, ``_meta``...),
+        not only what the spec shows; the server is its command and arguments or URL, its
+        environment and its resolved working directory.
+        """
+        cfg = self.connection.config
+        cwd = (self.connection.base_dir / cfg.cwd) if cfg.cwd else self.connection.base_dir
+        return digest_of(
+            {
+                "kind": "mcp",
+                "remote": remote.model_dump(mode="json", by_alias=True),
+                "server": {
+                    "command": cfg.command,
+                    "url": cfg.url,
+                    "env": cfg.env,
+                    "cwd": str(cwd) if cfg.command is not None else None,
+                },
+            }
         )
 
     @property

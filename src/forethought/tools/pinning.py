@@ -1,10 +1,15 @@
 """Tool-definition pinning: an approval is bound to the tools' definitions as well as to the plan.
 
 A human approves "run ``db.migrate`` with these args" having seen what ``db.migrate`` claims to do.
-Local tools (Python, YAML) cannot change during a run, but an MCP server can redefine a tool at any
-time. The approval code records ``pinned_hashes(registry, names)`` when a plan is approved and calls
-``verify_pinned`` before running (and/or ``pin_tools`` so every MCP call re-checks); a mismatch is a
-non-retryable ``ToolError`` saying "re-approve".
+A definition hash covers the declared surface and the tool's ``implementation_digest``: a YAML
+tool's command/script/env/cwd/parameters, a Python tool's bytecode and module file, an MCP tool's
+whole remote definition and server. A local tool (Python, YAML) cannot change during one process,
+but can between approval and a later ``resume``: the gate (``oversight.approvals``) compares the
+pinned hashes with the tools as loaded then. An MCP server can redefine a tool at any time:
+``pinned_hashes(registry, names)`` records the hashes, ``verify_pinned`` checks them before
+running, and ``pin_tools`` makes every MCP call re-check; a mismatch is a non-retryable
+``ToolError`` saying "re-approve". (Nothing in the runtime calls ``pin_tools`` yet: see
+docs/security.md.)
 """
 
 from __future__ import annotations

@@ -9,9 +9,11 @@ cannot keep the process from exiting; pass ``blocking=False`` for trivial ones.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import inspect
 import sys
+import types
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create
 
 from forethought.errors import ToolError, UserError
 from forethought.plan.model import Effect
+from forethought.plan.tool_spec import digest_of
 from forethought.tools._threads import run_blocking
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
@@ -85,6 +88,7 @@ class PythonTool:
             timeout_s=timeout_s,
             est_latency_s=est_latency_s,
             source=source or f"python:{fn.__module__}",
+            implementation_digest=implementation_digest(fn),
         )
 
     @property
@@ -118,6 +122,100 @@ class PythonTool:
         if isinstance(result, BaseModel):
             return result.model_dump(mode="json")
         return result
+
+
+# ------------------------------------------------------------------------------- pinning the code
+#
+# What an approval of a Python tool pins (``implementation_digest``), and why:
+#
+# - The function's *bytecode* (``co_code``, constants, names, flags, nested code objects;
+#   recursively), of the function and of every function it wraps (``__wrapped__``) or closes over.
+#   It is exactly what will run: it cannot be stale, unlike ``inspect.getsource``, which re-reads
+#   the file (through ``linecache``) after the module was compiled. It changes with any change to
+#   the body. It also changes with the Python version; a Python upgrade between approval and run
+#   then asks for a new approval, which is the safe direction.
+# - The sha256 of the *module file* the function was compiled from, read when the tool is created
+#   (at import time). What a call does also depends on the module's helpers, constants and imports;
+#   pinning the file covers them, at the price of an edit anywhere in that file asking for a new
+#   approval of its side-effecting tools. Code in *other* modules the function imports is not
+#   pinned (docs/security.md says so).
+# - The qualified name. Not the module name (a ``--tools`` file is imported under a name derived
+#   from a per-process hash) nor the file's path (relative or absolute depending on the caller).
+#
+# Every part is stable across processes: a fresh interpreter computes the same digest, because
+# approvals are checked in a later process than the one that recorded them.
+
+_MAX_DEPTH = 8
+
+
+def implementation_digest(fn: Callable[..., Any]) -> str:
+    """Hash of the code that runs when ``fn`` is called (see the comment above)."""
+    return digest_of({"kind": "python", **_callable_fingerprint(fn, _MAX_DEPTH)})
+
+
+def _callable_fingerprint(fn: Any, depth: int) -> dict[str, Any]:
+    code = getattr(fn, "__code__", None)
+    if not isinstance(code, types.CodeType):  # a callable object: pin its class's __call__
+        code = getattr(type(fn).__call__, "__code__", None)
+    out: dict[str, Any] = {"qualname": getattr(fn, "__qualname__", type(fn).__qualname__)}
+    if isinstance(code, types.CodeType):
+        out["code"] = _code_fingerprint(code, depth)
+        out["module_file"] = _file_sha256(code.co_filename)
+    if depth > 0:
+        wrapped = getattr(fn, "__wrapped__", None)
+        if wrapped is not None and wrapped is not fn:
+            out["wraps"] = _callable_fingerprint(wrapped, depth - 1)
+        cells = getattr(fn, "__closure__", None) or ()
+        closed = []
+        for cell in cells:
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if inspect.isfunction(value) or inspect.ismethod(value):
+                closed.append(_callable_fingerprint(value, depth - 1))
+        if closed:
+            out["closure"] = closed
+    return out
+
+
+def _code_fingerprint(code: types.CodeType, depth: int) -> dict[str, Any]:
+    return {
+        "co_code": code.co_code.hex(),
+        "consts": [_const_fingerprint(c, depth) for c in code.co_consts],
+        "names": list(code.co_names),
+        "varnames": list(code.co_varnames),
+        "freevars": list(code.co_freevars),
+        "cellvars": list(code.co_cellvars),
+        "flags": code.co_flags,
+        "args": [code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount],
+    }
+
+
+def _const_fingerprint(value: Any, depth: int) -> Any:
+    if isinstance(value, types.CodeType):
+        return {"code": _code_fingerprint(value, depth)}
+    if isinstance(value, tuple):
+        return {"tuple": [_const_fingerprint(v, depth) for v in value]}
+    if isinstance(value, frozenset):  # iteration order follows the per-process string hash seed
+        return {"frozenset": sorted(digest_of(_const_fingerprint(v, depth)) for v in value)}
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return {"int": hex(value)}  # any size (decimal text of huge ints is limited)
+    if isinstance(value, bytes):
+        return {"bytes": value.hex()}
+    return {type(value).__name__: repr(value)}  # float, complex, Ellipsis: repr is exact
+
+
+def _file_sha256(filename: str) -> str | None:
+    """The module file's hash, or None when the code was not compiled from a file (``exec``)."""
+    if not filename or filename.startswith("<"):
+        return None
+    try:
+        return hashlib.sha256(Path(filename).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 @overload
