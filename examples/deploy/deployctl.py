@@ -1,9 +1,10 @@
 """A stand-in deployment system for the example: real processes, real files, no network.
 
 State lives in ./state next to this script: built images, the database backup, what runs in
-staging and production, the notifications sent, and operations.log: one line per operation
-that reaches the deployment system (so you can see that nothing ran twice). Deploying a tag that ends in `-broken` to
-production fails its health check, which is how the example shows a rollback.
+staging and production, the notifications sent, and operations.log: one line per
+operation that reaches the deployment system (so you can see that nothing ran twice).
+Deploying a tag that ends in `-broken` to production fails its health check, which is how the
+example shows a rollback.
 """
 
 import json

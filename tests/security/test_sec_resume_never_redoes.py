@@ -45,7 +45,9 @@ def test_deploy_resume_of_a_rolled_back_run_runs_nothing(tmp_path: Path) -> None
     db = str(tmp_path / "runs.db")
     ops = work / "state" / "operations.log"
 
-    bad = _cli("exec", "plan-fails.yaml", "--tools", "tools.yaml", "--yes-all", "--json", "--db", db, cwd=work)
+    bad = _cli(
+        "exec", "plan-fails.yaml", "--tools", "tools.yaml", "--yes-all", "--json", "--db", db, cwd=work
+    )
     assert bad.returncode == 1, bad.stderr
     run_id = json.loads(bad.stdout)["run_id"]
     before = ops.read_text().splitlines()
@@ -77,30 +79,30 @@ def test_deploy_resume_of_a_rolled_back_run_runs_nothing(tmp_path: Path) -> None
 
 # ------------------------------------------------------------------------------ executor level
 
-CALLS: list[str] = []
+_calls: list[str] = []
 
 
 @tool(effect="destructive", idempotent=False)
 def deploy(tag: str, ctx: ToolContext) -> str:
-    CALLS.append(f"deploy {tag}")
+    _calls.append(f"deploy {tag}")
     raise ToolError(f"health check of {tag} failed", retryable=False)
 
 
 @tool(effect="mutating", idempotent=False)
 def restore(to: str, ctx: ToolContext) -> str:
-    CALLS.append(f"restore {to}")
+    _calls.append(f"restore {to}")
     return to
 
 
 @tool(effect="mutating", idempotent=True)
 def announce(message: str, ctx: ToolContext) -> str:
-    CALLS.append(f"announce {message}")
+    _calls.append(f"announce {message}")
     return message
 
 
 @tool(effect="mutating", idempotent=False)
 def page(message: str, ctx: ToolContext) -> str:
-    CALLS.append(f"page {message}")
+    _calls.append(f"page {message}")
     return message
 
 
@@ -123,15 +125,15 @@ def _plan(last_rollback_tool: str = "announce") -> Plan:
 
 @pytest.fixture(autouse=True)
 def _clear() -> None:
-    CALLS.clear()
+    _calls.clear()
 
 
 async def _failed_run(plan: Plan) -> list[Event]:
     ex = Executor(plan, TOOLS, ExecutorOptions(gate=ApproveAll(), approved_by="t"), run_id="r1")
     state = await ex.run()
     assert state.status == "failed"
-    assert CALLS == ["deploy v2", "restore v1", f"{plan.rollback[1].tool} rolled back"]
-    CALLS.clear()
+    assert _calls == ["deploy v2", "restore v1", f"{plan.rollback[1].tool} rolled back"]
+    _calls.clear()
     return list(ex.log)
 
 
@@ -153,12 +155,12 @@ async def test_failed_for_good_step_and_finished_rollback_never_run_again(tmp_pa
     assert exc.value.exit_code == 1
     assert "failed at step 'prod' and was rolled back; nothing to resume" in str(exc.value)
     assert "--retry prod" in str(exc.value)
-    assert CALLS == []
+    assert _calls == []
     assert store.get_lease("r1") is None
 
     # The executor itself, given the record, runs nothing either (API users resume this way).
     state = await Executor(None, TOOLS, ExecutorOptions(gate=ApproveAll()), prior_events=log).run()
-    assert CALLS == []
+    assert _calls == []
     assert state.status == "failed"
     assert state.steps["prod"].status == "failed"
     assert state.steps["after"].status == "skipped"  # dependents stay skipped
@@ -170,27 +172,27 @@ async def test_interrupted_rollback_resumes_only_the_rest(tmp_path: Path) -> Non
     log = await _failed_run(_plan("announce"))
     store = _store(tmp_path, log, "step_started:tell")
     state = await resume_run(store, "r1", TOOLS, approve_all=True)
-    assert CALLS == ["announce rolled back"]
+    assert _calls == ["announce rolled back"]
     assert state.status == "failed"
     assert state.steps["tell"].status == "succeeded"
     assert state.steps["prod"].status == "failed"
     # ... and now the run is finished: a further resume runs nothing.
     with pytest.raises(UserError, match="nothing to resume"):
         await resume_run(store, "r1", TOOLS, approve_all=True)
-    assert CALLS == ["announce rolled back"]
+    assert _calls == ["announce rolled back"]
 
 
 async def test_interrupted_non_idempotent_rollback_step_needs_review(tmp_path: Path) -> None:
     log = await _failed_run(_plan("page"))
     store = _store(tmp_path, log, "step_started:tell")
     state = await resume_run(store, "r1", TOOLS, approve_all=True)
-    assert CALLS == []  # neither the deploy, nor the finished undo, nor the maybe-done page
+    assert _calls == []  # neither the deploy, nor the finished undo, nor the maybe-done page
     assert state.steps["tell"].status == "needs_review"
     assert state.status == "paused"
     state = await resume_run(
         store, "r1", TOOLS, approve_all=True, review=InterruptedStepsReview(retry=["tell"])
     )
-    assert CALLS == ["page rolled back"]
+    assert _calls == ["page rolled back"]
     assert state.steps["tell"].status == "succeeded"
 
 
@@ -200,19 +202,19 @@ async def test_retry_runs_the_named_step_once_more_after_a_fresh_approval(tmp_pa
     specs = {n: t.spec for n, t in TOOLS.items()}
     state = await execute_recorded(store, plan, TOOLS, ExecutorOptions(gate=ApproveAll()), run_id="r2")
     assert state.status == "failed"
-    CALLS.clear()
+    _calls.clear()
     grant_approval(store, "r2", specs, "alice")  # an approval given before the retry decision
 
     state = await resume_run(store, "r2", TOOLS, review=InterruptedStepsReview(retry=["prod"]))
     assert state.status == "awaiting_approval"  # the old approval does not cover the retry
-    assert CALLS == []
+    assert _calls == []
 
     grant_approval(store, "r2", specs, "alice")
     state = await resume_run(store, "r2", TOOLS)
-    assert CALLS == ["deploy v2"]  # exactly once more; the finished rollback is not repeated
+    assert _calls == ["deploy v2"]  # exactly once more; the finished rollback is not repeated
     assert state.status == "failed"
     assert state.steps["undo"].status == "succeeded"
 
     with pytest.raises(UserError, match="nothing to resume"):
         await resume_run(store, "r2", TOOLS, approve_all=True)
-    assert CALLS == ["deploy v2"]
+    assert _calls == ["deploy v2"]

@@ -925,7 +925,9 @@ def rollback_finished(plan: Plan, state: RunState) -> bool:
         if step is not None and step.compensate is not None and sid not in state.compensations:
             return False
     done = ("succeeded", "failed")
-    return all(sid in state.steps and state.steps[sid].status in done for sid in (s.id for s in plan.rollback))
+    return all(
+        sid in state.steps and state.steps[sid].status in done for sid in (s.id for s in plan.rollback)
+    )
 
 
 async def run_plan(plan: Plan, tools: Mapping[str, Tool], options: ExecutorOptions | None = None) -> RunState:

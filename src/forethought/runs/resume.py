@@ -7,8 +7,8 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
 from forethought.errors import UserError
-from forethought.events.state import RunState, fold
 from forethought.events.kinds import Event
+from forethought.events.state import RunState, fold
 from forethought.execution.executor import (
     Executor,
     ExecutorOptions,
