@@ -218,3 +218,48 @@ async def test_retry_runs_the_named_step_once_more_after_a_fresh_approval(tmp_pa
     with pytest.raises(UserError, match="nothing to resume"):
         await resume_run(store, "r2", TOOLS, approve_all=True)
     assert _calls == ["deploy v2"]
+
+
+_flaky_calls: list[int] = []
+
+
+@tool(effect="mutating", idempotent=False)
+def flaky_migrate(n: int, ctx: ToolContext) -> int:
+    _flaky_calls.append(n)
+    if len(_flaky_calls) == 1:
+        raise ToolError("database locked", retryable=False)
+    return n
+
+
+async def test_retry_reopens_the_step_and_its_skipped_dependents_only(tmp_path: Path) -> None:
+    _flaky_calls.clear()
+    tools: dict[str, Any] = {**TOOLS, "flaky_migrate": flaky_migrate}
+    plan = Plan(
+        goal="migrate",
+        steps=(
+            Step(id="ok", tool="announce", args={"message": "start"}),
+            Step(id="migrate", tool="flaky_migrate", args={"n": 1}),
+            Step(id="next", tool="announce", args={"message": "migrated"}, depends_on=("migrate",)),
+        ),
+    )
+    store = SqliteStore(tmp_path / "runs.db")
+    opts = ExecutorOptions(gate=ApproveAll(), max_concurrency=1)
+    state = await execute_recorded(store, plan, tools, opts, run_id="r3")
+    assert state.status == "failed" and state.steps["next"].status == "skipped"
+    _calls.clear()
+
+    # Not a step that can be retried: refused in one line, nothing recorded or run.
+    with pytest.raises(UserError, match="'next' of run r3 is skipped"):
+        await resume_run(store, "r3", tools, review=InterruptedStepsReview(retry=["next"]))
+    with pytest.raises(UserError, match="failed at step 'migrate'; nothing to resume"):
+        await resume_run(store, "r3", tools, approve_all=True)
+    assert _flaky_calls == [1] and _calls == []
+
+    state = await resume_run(
+        store, "r3", tools, approve_all=True, review=InterruptedStepsReview(retry=["migrate"]), reviewer="bob"
+    )
+    assert state.status == "succeeded"
+    assert _flaky_calls == [1, 1]  # exactly once more
+    assert _calls == ["announce migrated"]  # the dependent ran; the succeeded step did not
+    decisions = [e for e in store.events("r3") if e.kind == "step_ready" and e.retry_by]  # type: ignore[union-attr]
+    assert [(e.step_id, e.retry_by) for e in decisions] == [("migrate", "bob")]  # type: ignore[union-attr]

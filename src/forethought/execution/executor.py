@@ -920,9 +920,9 @@ def recorded_failure(events: Iterable[Event], plan: Plan, state: RunState) -> st
 
 def rollback_finished(plan: Plan, state: RunState) -> bool:
     """Every compensation and rollback step of ``plan`` has a recorded outcome in ``state``."""
+    compensated = {s.id for s in plan.steps if s.compensate is not None}
     for sid in state.completion_order:
-        step = next((s for s in plan.steps if s.id == sid), None)
-        if step is not None and step.compensate is not None and sid not in state.compensations:
+        if sid in compensated and sid not in state.compensations:
             return False
     done = ("succeeded", "failed")
     return all(
