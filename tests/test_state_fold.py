@@ -62,18 +62,29 @@ def test_incremental_apply_equals_fold_and_json_round_trip() -> None:
     assert live == rebuilt == fold(evs)  # type: ignore[arg-type]
 
 
-def test_resume_resets_failed_but_keeps_interrupted() -> None:
+def test_resume_keeps_failed_and_interrupted_and_reopens_skipped() -> None:
     evs: list[E._Event] = [
         E.RunCreated(run_id="r", seq=0, goal="g"),
         E.StepStarted(run_id="r", seq=1, step_id="a", attempt=1),
         E.StepFailed(run_id="r", seq=2, step_id="a", attempt=1, error="x"),
         E.StepStarted(run_id="r", seq=3, step_id="b", attempt=1),
-        E.RunFinished(run_id="r", seq=4, status="failed", reason="x"),
-        E.RunResumed(run_id="r", seq=5),
+        E.StepSkipped(run_id="r", seq=4, step_id="c", reason="aborted"),
+        E.RunFinished(run_id="r", seq=5, status="failed", reason="x"),
+        E.RunResumed(run_id="r", seq=6),
     ]
     st = fold(evs)  # type: ignore[arg-type]
-    assert st.status == "running" and st.steps["a"].status == "pending"
+    # failed for good stays failed (issue 15 item 5): only a person's retry re-opens it
+    assert st.status == "running" and st.steps["a"].status == "failed"
     assert st.steps["b"].status == "running"
+    assert st.steps["c"].status == "pending"
+    retried = fold(
+        [
+            *evs[:6],
+            E.StepReady(run_id="r", seq=6, step_id="a", retry_by="alice"),
+            E.RunResumed(run_id="r", seq=7),
+        ]  # type: ignore[list-item]
+    )
+    assert retried.steps["a"].status == "pending"
 
 
 def test_fold_of_50k_events_rebuilds_every_step() -> None:

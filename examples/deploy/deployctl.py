@@ -1,8 +1,10 @@
 """A stand-in deployment system for the example: real processes, real files, no network.
 
 State lives in ./state next to this script: built images, the database backup, what runs in
-staging and production, and the notifications sent. Deploying a tag that ends in `-broken` to
-production fails its health check, which is how the example shows a rollback.
+staging and production, the notifications sent, and operations.log: one line per
+operation that reaches the deployment system (so you can see that nothing ran twice).
+Deploying a tag that ends in `-broken` to production fails its health check, which is how the
+example shows a rollback.
 """
 
 import json
@@ -25,6 +27,9 @@ def read(name: str) -> str | None:
 
 def main(argv: list[str]) -> int:
     command, args = argv[0], argv[1:]
+    STATE.mkdir(exist_ok=True)
+    with (STATE / "operations.log").open("a", encoding="utf-8") as fh:
+        fh.write(" ".join(argv) + "\n")
     time.sleep(0.1)  # every operation takes a moment, so parallel branches are visible
     if command == "test":
         print(json.dumps({"passed": 42, "failed": 0}))

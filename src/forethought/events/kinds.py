@@ -98,6 +98,9 @@ class ApprovalDecided(_Event):
 class StepReady(_Event):
     kind: Literal["step_ready"] = "step_ready"
     step_id: str
+    # Set when a person named this step to run again (`resume --retry STEP`): a decision that
+    # re-opens a step with a recorded outcome; a side-effecting step then needs a fresh approval.
+    retry_by: str = ""
 
 
 class StepStarted(_Event):

@@ -277,9 +277,11 @@ def _run_resumed(st: RunState, e: Any) -> None:
     if st.created_at is None:
         st.created_at = e.ts
     for s in st.steps.values():
-        # A resumed run tries again whatever did not complete. Interrupted steps (running or
-        # cancelled) keep their status: the executor decides whether they may safely re-run.
-        if s.status in ("failed", "skipped", "ready"):
+        # A resumed run tries again what never ran. A step that failed for good keeps its
+        # outcome: it runs again only when a person names it (a ``step_ready`` with
+        # ``retry_by``). Interrupted steps (running or cancelled) keep their status: the
+        # executor decides whether they may safely re-run.
+        if s.status in ("skipped", "ready"):
             s.status = "pending"
             s.error = s.failure_class = s.skip_reason = None
 

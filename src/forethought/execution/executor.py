@@ -49,6 +49,7 @@ from forethought.execution._parts import (
 from forethought.execution._resume import Resume
 from forethought.execution._steps import (
     plan_record,
+    spec_of,
     step_data,
 )
 from forethought.execution.attempts import Pending, attempts, quick_attempt
@@ -59,7 +60,16 @@ from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import Tool, ToolSpec
 
-__all__ = ["ApproveAll", "Executor", "ExecutorOptions", "ReadOnlyGate", "StopRequest", "run_plan"]
+__all__ = [
+    "ApproveAll",
+    "Executor",
+    "ExecutorOptions",
+    "ReadOnlyGate",
+    "StopRequest",
+    "recorded_failure",
+    "rollback_finished",
+    "run_plan",
+]
 
 
 # A worker running steps that never suspend yields to the event loop after this long.
@@ -172,10 +182,14 @@ class Executor:
         self._rollback_after: str | None = None
         if plan is not None:
             self._add_steps(plan.steps)
+        # The step whose failure for good ended the recorded run: nothing of the plan runs again.
+        self._recorded_failure: str | None = None
         if self._resuming:
             for sid, st in self.state.steps.items():
                 if st.idempotency_key:
                     self._run.keys[sid] = st.idempotency_key
+            if plan is not None:
+                self._recorded_failure = recorded_failure(prior_events, plan, self.state)
 
     # ------------------------------------------------------------------ public surface
 
@@ -426,19 +440,40 @@ class Executor:
                     approver=self._approved_by,
                     scope=self._approval_scope,
                 )
-        if self._resuming and self._review_interrupted():
+        if self._resuming and self._recorded_failure is not None:
+            self._resume_failed(self._recorded_failure)
+            return
+        if self._resuming and self._review_interrupted(self._steps.values()):
             return
         if plan is not None and not self._resuming and self._plan_closed:
             self._link_fresh(plan)
         else:
             self._link(list(self._steps.values()))
+            for sid in list(self._steps):  # failed for good: its dependents stay skipped
+                if self.state.steps[sid].status == "failed":
+                    self._skip_descendants(sid, f"dependency {sid!r} failed")
         if self._plan_closed:
             self._fail_unreachable()
 
-    def _review_interrupted(self) -> bool:
+    def _resume_failed(self, sid: str) -> None:
+        """The recorded run failed for good at ``sid``: none of its plan runs again; only the
+        unfinished part of its rollback (if due) does, interrupted steps as in any resume."""
+        step, st = self._steps[sid], self.state.steps[sid]
+        what = f"step {sid!r} failed ({st.failure_class}): {st.error}"
+        rollback = step.on_failure == "rollback"
+        plan = self._run.plan
+        if rollback and plan is not None and self._review_interrupted(plan.rollback):
+            return
+        self._fatal = what
+        if rollback:
+            self._rollback_after = sid
+        self._halt(f"run aborted: {what}", skip=True)
+
+    def _review_interrupted(self, steps: Iterable[Step]) -> bool:
         """Steps cut off mid-call re-run only if idempotent; otherwise a human must look."""
         review = False
-        for sid, s in self._steps.items():
+        for s in steps:
+            sid = s.id
             st = self.state.steps.get(sid)
             if st is None:
                 continue
@@ -447,7 +482,7 @@ class Executor:
             elif st.status == "needs_review":
                 review = True
             elif st.status in ("running", "cancelled"):
-                spec = self._specs[sid]
+                spec = self._specs[sid] if sid in self._specs else spec_of(self._run.tools, s)
                 if sid in self._rerun or (s.agent is None and spec is not None and spec.idempotent):
                     continue  # re-run with the recorded idempotency key
                 what = f"tool {s.tool!r} is not idempotent" if s.tool else "it is an agent step"
@@ -873,6 +908,35 @@ class _Control:
 
     def denial(self, step: Step) -> str:
         return denial_reason(self._ex._gate, step)
+
+
+def recorded_failure(events: Iterable[Event], plan: Plan, state: RunState) -> str | None:
+    """The step whose failure for good ended a recorded run, if one did: the first (in log
+    order) of the plan's steps that is ``failed`` in ``state`` and whose failure is not
+    ``on_failure: continue``."""
+    policies = {s.id: s.on_failure for s in plan.steps}
+    last: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, E.StepFailed) and e.final and e.step_id in policies:
+            last[e.step_id] = e.seq
+    failed = [
+        sid
+        for sid in last
+        if policies[sid] != "continue" and state.steps.get(sid) and state.steps[sid].status == "failed"
+    ]
+    return min(failed, key=last.__getitem__) if failed else None
+
+
+def rollback_finished(plan: Plan, state: RunState) -> bool:
+    """Every compensation and rollback step of ``plan`` has a recorded outcome in ``state``."""
+    compensated = {s.id for s in plan.steps if s.compensate is not None}
+    for sid in state.completion_order:
+        if sid in compensated and sid not in state.compensations:
+            return False
+    done = ("succeeded", "failed")
+    return all(
+        sid in state.steps and state.steps[sid].status in done for sid in (s.id for s in plan.rollback)
+    )
 
 
 async def run_plan(plan: Plan, tools: Mapping[str, Tool], options: ExecutorOptions | None = None) -> RunState:

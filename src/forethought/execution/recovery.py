@@ -159,6 +159,9 @@ async def rollback(run: RunContext, scheduler: Scheduler) -> None:
         run.emit(E.CompensationSucceeded, step_id=sid, output=output)
     scheduler.reopen()
     for step in run.plan.rollback if run.plan else ():
+        done = state.steps.get(step.id)
+        if done is not None and done.status in ("succeeded", "failed", "needs_review"):
+            continue  # a finished rollback step is never repeated (resume after a rollback)
         spec = spec_of(run.tools, step)
         if needs_approval(step, spec) and not scheduler.approved(step, spec):
             what = f"rollback step {step.id!r}"

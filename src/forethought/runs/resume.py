@@ -4,21 +4,48 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from forethought.errors import UserError
+from forethought.events.kinds import Event
 from forethought.events.state import RunState, fold
-from forethought.execution.executor import Executor, ExecutorOptions
+from forethought.execution.executor import (
+    Executor,
+    ExecutorOptions,
+    recorded_failure,
+    rollback_finished,
+)
 from forethought.plan.model import Plan
 from forethought.runs.approval import approval_gate
 from forethought.runs.leases import DEFAULT_LEASE_TTL_S, append_under_lease
 from forethought.runs.recording import execute_recorded, gc_paused
-from forethought.runs.review import InterruptedStepsReview, review_events
+from forethought.runs.review import InterruptedStepsReview, fresh_approval_gate, review_events
 from forethought.runs.run_ids import resolve_run_id
 from forethought.runs.store.base import Store
 from forethought.runs.store.recorder import OnCommit
 from forethought.runs.store.sqlite import new_owner_id
 from forethought.tools.base import Tool
+
+
+class NothingToResume(UserError):
+    """The run failed for good and its rollback (if any) finished: resuming would run nothing."""
+
+    exit_code = 1
+
+
+def _refuse_finished_failure(run_id: str, events: Sequence[Event], plan: Plan, state: RunState) -> None:
+    """A run that failed for good and finished its rollback is over: say so, run nothing."""
+    sid = recorded_failure(events, plan, state)
+    if sid is None:
+        return
+    rolled_back = plan.step(sid).on_failure == "rollback"
+    if rolled_back and not rollback_finished(plan, state):
+        return  # the rollback was interrupted: its unfinished part runs
+    how = " and was rolled back" if rolled_back else ""
+    raise NothingToResume(
+        f"run {run_id} failed at step {sid!r}{how}; nothing to resume — "
+        f"`forethought resume {run_id} --retry {sid}` runs {sid} again"
+    )
 
 
 async def resume_run(
@@ -78,13 +105,18 @@ async def resume_run(
             )
             await asyncio.to_thread(store.acquire_lease, run_id, owner, lease_ttl_s)
             events = [*events, *stamped]
+            state = fold(events)
+        _refuse_finished_failure(run_id, events, plan, state)
         specs = {name: t.spec for name, t in tools.items()}
         opts = options if options is not None else ExecutorOptions()
+        known = {state.plan_hash: plan}
         if opts.gate is None:
             opts = dataclasses.replace(
-                opts,
-                gate=approval_gate(events, specs, approve_all=approve_all, known={state.plan_hash: plan}),
+                opts, gate=approval_gate(events, specs, approve_all=approve_all, known=known)
             )
+        if not approve_all:  # a retried step with side effects needs an approval given after it
+            assert opts.gate is not None
+            opts = dataclasses.replace(opts, gate=fresh_approval_gate(opts.gate, events, specs, known))
         return await execute_recorded(
             store,
             plan,

@@ -200,7 +200,10 @@ def _parse_mark(values: Sequence[str]) -> dict[str, Any]:
     "retry",
     multiple=True,
     metavar="STEP",
-    help="Review: STEP (interrupted) did not take effect; run it again. Repeatable.",
+    help=(
+        "Run STEP again: it was interrupted and did not take effect, or it failed for good. "
+        "A step with side effects then needs a fresh approval (or --yes-all). Repeatable."
+    ),
 )
 def resume_command(
     run_id: str,
@@ -218,7 +221,10 @@ def resume_command(
     The run's recorded tools, workspace and approvals are used (--tools adds more). A step that
     was running when the run stopped re-runs only if its tool is idempotent; otherwise it needs
     review: check whether it took effect, then resume with --mark-succeeded STEP or --retry
-    STEP. Exit 3 if it pauses again or another process is resuming the run right now.
+    STEP. A step that failed for good, and a finished rollback, never run again unless you
+    name the step with --retry STEP; a run that failed for good and was rolled back has
+    nothing to resume (exit 1). Exit 3 if it pauses again (e.g. awaiting approval of a retried
+    step) or another process is resuming the run right now.
     """
     from forethought.interfaces.session import open_agent, recorded_setup
     from forethought.oversight.approvals import default_approver
