@@ -275,3 +275,37 @@ def test_encoded_forms_of_known_secrets_are_redacted() -> None:
         out = r.redact_text(f"sent {form} ok")
         assert form not in out and "[REDACTED:env:MY_SERVICE_TOKEN" in out, (form, out)
         assert r.might_contain_secret(json.dumps({"x": f"sent {form} ok"}))
+
+
+def test_env_reference_in_a_compensation_is_resolved_and_redacted(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(TOOLS)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(
+        textwrap.dedent(
+            """
+            goal: undo with a credential
+            steps:
+              - {id: a, tool: echo, args: {text: x}, compensate: {tool: echo, args: {text: '${env.MYVALUE}'}}}
+              - {id: b, tool: echo, args: {text: y}, depends_on: [a], on_failure: rollback,
+                 check: {regex: "^never$"}}
+            """
+        )
+    )
+    db = tmp_path / "runs.db"
+    env = _env(MYVALUE=ENV_VALUE, FORETHOUGHT_SECRETS="MYVALUE")
+    proc = _cli(tmp_path, "exec", str(plan), "--yes-all", "--db", str(db), "--tools", "tools.yaml", env=env)
+    assert proc.returncode == 1, proc.stderr
+    assert (tmp_path / "received.txt").read_text() == ENV_VALUE  # the compensation ran with it
+    raw = _db_bytes(db)
+    assert b"compensation_succeeded" in raw
+    for piece in [*_forms(ENV_VALUE), b"&=x"]:  # not even the tail after a '&'
+        assert piece not in raw, piece
+
+
+def test_a_known_secret_in_an_assignment_is_removed_whole() -> None:
+    r = make_redactor(env={"MY_TOKEN": ENV_VALUE})
+    assert r.redact_text(f"password: {ENV_VALUE}") == "password: [REDACTED:env:MY_TOKEN]"
+    assert (
+        r.redact_text(f"password: abcd {ENV_VALUE}")
+        == "password: [REDACTED:password] [REDACTED:env:MY_TOKEN]"
+    )

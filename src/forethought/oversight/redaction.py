@@ -81,6 +81,7 @@ _PREFIXED = {
     "aws_secret_access_key": re.compile(r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"),
 }
 _ASSIGNMENT_PREFIX = re.compile(ASSIGNMENT_PREFIX)
+_ASSIGNMENT = re.compile(ASSIGNMENT[1])
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,9 @@ class Redactor:
     regex: re.Pattern[str]
     kinds: tuple[str, ...]
     anchors: tuple[str, ...] | None = None  # None: no screen, always walk
-    # Every alternative but the ``password = value`` assignment (always the last one): applied
-    # to an assignment's value first, so ``pw=<a known secret>`` names the secret's own kind.
-    inner: re.Pattern[str] | None = None
+    # ``password = value`` assignments: a second pass over what ``regex`` left, so a known
+    # secret in an assignment is removed whole (and named) by the first, and the second skips it.
+    assignment: re.Pattern[str] | None = None
 
     def might_contain_secret(self, json_text: str) -> bool:
         """False only if no secret can be inside this JSON text (see ``_ANCHORS``)."""
@@ -102,14 +103,15 @@ class Redactor:
         return any(a in low for a in self.anchors)
 
     def redact_text(self, text: str) -> str:
-        return self.regex.sub(self._replace, text)
+        text = self.regex.sub(self._replace, text)
+        if self.assignment is not None:
+            text = self.assignment.sub(self._replace_assignment, text)
+        return text
 
     def _replace(self, match: re.Match[str]) -> str:
         group = match.lastgroup or ""
         kind = self.kinds[int(group[1:])]
         text = match.group(0)
-        if kind == ASSIGNMENT[0]:
-            return self._replace_assignment(text)
         prefix = _PREFIXED.get(kind)
         if prefix is not None:
             # Keep "Bearer " / "aws_secret_access_key=" so the reader sees what was removed.
@@ -118,17 +120,15 @@ class Redactor:
                 return text[: head.end()] + f"[REDACTED:{kind}]"
         return f"[REDACTED:{kind}]"
 
-    def _replace_assignment(self, text: str) -> str:
+    @staticmethod
+    def _replace_assignment(match: re.Match[str]) -> str:
         """``password: "X"`` → ``password: "[REDACTED:password]"`` (key and quotes kept)."""
+        text = match.group(0)
         head = _ASSIGNMENT_PREFIX.match(text)
         cut = head.end() if head else 0
         value = text[cut:]
         quote = value[0] if len(value) >= 2 and value[0] in "\"'" and value[-1] == value[0] else ""
-        core = value[1:-1] if quote else value
-        inner = self.inner.sub(self._replace, core) if self.inner is not None else core
-        if inner == core:
-            inner = f"[REDACTED:{ASSIGNMENT[0]}]"
-        return text[:cut] + quote + inner + quote
+        return text[:cut] + quote + f"[REDACTED:{ASSIGNMENT[0]}]" + quote
 
     def redact(self, value: Any) -> Any:
         """A redacted copy of JSON-like data (dict keys included); unchanged parts are shared."""
@@ -136,7 +136,7 @@ class Redactor:
 
     def _walk(self, value: Any) -> tuple[Any, bool]:
         if isinstance(value, str):
-            new = self.regex.sub(self._replace, value)
+            new = self.redact_text(value)
             return new, new != value
         if isinstance(value, dict):
             changed = False
@@ -231,9 +231,6 @@ def make_redactor(
         alternatives += list(_PATTERNS)
     if not alternatives:
         alternatives = [("never", r"(?!x)x")]
-    inner = re.compile("|".join(f"(?P<g{i}>{rx})" for i, (_, rx) in enumerate(alternatives)))
-    if patterns:
-        alternatives.append(ASSIGNMENT)  # last: see ``Redactor.inner``
     kinds = tuple(k for k, _ in alternatives)
     regex = re.compile("|".join(f"(?P<g{i}>{rx})" for i, (_, rx) in enumerate(alternatives)))
     # Literals as they appear inside JSON text too (quotes, backslashes, control characters).
@@ -248,7 +245,7 @@ def make_redactor(
         regex=regex,
         kinds=kinds,
         anchors=tuple(sorted(anchors, key=len)),
-        inner=inner if patterns else None,
+        assignment=_ASSIGNMENT if patterns else None,
     )
 
 
