@@ -43,10 +43,22 @@ def secret_env(name: str) -> str:
     return value
 
 
+_HAS_ENV = "_forethought_has_env"
+
+
+def _has_env(step: Step) -> bool:
+    """Whether the step's args hold a ``${env...}`` reference; cached on the (frozen) step the
+    way ``functools.cached_property`` caches, so the hot path pays for the walk once per step."""
+    cached = step.__dict__.get(_HAS_ENV)
+    if cached is None:
+        cached = step.__dict__[_HAS_ENV] = has_env_references(step.args)
+    return bool(cached)
+
+
 def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
     bindings = step.arg_bindings
-    if bindings is None or has_env_references(step.args):
+    if bindings is None or _has_env(step):
         return dict(resolve(step.args, outputs, secret_env))
     args = dict(step.args)
     for name, source, ref in bindings:

@@ -33,8 +33,8 @@ from typing import Any
 from forethought.events.kinds import Event, event_from_dict, event_to_dict
 from forethought.plan.model import Plan
 from forethought.plan.secret_shapes import (
+    ANCHORS,
     ASSIGNMENT,
-    ASSIGNMENT_ANCHORS,
     ASSIGNMENT_PREFIX,
     MIN_ENV_SECRET_LEN,
     PATTERNS,
@@ -51,30 +51,7 @@ _STRUCTURAL = frozenset({"kind", "run_id", "seq", "ts", "plan_version"})
 # characters, which none of them contain. No anchor in the text → the event is clean and passes
 # through unwalked (the common case, ~10x cheaper); an anchor (or a false positive such as
 # "task-" for "sk-") → the full walk. Substring tests beat a regex alternation here by ~10x.
-_ANCHORS: tuple[str, ...] = (
-    "private key",
-    "sk-",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "akia",
-    "asia",
-    "abia",
-    "acca",
-    "aws",
-    "xox",
-    "hooks.slack.com",
-    "aiza",
-    "k_live_",
-    "k_test_",
-    "eyj",
-    "bearer",
-    "://",
-    *ASSIGNMENT_ANCHORS,
-)
+_ANCHORS = ANCHORS
 
 _PREFIXED = {
     "bearer": re.compile(r"(?i:\bbearer\s+)"),

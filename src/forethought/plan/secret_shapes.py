@@ -56,6 +56,32 @@ ASSIGNMENT = (
 # Lower-cased literals, one of which every match of an ASSIGNMENT contains (for the JSON screen).
 ASSIGNMENT_ANCHORS: tuple[str, ...] = ("pass", "pw", "secret", "api", "token", "credential")
 
+# A cheap screen, lower-cased: every match of PATTERNS or ASSIGNMENT contains one of these.
+ANCHORS: tuple[str, ...] = (
+    "private key",
+    "sk-",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "akia",
+    "asia",
+    "abia",
+    "acca",
+    "aws",
+    "xox",
+    "hooks.slack.com",
+    "aiza",
+    "k_live_",
+    "k_test_",
+    "eyj",
+    "bearer",
+    "://",
+    *ASSIGNMENT_ANCHORS,
+)
+
 # Names whose values we treat as secrets; any name containing one of these words.
 SECRET_NAME_RE = re.compile(
     r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE|AUTH", re.IGNORECASE
@@ -114,11 +140,27 @@ class SecretDetector:
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         self._values = sorted(secret_env_values(env).items(), key=lambda kv: -len(kv[1]))
+        # Each value as it may appear inside the repr of a container (see ``find``).
+        forms: set[str] = set()
+        for _, value in self._values:
+            inner = repr(value)[1:-1]
+            forms |= {value, inner, inner.replace("'", "\\'"), inner.replace('"', '\\"')}
+        self._forms = tuple(forms)
+
+    def might_contain(self, text: str) -> bool:
+        """False only if no secret can be in ``text``, or in the data whose ``str()`` it is.
+
+        No anchor and no known value (as such, or as the repr of a string shows it) → clean.
+        """
+        low = text.lower()
+        return any(a in low for a in ANCHORS) or any(f in text for f in self._forms)
 
     def kind(self, text: str) -> str | None:
-        m = _SHAPES_RE.search(text)
-        if m is not None:
-            return _SHAPE_KINDS[int((m.lastgroup or "g0")[1:])]
+        low = text.lower()
+        if any(a in low for a in ANCHORS):
+            m = _SHAPES_RE.search(text)
+            if m is not None:
+                return _SHAPE_KINDS[int((m.lastgroup or "g0")[1:])]
         for name, value in self._values:
             if value in text:
                 return f"env:{name}"
@@ -132,6 +174,8 @@ class SecretDetector:
         A key that is itself a secret is shown as ``[secret]`` in locations, never verbatim.
         """
         found: list[tuple[tuple[str | int, ...], str]] = []
+        if not self.might_contain(value if isinstance(value, str) else str(value)):
+            return found
         stack: list[tuple[object, tuple[str | int, ...]]] = [(value, location)]
         while stack:
             item, loc = stack.pop()

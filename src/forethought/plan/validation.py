@@ -359,15 +359,16 @@ class _Checker:
             texts.append((("compensate", "args"), step.compensate.args))
         if step.check is not None:
             texts.append((("check",), step.check.model_dump(mode="json", exclude_defaults=True)))
+        # One screen over the step's text (``str`` of a container is one C call): most steps
+        # hold neither a secret-looking anchor nor ``${env``, and then nothing is walked.
+        blob = "\n".join(v if isinstance(v, str) else str(v) for _, v in texts)
+        if self.secrets.might_contain(blob):
+            for where, value in texts:
+                for loc, kind in self.secrets.find(value, where):
+                    self.add("literal_secret", _LITERAL_HINT.format(kind=kind), step, loc, rollback)
+        if "${env" not in blob:
+            return
         for where, value in texts:
-            for loc, kind in self.secrets.find(value, where):
-                self.add(
-                    "literal_secret",
-                    _LITERAL_HINT.format(kind=kind),
-                    step,
-                    loc,
-                    rollback,
-                )
             if where == ("description",):
                 continue
             for ref in refs.find_env_references(value, where):
