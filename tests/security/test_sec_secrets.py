@@ -309,3 +309,29 @@ def test_a_known_secret_in_an_assignment_is_removed_whole() -> None:
         r.redact_text(f"password: abcd {ENV_VALUE}")
         == "password: [REDACTED:password] [REDACTED:env:MY_TOKEN]"
     )
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_goal_tokens_never_reach_the_planner_model_the_plan_file_or_a_run(
+    tmp_path: Path, stream: bool
+) -> None:
+    replies = tmp_path / "replies.json"
+    plan = {"steps": [{"id": "s1", "tool": "calculate", "args": {"expression": "1 + 1"}}]}
+    replies.write_text(json.dumps([json.dumps(plan)] * 2))
+    goal = f"add one and one, the key is {GITHUB} and {OPENAI}"
+    model = ["--model", f"scripted:{replies}"]
+    out_file = tmp_path / "plan.yaml"
+    planned = _cli(tmp_path, "plan", goal, "-o", str(out_file), *model, "--json")
+    assert planned.returncode == 0, planned.stderr
+    db = tmp_path / "runs.db"
+    extra = [] if stream else ["--no-stream"]
+    ran = _cli(tmp_path, "run", goal, *model, "--yes", *extra, "--db", str(db), "--json")
+    assert ran.returncode == 0, ran.stderr
+    texts = [out_file.read_text(), planned.stdout, planned.stderr, ran.stdout, ran.stderr]
+    raw = _db_bytes(db)
+    for token in (GITHUB, OPENAI):
+        assert all(token[:16] not in t for t in texts), token
+        assert token[:16].encode() not in raw
+    assert "[REDACTED:github_token]" in out_file.read_text()
+    # the planner model was asked with the redacted goal (its request is recorded)
+    assert b"model_called" in raw and b"[REDACTED:github_token]" in raw
