@@ -37,6 +37,7 @@ from forethought.oversight.approvals import (
     needs_new_approval,
     recorded_plans_and_approvals,
 )
+from forethought.oversight.redaction import default_redactor, redact_goal, redact_text
 from forethought.oversight.supervisor import Budgets
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, validate_plan
@@ -92,6 +93,8 @@ class _Preamble:
         event = cast(
             Event, cls(run_id=self.run_id, seq=len(self.events), plan_version=self.version, **fields)
         )
+        # Stored without the recorder: redact here (a valid plan is unchanged by this).
+        event = default_redactor().redact_event(event)
         self.events.append(event)
         return event
 
@@ -205,7 +208,7 @@ class Agent:
         from forethought.planning.planner import make_plan
 
         model = self.model("planner")
-        result = await make_plan(goal, self.specs, model, memory=self.memory)
+        result = await make_plan(redact_text(goal), self.specs, model, memory=self.memory)
         if preamble is not None:
             for call in result.calls:
                 preamble.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
@@ -225,7 +228,11 @@ class Agent:
     ) -> RunResult:
         """Plan (unless given a plan), review, execute. ``approve`` is the non-interactive policy:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
-        (recorded as an approval by this process's user); ``none`` asks ``reviewer`` or pauses."""
+        (recorded as an approval by this process's user); ``none`` asks ``reviewer`` or pauses.
+
+        A secret in the goal is redacted first: the model, the plan and the run record never
+        see it (reference secrets in plan arguments as ``${env.NAME}``)."""
+        goal_or_plan = redact_goal(goal_or_plan)
         if stream and isinstance(goal_or_plan, str) and reviewer is None and approve != "none":
             return await self._execute(self._streamed(goal_or_plan, approve, run_config), on_event)
         run_id = uuid.uuid4().hex[:12]

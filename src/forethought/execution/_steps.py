@@ -9,8 +9,15 @@ from forethought.errors import ToolError, ToolTimeout
 from forethought.execution._parts import UnserializableOutput
 from forethought.execution.backends.base import WorkerCrashed
 from forethought.execution.outcomes import Failed
+from forethought.oversight.redaction import register_secret
 from forethought.plan.model import Plan, Step
-from forethought.plan.references import ReferenceResolutionError, lookup, resolve
+from forethought.plan.references import (
+    ReferenceResolutionError,
+    env_value,
+    has_env_references,
+    lookup,
+    resolve,
+)
 from forethought.tools.base import Tool, ToolContext, ToolSpec
 
 
@@ -24,11 +31,35 @@ def plan_record(plan: Plan) -> tuple[dict[str, Any], str]:
     return plan.record_data(), plan.plan_hash()
 
 
+def secret_env(name: str) -> str:
+    """``${env.NAME}`` at call time: the allowed variable's value, registered with redaction first.
+
+    Registered before the value is handed to anything, so the ``step_started`` event that
+    records the resolved arguments, and any tool output echoing the value (plainly, base64- or
+    URL-encoded), are redacted before they are stored or printed.
+    """
+    value = env_value(name)
+    register_secret(name, value)
+    return value
+
+
+_HAS_ENV = "_forethought_has_env"
+
+
+def _has_env(step: Step) -> bool:
+    """Whether the step's args hold a ``${env...}`` reference; cached on the (frozen) step the
+    way ``functools.cached_property`` caches, so the hot path pays for the walk once per step."""
+    cached = step.__dict__.get(_HAS_ENV)
+    if cached is None:
+        cached = step.__dict__[_HAS_ENV] = has_env_references(step.args)
+    return bool(cached)
+
+
 def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
     bindings = step.arg_bindings
-    if bindings is None:
-        return dict(resolve(step.args, outputs))
+    if bindings is None or _has_env(step):
+        return dict(resolve(step.args, outputs, secret_env))
     args = dict(step.args)
     for name, source, ref in bindings:
         try:

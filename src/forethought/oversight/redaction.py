@@ -8,10 +8,13 @@ the store never sees it, and its WAL file never holds it either.
 Two sources of truth:
 
 - well-known token shapes (OpenAI, Anthropic, GitHub, AWS, Slack, Google, Stripe, bearer tokens,
-  JWTs, PEM private keys, passwords in URLs), and
+  JWTs, PEM private keys, passwords in URLs) and assignments such as ``password: X``, ``pw=X``
+  or ``"password": "X"`` (``forethought.plan.secret_shapes``, shared with plan validation), and
 - the *values* of environment variables whose names look secret (``KEY``, ``TOKEN``, ``SECRET``,
-  ``PASSWORD``, …) plus any configured names (``FORETHOUGHT_REDACT_ENV=NAME1,NAME2``): whatever
-  the value looks like, if a tool prints it, it is replaced.
+  ``PASSWORD``, …) plus any configured names (``FORETHOUGHT_REDACT_ENV=NAME1,NAME2``), the names
+  plans may reference (``FORETHOUGHT_SECRETS``) and values registered at run time
+  (``register_secret``, for every resolved ``${env.NAME}``): whatever the value looks like, if a
+  tool prints it, plainly, base64- or URL-encoded, it is replaced.
 
 Each match becomes ``[REDACTED:<kind>]``. Redaction is deliberately over-eager: a false positive
 costs a few characters of an audit log, a false negative leaks a credential.
@@ -19,47 +22,26 @@ costs a few characters of an audit log, a false negative leaks a credential.
 
 from __future__ import annotations
 
+import base64
 import json
-import os
 import re
+import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from forethought.events.kinds import Event, event_from_dict, event_to_dict
-
-# (kind, regex). Order matters where shapes overlap: sk-ant- before sk-.
-_PATTERNS: tuple[tuple[str, str], ...] = (
-    (
-        "pem_private_key",
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-        r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
-    ),
-    ("anthropic_key", r"sk-ant-[A-Za-z0-9_\-]{16,}"),
-    ("openai_key", r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"),
-    ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
-    ("aws_access_key_id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-    ("aws_secret_access_key", r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9/+=]{40}"),
-    ("slack_token", r"\bxox[abposre]-[A-Za-z0-9\-]{10,}"),
-    ("slack_webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+"),
-    ("google_api_key", r"\bAIza[0-9A-Za-z_\-]{35}"),
-    ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    ("jwt", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
-    ("bearer", r"(?i:\bbearer\s+)[A-Za-z0-9\-._~+/]{16,}=*"),
-    ("url_password", r"(?<=://)[^/\s:@]{1,128}:[^/\s@]{1,256}(?=@)"),
+from forethought.plan.model import Plan
+from forethought.plan.secret_shapes import (
+    ANCHORS,
+    ASSIGNMENT,
+    ASSIGNMENT_PREFIX,
+    MIN_ENV_SECRET_LEN,
+    PATTERNS,
+    secret_env_values,
 )
 
-# Names whose values we treat as secrets; any name containing one of these words.
-SECRET_NAME_RE = re.compile(
-    r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE|AUTH", re.IGNORECASE
-)
-# Environment variables that match SECRET_NAME_RE but hold no secret (paths, sockets, layouts).
-_NOT_SECRET_NAMES = frozenset(
-    {"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "XAUTHORITY", "KEYTIMEOUT", "XKB_DEFAULT_LAYOUT", "KEYMAP"}
-)
-# Shorter values would redact ordinary words ("true", "admin"); env secrets are longer than this.
-MIN_ENV_SECRET_LEN = 8
-CONFIG_ENV = "FORETHOUGHT_REDACT_ENV"
+_PATTERNS = PATTERNS
 
 # Fields of an event that are structure, not payload: never rewritten (they key the store).
 _STRUCTURAL = frozenset({"kind", "run_id", "seq", "ts", "plan_version"})
@@ -69,34 +51,14 @@ _STRUCTURAL = frozenset({"kind", "run_id", "seq", "ts", "plan_version"})
 # characters, which none of them contain. No anchor in the text → the event is clean and passes
 # through unwalked (the common case, ~10x cheaper); an anchor (or a false positive such as
 # "task-" for "sk-") → the full walk. Substring tests beat a regex alternation here by ~10x.
-_ANCHORS: tuple[str, ...] = (
-    "private key",
-    "sk-",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "github_pat_",
-    "akia",
-    "asia",
-    "abia",
-    "acca",
-    "aws",
-    "xox",
-    "hooks.slack.com",
-    "aiza",
-    "k_live_",
-    "k_test_",
-    "eyj",
-    "bearer",
-    "://",
-)
+_ANCHORS = ANCHORS
 
 _PREFIXED = {
     "bearer": re.compile(r"(?i:\bbearer\s+)"),
     "aws_secret_access_key": re.compile(r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"),
 }
+_ASSIGNMENT_PREFIX = re.compile(ASSIGNMENT_PREFIX)
+_ASSIGNMENT = re.compile(ASSIGNMENT[1])
 
 
 @dataclass(frozen=True)
@@ -106,6 +68,9 @@ class Redactor:
     regex: re.Pattern[str]
     kinds: tuple[str, ...]
     anchors: tuple[str, ...] | None = None  # None: no screen, always walk
+    # ``password = value`` assignments: a second pass over what ``regex`` left, so a known
+    # secret in an assignment is removed whole (and named) by the first, and the second skips it.
+    assignment: re.Pattern[str] | None = None
 
     def might_contain_secret(self, json_text: str) -> bool:
         """False only if no secret can be inside this JSON text (see ``_ANCHORS``)."""
@@ -115,7 +80,10 @@ class Redactor:
         return any(a in low for a in self.anchors)
 
     def redact_text(self, text: str) -> str:
-        return self.regex.sub(self._replace, text)
+        text = self.regex.sub(self._replace, text)
+        if self.assignment is not None:
+            text = self.assignment.sub(self._replace_assignment, text)
+        return text
 
     def _replace(self, match: re.Match[str]) -> str:
         group = match.lastgroup or ""
@@ -129,13 +97,23 @@ class Redactor:
                 return text[: head.end()] + f"[REDACTED:{kind}]"
         return f"[REDACTED:{kind}]"
 
+    @staticmethod
+    def _replace_assignment(match: re.Match[str]) -> str:
+        """``password: "X"`` → ``password: "[REDACTED:password]"`` (key and quotes kept)."""
+        text = match.group(0)
+        head = _ASSIGNMENT_PREFIX.match(text)
+        cut = head.end() if head else 0
+        value = text[cut:]
+        quote = value[0] if len(value) >= 2 and value[0] in "\"'" and value[-1] == value[0] else ""
+        return text[:cut] + quote + f"[REDACTED:{ASSIGNMENT[0]}]" + quote
+
     def redact(self, value: Any) -> Any:
         """A redacted copy of JSON-like data (dict keys included); unchanged parts are shared."""
         return self._walk(value)[0]
 
     def _walk(self, value: Any) -> tuple[Any, bool]:
         if isinstance(value, str):
-            new = self.regex.sub(self._replace, value)
+            new = self.redact_text(value)
             return new, new != value
         if isinstance(value, dict):
             changed = False
@@ -169,18 +147,39 @@ class Redactor:
         return event_from_dict(data) if changed else event
 
 
-def secret_env_values(env: Mapping[str, str] | None = None, names: Iterable[str] = ()) -> dict[str, str]:
-    """Name → value of the environment variables whose values must never be stored."""
-    env = os.environ if env is None else env
-    wanted = {n.strip() for n in names if n.strip()}
-    wanted |= {n.strip() for n in env.get(CONFIG_ENV, "").split(",") if n.strip()}
-    out: dict[str, str] = {}
-    for name, value in env.items():
-        if name == CONFIG_ENV or len(value) < MIN_ENV_SECRET_LEN:
-            continue
-        if name in wanted or (SECRET_NAME_RE.search(name) and name not in _NOT_SECRET_NAMES):
-            out[name] = value
+def _base64_cores(value: bytes) -> set[str]:
+    """The base64 text that ``value`` always encodes to, wherever it sits in a larger stream.
+
+    Base64 works on 3-byte groups, so a value at offset 0, 1 or 2 (mod 3) encodes differently;
+    for each offset keep the characters made only of the value's own bits. Both alphabets.
+    """
+    out: set[str] = set()
+    for k in range(3):
+        enc = base64.b64encode(b"\0" * k + value + b"\0\0").decode()
+        first = -(-8 * k // 6)
+        last = (8 * (k + len(value)) - 6) // 6
+        core = enc[first : last + 1]
+        if len(core) >= MIN_ENV_SECRET_LEN:
+            out.add(core)
+            out.add(core.replace("+", "-").replace("/", "_"))
+    whole = base64.b64encode(value).decode()
+    out |= {whole, base64.urlsafe_b64encode(value).decode()}
     return out
+
+
+def _encoded_forms(kind: str, value: str) -> list[tuple[str, str]]:
+    """``value`` as a tool may print it: base64 (any alignment, either alphabet), URL-encoded."""
+    raw = value.encode()
+    forms = [(f"{kind}:base64", form) for form in _base64_cores(raw)]
+    forms += [
+        (f"{kind}:url", form)
+        for form in {
+            urllib.parse.quote(value, safe=""),
+            urllib.parse.quote(value),
+            urllib.parse.quote_plus(value),
+        }
+    ]
+    return [(k, f) for k, f in forms if f != value]
 
 
 def make_redactor(
@@ -192,14 +191,18 @@ def make_redactor(
 ) -> Redactor:
     """Build a redactor from the token patterns, secret-looking env vars and explicit values.
 
-    ``values`` maps a kind name to a literal secret (e.g. a key read from a config file).
+    ``values`` maps a kind name to a literal secret (e.g. a key read from a config file). Each
+    literal is also found base64- and URL-encoded.
     """
-    literals: list[tuple[str, str]] = [
+    plain: list[tuple[str, str]] = [
         (f"env:{name}", value) for name, value in secret_env_values(env, env_names).items()
     ]
-    literals += [(kind, v) for kind, v in (values or {}).items() if v]
+    plain += [(kind, v) for kind, v in (values or {}).items() if v]
+    literals = list(plain)
+    for kind, v in plain:
+        literals += _encoded_forms(kind, v)
     # Longest literal first, so a secret containing another secret is removed whole.
-    literals.sort(key=lambda kv: -len(kv[1]))
+    literals = sorted(dict.fromkeys(literals), key=lambda kv: -len(kv[1]))
     alternatives: list[tuple[str, str]] = [(k, re.escape(v)) for k, v in literals]
     if patterns:
         alternatives += list(_PATTERNS)
@@ -215,17 +218,41 @@ def make_redactor(
     }
     if patterns:
         anchors |= set(_ANCHORS)
-    return Redactor(regex=regex, kinds=kinds, anchors=tuple(sorted(anchors, key=len)))
+    return Redactor(
+        regex=regex,
+        kinds=kinds,
+        anchors=tuple(sorted(anchors, key=len)),
+        assignment=_ASSIGNMENT if patterns else None,
+    )
 
 
 _default: Redactor | None = None
+_registered: dict[str, str] = {}
+# Shorter registered values would redact ordinary fragments of every output.
+MIN_REGISTERED_LEN = 4
+
+
+def register_secret(name: str, value: str) -> None:
+    """Treat ``value`` as a secret for the rest of this process (e.g. a ``${env.NAME}`` value).
+
+    From now on the default redactor removes it, and its base64 and URL-encoded forms, from
+    everything stored or printed, as ``[REDACTED:env:NAME]``.
+    """
+    global _default
+    if len(value) < MIN_REGISTERED_LEN or _registered.get(name) == value:
+        return
+    _registered[name] = value
+    _default = None
 
 
 def default_redactor() -> Redactor:
-    """The process-wide redactor (patterns + this process's secret env vars), built once."""
+    """The process-wide redactor: patterns, this process's secret env vars, registered secrets.
+
+    Built once, and again after ``register_secret`` adds a value.
+    """
     global _default
     if _default is None:
-        _default = make_redactor()
+        _default = make_redactor(values={f"env:{n}": v for n, v in _registered.items()})
     return _default
 
 
@@ -236,4 +263,28 @@ def redact_text(text: str) -> str:
 
 RedactFn = Callable[[Event], Event]
 
-__all__ = ["Redactor", "default_redactor", "make_redactor", "redact_text", "secret_env_values"]
+
+def redact_goal(goal_or_plan: str | Plan) -> str | Plan:
+    """A goal (or a plan's goal) as it may be stored, shown and sent to a model.
+
+    Goals are free text from a person or a pull request; the token someone pasted into one is
+    removed before the run is created, so the plan, its hash and its approval are of the
+    redacted goal and nothing downstream ever sees the secret.
+    """
+    if isinstance(goal_or_plan, str):
+        return redact_text(goal_or_plan)
+    goal = redact_text(goal_or_plan.goal)
+    if goal == goal_or_plan.goal:
+        return goal_or_plan
+    return Plan.model_validate({**goal_or_plan.to_data(), "goal": goal})
+
+
+__all__ = [
+    "Redactor",
+    "default_redactor",
+    "make_redactor",
+    "redact_goal",
+    "redact_text",
+    "register_secret",
+    "secret_env_values",
+]

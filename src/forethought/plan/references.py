@@ -5,16 +5,24 @@ reference inside a longer string is interpolated as text (strings verbatim, anyt
 compact JSON). Substitution is a single pass over the *plan's* text: a tool's output is data and
 is never scanned for references again, so an output containing ``${...}`` stays literal.
 ``$${`` escapes a literal ``${``.
+
+``env`` is a reserved root, not a step: ``${env.NAME}`` is the environment variable ``NAME``,
+read when the call is made and never written into the plan (so never stored, hashed or shown).
+Only names the operator lists in ``$FORETHOUGHT_SECRETS`` may be referenced (see
+``secret_shapes.allowed_env_names``); the executor registers each value with redaction.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from forethought.plan.secret_shapes import ENV_NAME_RE, SECRETS_ENV, allowed_env_names
 
 PathPart = str | int
 
@@ -47,6 +55,40 @@ class Reference:
 
 class ReferenceResolutionError(Exception):
     """A reference that cannot be resolved at run time (missing key, index out of range)."""
+
+
+ENV_ROOT = "env"
+EnvLookup = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class EnvReference:
+    """A ``${env...}`` reference; ``name`` is None when it is not exactly ``${env.NAME}``."""
+
+    text: str
+    name: str | None
+    location: tuple[PathPart, ...] = ()
+
+
+def env_problem(name: str, env: Mapping[str, str] | None = None) -> str | None:
+    """Why ``${env.NAME}`` may not be used here, or None if it may."""
+    if name not in allowed_env_names(env):
+        return (
+            f"${{env.{name}}} is not allowed; list it in {SECRETS_ENV} (e.g. "
+            f"{SECRETS_ENV}={name}) to let plans use that environment variable"
+        )
+    return None
+
+
+def env_value(name: str) -> str:
+    """The value of ``${env.NAME}`` from this process's environment, or ReferenceResolutionError."""
+    problem = env_problem(name)
+    if problem is not None:
+        raise ReferenceResolutionError(problem)
+    value = os.environ.get(name)
+    if value is None:
+        raise ReferenceResolutionError(f"${{env.{name}}}: environment variable {name} is not set")
+    return value
 
 
 def format_path(path: tuple[PathPart, ...]) -> str:
@@ -105,15 +147,42 @@ def _walk_strings(value: Any, location: tuple[PathPart, ...]) -> Iterator[tuple[
 
 
 def find_references(value: Any, location: tuple[PathPart, ...] = ()) -> list[Reference]:
-    """Every well-formed reference in a (nested) argument value, with where it was found."""
+    """Every well-formed reference to a step in a (nested) argument value, with its location.
+
+    ``${env...}`` references are not step references (see ``find_env_references``).
+    """
     found: list[Reference] = []
     for text, loc in _walk_strings(value, location):
         if "${" not in text:
             continue
         whole = _WHOLE_RE.match(text) is not None
         for m in _REF_RE.finditer(text):
-            found.append(Reference(m.group(1), _parse_path(m.group(2)), loc, whole))
+            if m.group(1) != ENV_ROOT:
+                found.append(Reference(m.group(1), _parse_path(m.group(2)), loc, whole))
     return found
+
+
+def find_env_references(value: Any, location: tuple[PathPart, ...] = ()) -> list[EnvReference]:
+    """Every ``${env...}`` reference in a (nested) argument value, with its location."""
+    found: list[EnvReference] = []
+    for text, loc in _walk_strings(value, location):
+        for m in _REF_RE.finditer(text):
+            if m.group(1) == ENV_ROOT:
+                found.append(EnvReference(m.group(0), _env_name(_parse_path(m.group(2))), loc))
+    return found
+
+
+def _env_name(path: tuple[PathPart, ...]) -> str | None:
+    if len(path) == 1 and isinstance(path[0], str) and ENV_NAME_RE.fullmatch(path[0]):
+        return path[0]
+    return None
+
+
+def _env(path: tuple[PathPart, ...], text: str, env: EnvLookup | None) -> str:
+    name = _env_name(path)
+    if name is None:
+        raise ReferenceResolutionError(f"{text}: write ${{env.NAME}} with one variable name")
+    return (env or env_value)(name)
 
 
 def find_malformed(value: Any, location: tuple[PathPart, ...] = ()) -> list[tuple[str, tuple[PathPart, ...]]]:
@@ -157,18 +226,22 @@ def as_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def _resolve_string(text: str, outputs: Mapping[str, Any]) -> Any:
+def _resolve_string(text: str, outputs: Mapping[str, Any], env: EnvLookup | None = None) -> Any:
     if "${" not in text:
         return text
     whole = _WHOLE_RE.match(text)
     if whole:
         ref = Reference(whole.group(1), _parse_path(whole.group(2)))
+        if ref.step_id == ENV_ROOT:
+            return _env(ref.path, text, env)
         return lookup(_output(outputs, ref.step_id), ref.path, ref.text())
 
     def replace(m: re.Match[str]) -> str:
         if m.group(1):
             return "${"
         ref = Reference(m.group(2), _parse_path(m.group(3)))
+        if ref.step_id == ENV_ROOT:
+            return _env(ref.path, m.group(0), env)
         return as_text(lookup(_output(outputs, ref.step_id), ref.path, ref.text()))
 
     return _SUB_RE.sub(replace, text)
@@ -180,15 +253,23 @@ def _output(outputs: Mapping[str, Any], step_id: str) -> Any:
     return outputs[step_id]
 
 
-def resolve(value: Any, outputs: Mapping[str, Any]) -> Any:
-    """Substitute references in ``value`` with step outputs (one pass; outputs are not rescanned)."""
+def resolve(value: Any, outputs: Mapping[str, Any], env: EnvLookup | None = None) -> Any:
+    """Substitute references in ``value`` with step outputs (one pass; outputs are not rescanned).
+
+    ``${env.NAME}`` is looked up with ``env`` (default ``env_value``: the allowed environment).
+    """
     if isinstance(value, str):
-        return _resolve_string(value, outputs)
+        return _resolve_string(value, outputs, env)
     if isinstance(value, Mapping):
-        return {k: resolve(v, outputs) for k, v in value.items()}
+        return {k: resolve(v, outputs, env) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [resolve(v, outputs) for v in value]
+        return [resolve(v, outputs, env) for v in value]
     return value
+
+
+def has_env_references(value: Any) -> bool:
+    """True if ``value`` holds any ``${env...}`` reference (cheap: walks only ``${`` strings)."""
+    return any(m.group(1) == ENV_ROOT for text, _ in _walk_strings(value, ()) for m in _REF_RE.finditer(text))
 
 
 # ---------------------------------------------------------------- importers of foreign syntaxes

@@ -20,9 +20,14 @@ from pydantic import ValidationError
 from forethought.plan import references as refs
 from forethought.plan._schema import Unsupported, compatible, compile_quick, schema_at, types_of
 from forethought.plan.model import Plan, Step
+from forethought.plan.secret_shapes import SecretDetector
 from forethought.plan.tool_spec import ToolSpec
 
 FieldPath = tuple[str | int, ...]
+_LITERAL_HINT = (
+    "holds what looks like a secret ({kind}); plans are stored and shown, so reference it "
+    'instead: "${{env.NAME}}", read at call time (allow NAME with FORETHOUGHT_SECRETS=NAME)'
+)
 MAX_CYCLES_REPORTED = 20
 
 
@@ -149,7 +154,9 @@ class _Placeholder:
 
 def _with_placeholders(value: Any) -> Any:
     if isinstance(value, str):
-        return _Placeholder(value) if "${" in value and refs.find_references(value) else value
+        if "${" in value and (refs.find_references(value) or refs.find_env_references(value)):
+            return _Placeholder(value)
+        return value
     if isinstance(value, dict):
         return {k: _with_placeholders(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -214,6 +221,7 @@ class _Checker:
         # Plans repeat the same (tool, path) pairs thousands of times; walk each schema once.
         self._path_cache: dict[tuple[str, tuple[str | int, ...]], tuple[Any, int | None]] = {}
         self._flow_cache: dict[tuple[str, tuple[str | int, ...], str, FieldPath], str | None] = {}
+        self.secrets = SecretDetector()
 
     def add(
         self, code: str, message: str, step: Step | None = None, field: FieldPath = (), rollback: bool = False
@@ -223,6 +231,8 @@ class _Checker:
     def run(self) -> list[Problem]:
         if not self.plan.steps:
             self.add("empty", "the plan has no steps", field=("steps",))
+        for loc, kind in self.secrets.find(self.plan.metadata, ("metadata",)):
+            self.add("literal_secret", _LITERAL_HINT.format(kind=kind), field=loc)
         self._check_ids()
         self._check_dependencies()
         self._check_cycles()
@@ -307,6 +317,15 @@ class _Checker:
     # -- per step ------------------------------------------------------------------------------
 
     def _check_step(self, step: Step, *, rollback: bool, rollback_index: int = 0) -> None:
+        if step.id == refs.ENV_ROOT:
+            self.add(
+                "reserved_id",
+                f"step id {refs.ENV_ROOT!r} is reserved for ${{env.NAME}} references; rename the step",
+                step,
+                ("id",),
+                rollback,
+            )
+        self._check_secrets(step, rollback)
         for text, loc in refs.find_malformed(step.args, ("args",)):
             self.add(
                 "bad_reference",
@@ -326,6 +345,39 @@ class _Checker:
             self._check_compensate(step, rollback)
         if step.check is not None:
             self._check_check(step, rollback)
+
+    def _check_secrets(self, step: Step, rollback: bool) -> None:
+        """No literal secret in what is stored and shown; ``${env.NAME}`` only for allowed names.
+
+        A valid plan is thereby one the redactor leaves unchanged: the plan that is stored,
+        hashed and approved is the plan that runs.
+        """
+        texts: list[tuple[FieldPath, Any]] = [(("args",), step.args), (("description",), step.description)]
+        if step.agent is not None:
+            texts.append((("agent",), step.agent))
+        if step.compensate is not None:
+            texts.append((("compensate", "args"), step.compensate.args))
+        if step.check is not None:
+            texts.append((("check",), step.check.model_dump(mode="json", exclude_defaults=True)))
+        # One screen over the step's text (``str`` of a container is one C call): most steps
+        # hold neither a secret-looking anchor nor ``${env``, and then nothing is walked.
+        blob = "\n".join(v if isinstance(v, str) else str(v) for _, v in texts)
+        if self.secrets.might_contain(blob):
+            for where, value in texts:
+                for loc, kind in self.secrets.find(value, where):
+                    self.add("literal_secret", _LITERAL_HINT.format(kind=kind), step, loc, rollback)
+        if "${env" not in blob:
+            return
+        for where, value in texts:
+            if where == ("description",):
+                continue
+            for ref in refs.find_env_references(value, where):
+                if ref.name is None:
+                    message = f"malformed reference {ref.text!r}; write ${{env.NAME}} with one variable name"
+                else:
+                    message = refs.env_problem(ref.name) or ""
+                if message:
+                    self.add("bad_env_reference", message, step, ref.location, rollback)
 
     def _referable(self, step: Step, rollback: bool, rollback_index: int) -> set[str]:
         if not rollback:

@@ -68,7 +68,7 @@ def _latency(step_tool: str | None, specs: Mapping[str, ToolSpec]) -> float:
 def plan_table(plan: Plan, specs: Mapping[str, ToolSpec]) -> Table:
     latency = {name: _latency(name, specs) for name in specs}
     cp = plan_critical_path(plan, latency)
-    table = Table(title=f"plan v{plan.version}: {plan.goal}", title_justify="left")
+    table = Table(title=f"plan v{plan.version}: {redact_text(plan.goal)}", title_justify="left")
     for column in ("", "step", "does", "effect", "after", "est."):
         table.add_column(column)
     total_tokens = 0

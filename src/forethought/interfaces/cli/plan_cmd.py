@@ -12,6 +12,7 @@ import click
 from forethought.errors import ModelError, UserError
 from forethought.interfaces.cli._common import EXIT_FAILED, EXIT_OK, json_option, print_json, run_async
 from forethought.models.resolve import resolve_model
+from forethought.oversight.redaction import redact_text
 from forethought.plan.files import dump_plan, write_plan
 from forethought.planning.memory import PlanMemory
 from forethought.planning.planner import PlannerOptions, PlanResult, make_plan
@@ -93,6 +94,7 @@ def plan(
             'the goal is empty; say what you want done, e.g. forethought plan "count the words in notes.txt"'
         )
     memory = None if no_memory else PlanMemory()
+    goal = redact_text(goal)  # the model, the plan file and the output never see a pasted secret
     result, model_label, elapsed = run_async(lambda: _plan(goal, tools_paths, model_name, max_steps, memory))
     if result.ok and result.plan is not None and output:
         write_plan(result.plan, output)
@@ -114,7 +116,7 @@ def plan(
         if result.plan is not None:
             fmt: Literal["yaml", "json"] = "json" if output and output.lower().endswith(".json") else "yaml"
             text = dump_plan(result.plan, fmt)
-            click.echo(text if text.endswith("\n") else text + "\n", nl=False)
+            click.echo(redact_text(text if text.endswith("\n") else text + "\n"), nl=False)
         for problem in result.problems:
             click.echo(f"problem: {problem}", err=True)
         status = "valid" if result.ok else "INVALID"

@@ -16,7 +16,8 @@ Plug it into the executor's sinks. What it guarantees, and how:
 Chatty events with nothing durable behind them (a lone ``run_created``, ``step_ready``) linger
 for at most ``max_delay_s`` so they share a commit with what follows.
 
-Secrets are removed before an event reaches the store (``forethought.oversight.redaction``).
+Secrets are removed before an event reaches the store (``forethought.oversight.redaction``),
+including values registered while the run goes on (a resolved ``${env.NAME}``).
 """
 
 from __future__ import annotations
@@ -80,7 +81,10 @@ class Recorder:
     ) -> None:
         self.store = store
         self.owner = owner  # when set, appends are fenced by the run's lease (see Store)
-        self._redactor = (redactor or default_redactor()) if redact else None
+        # None with ``redact``: the process-wide redactor, looked up per event, so values
+        # registered during the run (``${env.NAME}``, see ``register_secret``) are covered.
+        self._redactor = redactor
+        self._redact = redact
         self._durable = durable_kinds
         self._max_batch = max_batch
         self._max_pending = max_pending
@@ -100,8 +104,8 @@ class Recorder:
 
     async def __call__(self, event: Event) -> None:
         self._check()
-        if self._redactor is not None:
-            event = self._redactor.redact_event(event)
+        if self._redact:
+            event = (self._redactor or default_redactor()).redact_event(event)
         self._pending.append(event)
         if event.kind in self._durable:
             self._urgent = True
