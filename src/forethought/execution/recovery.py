@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from forethought.errors import ToolError
 from forethought.events import kinds as E
 from forethought.execution._parts import needs_approval, normalize_output
-from forethought.execution._steps import TOOL_FAILURES, classify, plan_record, spec_of
+from forethought.execution._steps import TOOL_FAILURES, classify, plan_record, secret_env, spec_of
 from forethought.execution.attempts import attempts
 from forethought.execution.context import RunContext
 from forethought.plan.model import Plan, Step
@@ -139,7 +139,7 @@ async def rollback(run: RunContext, scheduler: Scheduler) -> None:
             refused.append(what)
             continue
         try:
-            args = resolve(call.args, outputs)
+            args = resolve(call.args, outputs, secret_env)
         except ReferenceResolutionError as exc:
             run.emit(E.CompensationFailed, step_id=sid, error=f"reference {exc}")
             continue
