@@ -146,3 +146,54 @@ def test_seed_style_bare_list_still_locates_problems(here: Path) -> None:
     assert result.return_value == 2
     dup = next(line for line in result.stdout.splitlines() if "duplicate step id" in line)
     assert dup.startswith("seed.yaml:4: ")
+
+
+# ----------------------------------------------------------------------------- forethought plan
+
+
+def _scripted(tmp: Path, *steps: list[dict[str, object]]) -> str:
+    replies = [json.dumps({"steps": s}) for s in steps]
+    path = tmp / "replies.json"
+    path.write_text(json.dumps(replies))
+    return f"scripted:{path}"
+
+
+def invoke_plan(*args: str) -> Result:
+    from forethought.interfaces.cli.plan_cmd import plan
+
+    return CliRunner().invoke(plan, list(args), standalone_mode=False)
+
+
+WANDERING = [
+    {"id": "s1", "tool": "list_dir", "args": {"path": "greeting_list_dir"}},
+    {"id": "s2", "tool": "write_file", "args": {"path": "greeting.txt", "content": 5}},
+]
+
+
+def test_plan_never_calls_a_pruned_plan_valid_and_prints_coverage(here: Path) -> None:
+    # Issue 16: "write hello world to greeting.txt" came back as list_dir(greeting_list_dir)
+    # with metadata.pruned [s2], printed as "valid plan".
+    model = _scripted(here, WANDERING, WANDERING, WANDERING)
+    result = invoke_plan("write hello world to greeting.txt", "--model", model, "--no-memory")
+    assert result.exception is None, result.output
+    assert "valid plan" not in result.stderr
+    assert "valid after repair: pruned steps s2" in result.stderr
+    assert 'coverage: goal literal "hello world" is used by no step' in result.stderr
+    assert "coverage:" not in result.stdout  # stdout stays the plan artifact
+
+
+def test_plan_json_and_a_covering_plan(here: Path) -> None:
+    good = [{"id": "s1", "tool": "write_file", "args": {"path": "greeting.txt", "content": "hello world"}}]
+    model = _scripted(here, good)
+    result = invoke_plan("write hello world to greeting.txt", "--model", model, "--no-memory")
+    assert result.return_value == 0
+    assert "valid plan from" in result.stderr and "coverage:" not in result.stderr
+    model = _scripted(here, WANDERING, WANDERING, WANDERING)
+    data = json.loads(
+        invoke_plan("write hello world to greeting.txt", "--model", model, "--no-memory", "--json").stdout
+    )
+    assert data["pruned"] == ["s2"]
+    assert data["coverage"]["covered"] is False
+    assert {"missing_literal", "missing_output", "invented_argument"} <= {
+        f["kind"] for f in data["coverage"]["missing"]
+    }
