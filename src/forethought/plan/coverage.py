@@ -48,7 +48,7 @@ part of the answer, so only main steps are compared with the goal.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -290,19 +290,21 @@ def goal_outputs(goal: str, literals: tuple[GoalLiteral, ...] | None = None) -> 
 # ----------------------------------------------------------------------------- the plan
 
 
-def _leaves(value: Any, path: FieldPath) -> Iterator[tuple[FieldPath, Any]]:
-    if isinstance(value, Mapping):
+def _leaves(value: Any, path: FieldPath, out: list[tuple[FieldPath, Any]]) -> list[tuple[FieldPath, Any]]:
+    # Plan arguments are JSON data: dicts, lists and scalars (plain type checks; this runs per value).
+    if type(value) is dict:
         for k, v in value.items():
-            yield from _leaves(v, (*path, str(k)))
-    elif isinstance(value, (list, tuple)):
+            _leaves(v, (*path, str(k)), out)
+    elif type(value) is list or type(value) is tuple:
         for i, v in enumerate(value):
-            yield from _leaves(v, (*path, i))
+            _leaves(v, (*path, i), out)
     else:
-        yield path, value
+        out.append((path, value))
+    return out
 
 
-def _step_texts(step: Step) -> list[Any]:
-    values = [v for _, v in _leaves(step.args, ())]
+def _step_texts(step: Step, leaves: list[tuple[FieldPath, Any]]) -> list[Any]:
+    values = [v for _, v in leaves]
     if step.agent is not None:
         values.append(step.agent)
     return values
@@ -327,8 +329,11 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _uses(values: list[Any], keys: set[str], lit: GoalLiteral) -> bool:
-    strings = [v.lower() for v in values if isinstance(v, str)]
+def _lowered(values: list[Any]) -> list[str]:
+    return [v.lower() for v in values if isinstance(v, str)]
+
+
+def _uses(values: list[Any], strings: list[str], keys: set[str], lit: GoalLiteral) -> bool:
     if lit.kind == "number":
         num = float(lit.text)
         if any(_is_number(v) and float(v) == num for v in values):
@@ -384,7 +389,7 @@ def _invented(value: Any, allowed: list[Any], goal_words: set[str], goal_numbers
     if _is_number(value):
         return float(value) not in goal_numbers
     if isinstance(value, str):
-        if refs.find_references(value):
+        if "${" in value and refs.find_references(value):
             return False
         words = {_singular(w.lower()) for w in _WORD_RE.findall(value)}
         return not words <= goal_words
@@ -406,19 +411,22 @@ def check_coverage(
     steps = plan.steps
     findings: list[Finding] = []
 
-    all_values = [v for s in steps for v in _step_texts(s)]
-    all_keys = {str(path[-1]) for s in steps for path, _ in _leaves(s.args, ()) if path}
+    leaves = {id(s): _leaves(s.args, ("args",), []) for s in steps}
+    all_values = [v for s in steps for v in _step_texts(s, leaves[id(s)])]
+    all_keys = {str(path[-1]) for s in steps for path, _ in leaves[id(s)] if len(path) > 1}
     all_keys |= {str(k) for s in steps for k in s.args}
+    all_strings = _lowered(all_values)
     for lit in literals:
-        if not _uses(all_values, all_keys, lit):
+        if not _uses(all_values, all_strings, all_keys, lit):
             findings.append(
                 Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
             )
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
-    effect_values = [v for s in effectful for v in _step_texts(s)]
+    effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
+    effect_strings = _lowered(effect_values)
     for target in outputs:
-        if not _uses(effect_values, set(), GoalLiteral(target, "path", 0)):
+        if not _uses(effect_values, effect_strings, set(), GoalLiteral(target, "path", 0)):
             findings.append(
                 Finding(
                     "missing_output",
@@ -454,13 +462,17 @@ def check_coverage(
 
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
+    allowed_at: dict[tuple[str, FieldPath], list[Any]] = {}
     for s in steps:
         if s.tool is None:
             continue
         spec = tools.get(s.tool) if tools is not None else None
         schema = spec.input_schema if spec is not None else None
-        for path, value in _leaves(s.args, ("args",)):
-            allowed = _allowed(_schema_at(schema, path[1:]))
+        for path, value in leaves[id(s)]:
+            key = (s.tool, tuple(p if isinstance(p, str) else 0 for p in path))
+            allowed = allowed_at.get(key)
+            if allowed is None:
+                allowed = allowed_at[key] = _allowed(_schema_at(schema, path[1:]))
             if _invented(value, allowed, goal_words, goal_numbers):
                 where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[1:]
                 source = f"{s.tool}'s defaults" if spec is not None else "the tool's defaults"
