@@ -134,6 +134,25 @@ def test_order_widgets_with_invented_values() -> None:
     assert check_coverage(good, tools=SHOP).covered  # singular noun; enum value is not invented
 
 
+def test_delete_planned_as_a_word_count(builtins: dict[str, ToolSpec]) -> None:
+    goal = "delete notes.txt"
+    bad = plan(
+        goal,
+        {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+        {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
+    )
+    cov = check_coverage(bad, tools=builtins)
+    [missing] = cov.of_kind("missing_output")
+    assert missing.message == 'the goal asks to delete "notes.txt", but no side-effecting step does'
+    remover = ToolSpec(
+        name="remove_path",
+        effect="destructive",
+        input_schema={"type": "object", "properties": {"target": {"type": "string"}}},
+    )
+    good = plan(goal, {"id": "s1", "tool": "remove_path", "args": {"target": "notes.txt"}})
+    assert check_coverage(good, tools={**builtins, "remove_path": remover}).covered
+
+
 def test_read_only_question_is_answered_by_its_last_step(builtins: dict[str, ToolSpec]) -> None:
     goal = "how many words are in notes.txt?"
     answer = plan(
@@ -182,6 +201,7 @@ def test_goal_literals(goal: str, expected: list[str]) -> None:
         ("create a new file named out/report.md", ["out/report.md"]),
         ("summarize notes.txt", []),
         ("save it as 'final draft.md'", ["final draft.md"]),
+        ("remove the file old.log and rename data.csv", ["old.log", "data.csv"]),
     ],
 )
 def test_goal_outputs(goal: str, expected: list[str]) -> None:

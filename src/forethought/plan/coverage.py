@@ -26,8 +26,9 @@ about, and a one-line ``message``. Kinds:
 ``missing_output``
     An output the goal asks for that no side-effecting step produces: after one of the verbs in
     ``_OUTPUT_VERBS`` (``write``, ``save``, ``copy``, ``send``, …), the first literal that follows
-    ``to|into|as|in`` in the same clause; or the literal right after ``create|make`` (optionally
-    ``a new file|directory|folder named|called``). It is produced when it occurs in an argument of
+    ``to|into|as|in`` in the same clause; or the literal right after one of ``_OBJECT_VERBS``
+    (``create``, ``delete``, ``rename``, …; optionally ``a new file|directory|folder named|called``),
+    an effect on it rather than an output. It is produced when it occurs in an argument of
     a step whose tool is not ``read_only`` (an agent step, or a tool without a spec, counts as
     possibly side-effecting: unknown effect is not held against the plan).
 ``dead_step``
@@ -170,8 +171,10 @@ _NOUN_AFTER_NUMBER_RE = re.compile(r"\s+([A-Za-z][A-Za-z-]*)")
 _CONTENT_RE = re.compile(rf"\b(?:{_CONTENT_VERBS})\s+(.{{1,80}}?)\s+(?:to|into|in)\s+\S", re.IGNORECASE)
 _OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S))*))", re.IGNORECASE)
 _PREP_RE = re.compile(r"\b(?:to|into|as|in)\s+(?:(?:a|the|new|file|directory|folder|named|called)\s+)*", re.I)
-_CREATE_RE = re.compile(
-    r"\b(?:create|creates|make|makes)\s+(?:(?:a|an|the|new|empty|file|directory|folder|dir|named|called)\s+)*",
+_OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename"
+# The verb's object, right after it: "create a new file named X", "delete the file X".
+_OBJECT_RE = re.compile(
+    rf"\b({_OBJECT_VERBS})s?\s+(?:(?:a|an|the|new|empty|file|directory|folder|dir|named|called)\s+)*",
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
@@ -273,18 +276,26 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
 
 def goal_outputs(goal: str, literals: tuple[GoalLiteral, ...] | None = None) -> tuple[str, ...]:
     """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring)."""
+    return tuple(dict.fromkeys(target for _, target in _goal_effects(goal, literals)))
+
+
+def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[tuple[str, str]]:
+    """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt")."""
     lits = goal_literals(goal) if literals is None else literals
     targets = {lit.start: lit for lit in lits if lit.kind in ("quoted", "url", "email", "path")}
-    out: list[str] = []
+    out: list[tuple[int, str, str]] = []
     for m in _OUTPUT_RE.finditer(goal):
         for prep in _PREP_RE.finditer(goal, m.start(1), m.end(1)):
             if prep.end() in targets:
-                out.append(targets[prep.end()].text)
+                verb = m.group(0).lower()
+                out.append(
+                    (m.start(), f"{verb} {prep.group(0).split()[0].lower()}", targets[prep.end()].text)
+                )
                 break
-    for m in _CREATE_RE.finditer(goal):
+    for m in _OBJECT_RE.finditer(goal):
         if m.end() in targets:
-            out.append(targets[m.end()].text)
-    return tuple(dict.fromkeys(out))
+            out.append((m.start(), m.group(1).lower(), targets[m.end()].text))
+    return [(how, target) for _, how, target in sorted(out)]
 
 
 # ----------------------------------------------------------------------------- the plan
@@ -407,7 +418,8 @@ def check_coverage(
     """
     goal = plan.goal if goal is None else goal
     literals = goal_literals(goal)
-    outputs = goal_outputs(goal, literals)
+    effects = _goal_effects(goal, literals)
+    outputs = tuple(dict.fromkeys(target for _, target in effects))
     steps = plan.steps
     findings: list[Finding] = []
 
@@ -425,12 +437,16 @@ def check_coverage(
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
     effect_strings = _lowered(effect_values)
-    for target in outputs:
+    reported: set[str] = set()
+    for how, target in effects:
+        if target in reported:
+            continue
         if not _uses(effect_values, effect_strings, set(), GoalLiteral(target, "path", 0)):
+            reported.add(target)
             findings.append(
                 Finding(
                     "missing_output",
-                    f'the goal asks for "{target}" but no side-effecting step produces it',
+                    f'the goal asks to {how} "{target}", but no side-effecting step does',
                     literal=target,
                 )
             )
