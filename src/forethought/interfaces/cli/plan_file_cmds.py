@@ -38,6 +38,15 @@ def _configured_builtins() -> dict[str, ToolSpec]:
     return {t.spec.name: t.spec for t in builtin_tools(Path.cwd(), enabled)}
 
 
+def _effects_only() -> dict[str, ToolSpec] | None:
+    """Without --tools, coverage still wants the built-ins' effects; a broken configuration
+    must not fail a structure-only lint, so then effects are simply unknown."""
+    try:
+        return _configured_builtins()
+    except UserError:
+        return None
+
+
 def _lint_specs(paths: tuple[str, ...]) -> dict[str, ToolSpec] | None:
     """The --tools files' specs plus the configured built-ins; None without --tools (structure only).
 
@@ -84,7 +93,7 @@ def lint(
     loaded = lint_file(plan_file, specs)
     coverage: Coverage | None = None
     if loaded.plan is not None and not loaded.problems:
-        coverage = check_coverage(loaded.plan, goal, specs if specs is not None else _configured_builtins())
+        coverage = check_coverage(loaded.plan, goal, specs if specs is not None else _effects_only())
     if as_json:
         print_json(
             {
