@@ -77,6 +77,8 @@ def test_goal_option_overrides_the_plans_goal(here: Path) -> None:
     assert result.return_value == 0, result.stdout
     result = invoke("plan.yaml", "--goal", "summarize report.md")
     assert 'coverage: goal literal "report.md" is used by no step' in result.stdout
+    # A step's finding is located at its line: `args: {path: notes.txt}` is line 5.
+    assert "coverage: plan.yaml:5: step 's1' args.path = 'notes.txt' appears neither" in result.stdout
 
 
 def test_lint_json_has_coverage(here: Path) -> None:

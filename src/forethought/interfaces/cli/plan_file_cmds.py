@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,7 +21,7 @@ from forethought.interfaces.cli._common import (
 from forethought.plan._yaml import load_yaml
 from forethought.plan.coverage import Coverage, Finding, check_coverage
 from forethought.plan.diff import diff_plans
-from forethought.plan.files import lint_file, load_plan
+from forethought.plan.files import LoadedPlan, detect_format, line_index, lint_file, load_plan
 from forethought.plan.graph import render_dot, render_mermaid, render_text
 from forethought.plan.model import Plan
 from forethought.plan.tool_spec import ToolSpec
@@ -60,8 +61,24 @@ def _lint_specs(paths: tuple[str, ...]) -> dict[str, ToolSpec] | None:
     return builtins | files
 
 
-def _coverage_line(finding: Finding) -> str:
-    return f"coverage: {finding}"
+def _coverage_lines(loaded: LoadedPlan, findings: tuple[Finding, ...]) -> list[str]:
+    """One `coverage: ...` line per finding; a step's finding carries the step's file:line."""
+    index: dict[tuple[Any, ...], int] = {}
+    if any(f.step_id is not None for f in findings) and loaded.plan is not None:
+        index = line_index(loaded.text, detect_format(loaded.path, loaded.text))
+    at = {s.id: i for i, s in enumerate(loaded.plan.steps)} if loaded.plan is not None else {}
+    top: tuple[Any, ...] = ("steps",) if isinstance(loaded.data, dict) else ()
+    out = []
+    for f in findings:
+        where = ""
+        if f.step_id in at:
+            path = (*top, at[f.step_id], *f.field)
+            while path and path not in index:
+                path = path[:-1]
+            if path in index:
+                where = f"{loaded.path}:{index[path]}: "
+        out.append(f"coverage: {where}{f}")
+    return out
 
 
 @click.command()
@@ -112,8 +129,8 @@ def lint(
             click.echo(f"{n} problem{'s' if n != 1 else ''} in {plan_file}", err=True)
         else:
             assert loaded.plan is not None and coverage is not None
-            for finding in coverage.missing:
-                click.echo(_coverage_line(finding))
+            for line in _coverage_lines(loaded, coverage.missing):
+                click.echo(line)
             checked = "" if specs is not None else " (structure only; pass --tools to check tools)"
             covers = "covers its goal" if coverage.covered else f"{len(coverage.missing)} coverage finding(s)"
             click.echo(
