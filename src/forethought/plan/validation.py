@@ -222,11 +222,22 @@ class _Checker:
         self._path_cache: dict[tuple[str, tuple[str | int, ...]], tuple[Any, int | None]] = {}
         self._flow_cache: dict[tuple[str, tuple[str | int, ...], str, FieldPath], str | None] = {}
         self.secrets = SecretDetector()
+        # Where each step object sits in the plan, so a problem of the second of two steps that
+        # share an id is located at that step (its `id:` line, its `${nope}`), not the first.
+        self._where: dict[int, tuple[str, int]] = {
+            id(s): (group, i)
+            for group, steps in (("steps", plan.steps), ("rollback", plan.rollback))
+            for i, s in enumerate(steps)
+        }
 
     def add(
         self, code: str, message: str, step: Step | None = None, field: FieldPath = (), rollback: bool = False
     ) -> None:
-        self.problems.append(Problem(code, message, step.id if step else None, field, rollback))
+        where = self._where.get(id(step)) if step is not None else None
+        data_path = (*where, *field) if where is not None else ()
+        self.problems.append(
+            Problem(code, message, step.id if step else None, field, rollback, data_path=data_path)
+        )
 
     def run(self) -> list[Problem]:
         if not self.plan.steps:

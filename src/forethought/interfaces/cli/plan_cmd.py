@@ -13,7 +13,9 @@ from forethought.errors import ModelError, UserError
 from forethought.interfaces.cli._common import EXIT_FAILED, EXIT_OK, json_option, print_json, run_async
 from forethought.models.resolve import resolve_model
 from forethought.oversight.redaction import redact_text
+from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.files import dump_plan, write_plan
+from forethought.plan.model import Plan
 from forethought.planning.memory import PlanMemory
 from forethought.planning.planner import PlannerOptions, PlanResult, make_plan
 from forethought.tools.base import ToolSpec
@@ -36,7 +38,7 @@ async def _plan(
     model_name: str | None,
     max_steps: int | None,
     memory: PlanMemory | None,
-) -> tuple[PlanResult, str, float]:
+) -> tuple[PlanResult, str, float, dict[str, ToolSpec]]:
     model = resolve_model(model_name)
     async with open_tools(tools_paths) as registry:
         specs = registry.specs() if tools_paths else _builtin_specs()
@@ -47,7 +49,22 @@ async def _plan(
         )
     except ModelError as exc:
         raise UserError(str(exc)) from None
-    return result, model.name, time.perf_counter() - start
+    return result, model.name, time.perf_counter() - start, specs
+
+
+def _pruned(plan: Plan | None) -> list[str]:
+    """Ids the planner cut from the model's plan to make it validate (``metadata.pruned``)."""
+    pruned = plan.metadata.get("pruned") if plan is not None else None
+    return [str(p) for p in pruned] if isinstance(pruned, list) else []
+
+
+def _status(ok: bool, pruned: list[str]) -> str:
+    """ "valid plan" only for a plan that validated as the model wrote it (issue 16 item 3)."""
+    if not ok:
+        return "INVALID plan"
+    if pruned:
+        return f"valid after repair: pruned steps {', '.join(pruned)}; plan"
+    return "valid plan"
 
 
 @click.command("plan")
@@ -95,7 +112,13 @@ def plan(
         )
     memory = None if no_memory else PlanMemory()
     goal = redact_text(goal)  # the model, the plan file and the output never see a pasted secret
-    result, model_label, elapsed = run_async(lambda: _plan(goal, tools_paths, model_name, max_steps, memory))
+    result, model_label, elapsed, specs = run_async(
+        lambda: _plan(goal, tools_paths, model_name, max_steps, memory)
+    )
+    coverage: Coverage | None = None
+    if result.ok and result.plan is not None:
+        coverage = check_coverage(result.plan, goal, specs)
+    pruned = _pruned(result.plan)
     if result.ok and result.plan is not None and output:
         write_plan(result.plan, output)
     if as_json:
@@ -110,6 +133,8 @@ def plan(
             "tokens": result.usage.total_tokens,
             "cost_usd": result.cost_usd,
             "output": output if result.ok else None,
+            "pruned": pruned,
+            "coverage": coverage.to_dict() if coverage is not None else None,
         }
         print_json(payload)
     else:
@@ -119,10 +144,11 @@ def plan(
             click.echo(redact_text(text if text.endswith("\n") else text + "\n"), nl=False)
         for problem in result.problems:
             click.echo(f"problem: {problem}", err=True)
-        status = "valid" if result.ok else "INVALID"
+        for finding in coverage.missing if coverage is not None else ():
+            click.echo(f"coverage: {finding}", err=True)
         where = f", written to {output}" if output and result.ok else ""
         click.echo(
-            f"{status} plan from {model_label} in {elapsed:.1f}s "
+            f"{_status(result.ok, pruned)} from {model_label} in {elapsed:.1f}s "
             f"({len(result.calls)} call{'s' if len(result.calls) != 1 else ''}, "
             f"{result.usage.total_tokens} tokens, ${result.cost_usd:.4f}){where}",
             err=True,

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from forethought.errors import UserError
 from forethought.interfaces.cli._common import (
+    EXIT_FAILED,
     EXIT_INVALID,
     EXIT_OK,
     json_option,
@@ -17,20 +19,110 @@ from forethought.interfaces.cli._common import (
     tools_option,
 )
 from forethought.plan._yaml import load_yaml
+from forethought.plan.coverage import Coverage, Finding, check_coverage
 from forethought.plan.diff import diff_plans
-from forethought.plan.files import lint_file, load_plan
+from forethought.plan.files import LoadedPlan, detect_format, line_index, lint_file, load_plan
 from forethought.plan.graph import render_dot, render_mermaid, render_text
 from forethought.plan.model import Plan
+from forethought.plan.tool_spec import ToolSpec
+
+
+def _configured_builtins() -> dict[str, ToolSpec]:
+    """Specs of the built-ins the configuration enables (what `run` would offer the planner)."""
+    from forethought.interfaces.config import load_config
+    from forethought.tools.builtin import builtin_tools
+
+    enabled = list(load_config({}).builtins)
+    if not enabled:
+        return {}
+    # Only the specs are needed, and they do not depend on the workspace.
+    return {t.spec.name: t.spec for t in builtin_tools(Path.cwd(), enabled)}
+
+
+def _effects_only() -> dict[str, ToolSpec] | None:
+    """Without --tools, coverage still wants the built-ins' effects; a broken configuration
+    must not fail a structure-only lint, so then effects are simply unknown."""
+    try:
+        return _configured_builtins()
+    except UserError:
+        return None
+
+
+def _lint_specs(paths: tuple[str, ...]) -> dict[str, ToolSpec] | None:
+    """The --tools files' specs plus the configured built-ins; None without --tools (structure only).
+
+    `load_tool_specs` opens only the files, so a plan using `write_file` was "unknown tool" as
+    soon as --tools was given, although `run` with the same flags offers it.
+    """
+    if not paths:
+        return None
+    builtins = _configured_builtins()
+    files = load_tool_specs(paths) or {}
+    return builtins | files
+
+
+def _coverage_lines(loaded: LoadedPlan, findings: tuple[Finding, ...]) -> list[str]:
+    """One `coverage: ...` line per finding; a step's finding carries the step's file:line."""
+    index: dict[tuple[Any, ...], int] = {}
+    if any(f.step_id is not None for f in findings) and loaded.plan is not None:
+        index = line_index(loaded.text, detect_format(loaded.path, loaded.text))
+    at = {s.id: i for i, s in enumerate(loaded.plan.steps)} if loaded.plan is not None else {}
+    top: tuple[Any, ...] = ("steps",) if isinstance(loaded.data, dict) else ()
+    out = []
+    for f in findings:
+        where = ""
+        if f.step_id in at:
+            path = (*top, at[f.step_id], *f.field)
+            while path and path not in index:
+                path = path[:-1]
+            if path in index:
+                where = f"{loaded.path}:{index[path]}: "
+        out.append(f"coverage: {where}{f}")
+    return out
 
 
 @click.command()
 @click.argument("plan_file", type=click.Path(dir_okay=False))
 @tools_option
+@click.option(
+    "--goal",
+    default=None,
+    help="Also check the plan's coverage of this goal.",
+)
+@click.option(
+    "--coverage",
+    "check_goal",
+    is_flag=True,
+    help="Also check the plan's coverage of its own `goal`.",
+)
+@click.option(
+    "--strict-coverage",
+    is_flag=True,
+    help="Check coverage (of --goal, else the plan's goal) and exit 1 when the plan misses it.",
+)
 @json_option
-def lint(plan_file: str, tools_paths: tuple[str, ...], as_json: bool) -> int:
-    """Validate PLAN_FILE; print every problem with its location (exit 2 if any)."""
-    specs = load_tool_specs(tools_paths)
+def lint(
+    plan_file: str,
+    tools_paths: tuple[str, ...],
+    goal: str | None,
+    check_goal: bool,
+    strict_coverage: bool,
+    as_json: bool,
+) -> int:
+    """Validate PLAN_FILE; print every problem with its location (and, asked, goal coverage).
+
+    Exit 2 if the plan has problems (it can never run). With --goal GOAL, --coverage (the plan's
+    own `goal`) or --strict-coverage, a valid plan is also checked by the deterministic coverage
+    rules: goal literals no step uses, outputs no side-effecting step produces, dead steps,
+    invented argument values. They are printed as `coverage: ...` lines; a valid plan that misses
+    its goal is not invalid input, so they exit 0 unless --strict-coverage asks for exit 1.
+    """
+    specs = _lint_specs(tools_paths)
     loaded = lint_file(plan_file, specs)
+    coverage: Coverage | None = None
+    wants_coverage = goal is not None or check_goal or strict_coverage
+    if wants_coverage and loaded.plan is not None and not loaded.problems:
+        coverage = check_coverage(loaded.plan, goal, specs if specs is not None else _effects_only())
     if as_json:
         print_json(
             {
@@ -38,6 +130,7 @@ def lint(plan_file: str, tools_paths: tuple[str, ...], as_json: bool) -> int:
                 "ok": not loaded.problems,
                 "plan_hash": loaded.plan.plan_hash() if loaded.plan and not loaded.problems else None,
                 "problems": [p.to_dict() for p in loaded.problems],
+                "coverage": coverage.to_dict() if coverage is not None else None,
             }
         )
     else:
@@ -48,12 +141,22 @@ def lint(plan_file: str, tools_paths: tuple[str, ...], as_json: bool) -> int:
             click.echo(f"{n} problem{'s' if n != 1 else ''} in {plan_file}", err=True)
         else:
             assert loaded.plan is not None
+            covers = ""
+            if coverage is not None:
+                for line in _coverage_lines(loaded, coverage.missing):
+                    click.echo(line)
+                n = len(coverage.missing)
+                covers = ", covers its goal" if coverage.covered else f", {n} coverage finding(s)"
             checked = "" if specs is not None else " (structure only; pass --tools to check tools)"
             click.echo(
                 f"{plan_file}: ok, {len(loaded.plan.steps)} steps, "
-                f"hash {loaded.plan.plan_hash()[:12]}{checked}"
+                f"hash {loaded.plan.plan_hash()[:12]}{covers}{checked}"
             )
-    return EXIT_INVALID if loaded.problems else EXIT_OK
+    if loaded.problems:
+        return EXIT_INVALID
+    if strict_coverage and coverage is not None and not coverage.covered:
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def _parse_latency(values: tuple[str, ...], latency_file: str | None) -> dict[str, float]:

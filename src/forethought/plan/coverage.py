@@ -1,0 +1,503 @@
+"""Goal coverage: does a plan, as written, use what its goal names? Deterministic, model-free.
+
+A plan can validate and still miss its goal ("copy notes.txt to notes-backup.txt" planned as
+``read_file`` + ``text_stats``). This module compares the plan with the goal's text by a few
+general text rules and the tools' declared effects, never by recognising particular goals or
+tools, so it works the same for every model and every tool set. It is a check, not a proof:
+a finding says "look here", an empty result says only "nothing the rules can see is missing".
+
+``check_coverage(plan, goal, tools)`` returns a frozen ``Coverage`` (``covered``, ``missing``);
+each ``Finding`` has a ``kind``, the goal ``literal`` or the ``step_id`` (+ ``field``) it is
+about, and a one-line ``message``. Kinds:
+
+``missing_literal``
+    A literal of the goal that no step argument uses. Literals are found by these regexes, in
+    this order (a span taken by one is not re-read by a later one):
+    quoted text (``"…"``, ``'…'``, ```…```, ``“…”``); URLs (``http(s)://…``); e-mail addresses;
+    file and directory names (a token with a ``/`` in it, or ``name.ext`` with an extension that
+    starts with a letter, up to 8 characters); a directory named after ``directory|folder|dir``
+    (optionally ``named|called``) or after ``files|entries|contents in|under|inside|of``;
+    the content of a writing verb (``write|append|put|save|store X to|into|in …``, X not starting
+    with a determiner or pronoun such as ``the``/``it``, and not itself a literal); numbers; and the
+    noun that follows a number (``5 widgets``), unless it is a generic unit (``lines``, ``files``,
+    ``seconds``, … see ``_GENERIC_NOUNS``). A literal is used when it occurs, case-insensitively,
+    in a string argument of a step (or an agent step's instruction); a number also when an
+    argument equals it numerically; a noun also in its singular form or as an argument name.
+``missing_output``
+    An output the goal asks for that no side-effecting step produces: after one of the verbs in
+    ``_OUTPUT_VERBS`` (``write``, ``save``, ``copy``, ``send``, …), the first literal that follows
+    ``to|into|as|in`` in the same clause; or the literal right after one of ``_OBJECT_VERBS``
+    (``create``, ``delete``, ``rename``, …; optionally ``a new file|directory|folder named|called``),
+    an effect on it rather than an output. It is produced when it occurs in an argument of
+    a step whose tool is not ``read_only`` (an agent step, or a tool without a spec, counts as
+    possibly side-effecting: unknown effect is not held against the plan).
+``dead_step``
+    A step whose tool is ``read_only`` and whose output no step uses (no reference to it, and no
+    agent step depends on it). Its last step answers a read-only plan, so a read-only *sink*
+    (nothing depends on it) is dead only when the plan is meant to change something: it has a
+    side-effecting step or the goal asks for an output.
+``invented_argument``
+    A literal argument value (not a reference) that is neither in the goal nor a default, enum
+    or const of the tool's input schema at that place: a number not among the goal's numbers,
+    a string one of whose words (split on anything not a letter or digit; compared in lower case
+    and singular) is not a word of the goal. Booleans and ``null`` are never invented.
+
+``covered`` is true when there are no findings at all. Rollback steps and compensations are not
+part of the answer, so only main steps are compared with the goal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from forethought.plan import references as refs
+from forethought.plan.model import Plan, Step
+from forethought.plan.tool_spec import ToolSpec
+
+FindingKind = Literal["missing_literal", "missing_output", "dead_step", "invented_argument"]
+LiteralKind = Literal["quoted", "url", "email", "path", "content", "number", "noun"]
+FieldPath = tuple[str | int, ...]
+
+_OUTPUT_VERBS = (
+    "write|writes|save|saves|store|stores|put|puts|copy|copies|export|exports|append|appends|"
+    "move|moves|dump|dumps|send|sends|upload|uploads|post|posts|output|outputs|email|emails"
+)
+_CONTENT_VERBS = "write|append|put|save|store"
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "they",
+        "their",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "all",
+        "each",
+        "every",
+        "some",
+        "any",
+        "both",
+        "what",
+        "which",
+        "result",
+        "results",
+        "output",
+        "outputs",
+        "contents",
+        "content",
+        "list",
+    ]
+)
+_GENERIC_NOUNS = frozenset(
+    [
+        "file",
+        "files",
+        "line",
+        "lines",
+        "word",
+        "words",
+        "character",
+        "characters",
+        "char",
+        "chars",
+        "byte",
+        "bytes",
+        "time",
+        "times",
+        "item",
+        "items",
+        "entry",
+        "entries",
+        "step",
+        "steps",
+        "second",
+        "seconds",
+        "minute",
+        "minutes",
+        "hour",
+        "hours",
+        "day",
+        "days",
+        "percent",
+        "row",
+        "rows",
+        "result",
+        "results",
+        "top",
+        "first",
+        "last",
+        "more",
+        "less",
+        "of",
+        "and",
+        "or",
+        "to",
+        "in",
+    ]
+)
+_NOT_FILES = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m"})
+
+_QUOTED_RE = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|`([^`\n]+)`|(?<![\w])\'([^\'\n]+)\'(?![\w])')
+_URL_RE = re.compile(r"\bhttps?://[^\s<>\"']+[^\s<>\"'.,;:!?)]")
+_EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_PATH_RE = re.compile(
+    r"(?<![\w@/.-])(?:"
+    r"(?:\.{1,2}/|/|~/)?[\w-]+(?:\.[\w-]+)*(?:/[\w.-]+)+/?"  # a/b, ./x, src/
+    r"|(?:\.{1,2}/|/|~/)[\w.-]+/?"  # ./src, /tmp
+    r"|[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,7}"  # name.ext
+    r")(?![\w/-])"
+)
+_DIR_RE = re.compile(
+    r"\b(?:directory|folder|dir|(?:files|entries|contents)\s+(?:in|under|inside|of))\s+"
+    r"(?:named\s+|called\s+)?([\w.-]+)",
+    re.IGNORECASE,
+)
+_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
+_NOUN_AFTER_NUMBER_RE = re.compile(r"\s+([A-Za-z][A-Za-z-]*)")
+_CONTENT_RE = re.compile(rf"\b(?:{_CONTENT_VERBS})\s+(.{{1,80}}?)\s+(?:to|into|in)\s+\S", re.IGNORECASE)
+_OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S))*))", re.IGNORECASE)
+_PREP_RE = re.compile(r"\b(?:to|into|as|in)\s+(?:(?:a|the|new|file|directory|folder|named|called)\s+)*", re.I)
+_OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename"
+# The verb's object, right after it: "create a new file named X", "delete the file X".
+_OBJECT_RE = re.compile(
+    rf"\b({_OBJECT_VERBS})s?\s+(?:(?:a|an|the|new|empty|file|directory|folder|dir|named|called)\s+)*",
+    re.IGNORECASE,
+)
+_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class GoalLiteral:
+    """One literal of the goal: its text, what kind it is, and where it starts in the goal."""
+
+    text: str
+    kind: LiteralKind
+    start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing the plan misses. ``str()`` is the one line a user sees."""
+
+    kind: FindingKind
+    message: str
+    literal: str | None = None
+    step_id: str | None = None
+    field: FieldPath = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "message": self.message}
+        if self.literal is not None:
+            out["literal"] = self.literal
+        if self.step_id is not None:
+            out["step_id"] = self.step_id
+        if self.field:
+            out["field"] = list(self.field)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """The result of ``check_coverage``: ``covered`` is true exactly when ``missing`` is empty."""
+
+    covered: bool
+    missing: tuple[Finding, ...]
+    literals: tuple[GoalLiteral, ...] = ()
+    outputs: tuple[str, ...] = ()
+
+    def of_kind(self, kind: FindingKind) -> list[Finding]:
+        return [f for f in self.missing if f.kind == kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"covered": self.covered, "missing": [f.to_dict() for f in self.missing]}
+
+
+# ----------------------------------------------------------------------------- the goal
+
+
+def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
+    """The literals of ``goal`` by the rules in the module docstring, in order of appearance."""
+    taken: list[tuple[int, int]] = []
+    found: list[GoalLiteral] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    def add(text: str, kind: LiteralKind, start: int, end: int) -> None:
+        text = text.strip()
+        if text and free(start, end):
+            taken.append((start, end))
+            found.append(GoalLiteral(text, kind, start))
+
+    for m in _QUOTED_RE.finditer(goal):
+        group = next(i for i in range(1, 5) if m.group(i) is not None)
+        add(m.group(group), "quoted", m.start(), m.end())
+    for m in _URL_RE.finditer(goal):
+        add(m.group(0), "url", m.start(), m.end())
+    for m in _EMAIL_RE.finditer(goal):
+        add(m.group(0), "email", m.start(), m.end())
+    for m in _PATH_RE.finditer(goal):
+        if m.group(0).lower() not in _NOT_FILES:
+            add(m.group(0), "path", m.start(), m.end())
+    for m in _DIR_RE.finditer(goal):
+        if m.group(1).lower() not in _DETERMINERS | {"current", "here"}:
+            add(m.group(1), "path", m.start(1), m.end(1))
+    for m in _CONTENT_RE.finditer(goal):
+        obj = m.group(1)
+        first = obj.split()[0].lower()
+        if first not in _DETERMINERS and free(m.start(1), m.end(1)):
+            add(obj, "content", m.start(1), m.end(1))
+    for m in _NUMBER_RE.finditer(goal):
+        if not free(m.start(), m.end()):
+            continue
+        add(m.group(0), "number", m.start(), m.end())
+        noun = _NOUN_AFTER_NUMBER_RE.match(goal, m.end())
+        if noun and noun.group(1).lower() not in _GENERIC_NOUNS:
+            add(noun.group(1), "noun", noun.start(1), noun.end(1))
+    return tuple(sorted(found, key=lambda lit: lit.start))
+
+
+def goal_outputs(goal: str, literals: tuple[GoalLiteral, ...] | None = None) -> tuple[str, ...]:
+    """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring)."""
+    return tuple(dict.fromkeys(target for _, target in _goal_effects(goal, literals)))
+
+
+def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[tuple[str, str]]:
+    """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt")."""
+    lits = goal_literals(goal) if literals is None else literals
+    targets = {lit.start: lit for lit in lits if lit.kind in ("quoted", "url", "email", "path")}
+    out: list[tuple[int, str, str]] = []
+    for m in _OUTPUT_RE.finditer(goal):
+        for prep in _PREP_RE.finditer(goal, m.start(1), m.end(1)):
+            if prep.end() in targets:
+                verb = m.group(0).lower()
+                out.append(
+                    (m.start(), f"{verb} {prep.group(0).split()[0].lower()}", targets[prep.end()].text)
+                )
+                break
+    for m in _OBJECT_RE.finditer(goal):
+        if m.end() in targets:
+            out.append((m.start(), m.group(1).lower(), targets[m.end()].text))
+    return [(how, target) for _, how, target in sorted(out)]
+
+
+# ----------------------------------------------------------------------------- the plan
+
+
+def _leaves(value: Any, path: FieldPath, out: list[tuple[FieldPath, Any]]) -> list[tuple[FieldPath, Any]]:
+    # Plan arguments are JSON data: dicts, lists and scalars (plain type checks; this runs per value).
+    if type(value) is dict:
+        for k, v in value.items():
+            _leaves(v, (*path, str(k)), out)
+    elif type(value) is list or type(value) is tuple:
+        for i, v in enumerate(value):
+            _leaves(v, (*path, i), out)
+    else:
+        out.append((path, value))
+    return out
+
+
+def _step_texts(step: Step, leaves: list[tuple[FieldPath, Any]]) -> list[Any]:
+    values = [v for _, v in leaves]
+    if step.agent is not None:
+        values.append(step.agent)
+    return values
+
+
+def _norm(text: str) -> str:
+    text = text.strip().lower()
+    if text.startswith("./"):
+        text = text[2:]
+    return text.rstrip("/") or text
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    if len(word) > 2 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _lowered(values: list[Any]) -> list[str]:
+    return [v.lower() for v in values if isinstance(v, str)]
+
+
+def _uses(values: list[Any], strings: list[str], keys: set[str], lit: GoalLiteral) -> bool:
+    if lit.kind == "number":
+        num = float(lit.text)
+        if any(_is_number(v) and float(v) == num for v in values):
+            return True
+        pattern = re.compile(r"(?<![\d.])" + re.escape(lit.text) + r"(?![\d]|\.\d)")
+        return any(pattern.search(s) for s in strings)
+    if lit.kind == "noun":
+        stem = _singular(lit.text.lower())
+        return any(stem in s for s in strings) or any(stem in k.lower() for k in keys)
+    needle = _norm(lit.text)
+    return any(needle in s for s in strings)
+
+
+def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
+    """The step's effect, or None when unknown (agent steps, tools without a spec)."""
+    if step.tool is None or tools is None or step.tool not in tools:
+        return None
+    return tools[step.tool].effect
+
+
+def _schema_at(schema: Mapping[str, Any] | None, path: FieldPath) -> Mapping[str, Any] | None:
+    for part in path:
+        if not isinstance(schema, Mapping):
+            return None
+        if isinstance(part, int):
+            schema = schema.get("items")
+        else:
+            props = schema.get("properties")
+            schema = props.get(part) if isinstance(props, Mapping) else None
+    return schema if isinstance(schema, Mapping) else None
+
+
+def _allowed(schema: Mapping[str, Any] | None) -> list[Any]:
+    if schema is None:
+        return []
+    out: list[Any] = []
+    if "default" in schema:
+        out.append(schema["default"])
+    if "const" in schema:
+        out.append(schema["const"])
+    if isinstance(schema.get("enum"), list):
+        out.extend(schema["enum"])
+    for key in ("anyOf", "oneOf"):
+        for sub in schema.get(key) or ():
+            if isinstance(sub, Mapping):
+                out.extend(_allowed(sub))
+    return out
+
+
+def _invented(value: Any, allowed: list[Any], goal_words: set[str], goal_numbers: set[float]) -> bool:
+    if value is None or isinstance(value, bool) or value in allowed:
+        return False
+    if _is_number(value):
+        return float(value) not in goal_numbers
+    if isinstance(value, str):
+        if "${" in value and refs.find_references(value):
+            return False
+        words = {_singular(w.lower()) for w in _WORD_RE.findall(value)}
+        return not words <= goal_words
+    return False
+
+
+def check_coverage(
+    plan: Plan, goal: str | None = None, tools: Mapping[str, ToolSpec] | None = None
+) -> Coverage:
+    """Compare ``plan`` with ``goal`` (default: the plan's own goal). Pure; never raises.
+
+    ``tools`` gives each tool's effect and input schema; without a spec a step's effect is
+    unknown, so it is neither called dead nor held to produce nothing, and its arguments are
+    compared with the goal only.
+    """
+    goal = plan.goal if goal is None else goal
+    literals = goal_literals(goal)
+    effects = _goal_effects(goal, literals)
+    outputs = tuple(dict.fromkeys(target for _, target in effects))
+    steps = plan.steps
+    findings: list[Finding] = []
+
+    leaves = {id(s): _leaves(s.args, ("args",), []) for s in steps}
+    all_values = [v for s in steps for v in _step_texts(s, leaves[id(s)])]
+    all_keys = {str(path[-1]) for s in steps for path, _ in leaves[id(s)] if len(path) > 1}
+    all_keys |= {str(k) for s in steps for k in s.args}
+    all_strings = _lowered(all_values)
+    for lit in literals:
+        if not _uses(all_values, all_strings, all_keys, lit):
+            findings.append(
+                Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
+            )
+
+    effectful = [s for s in steps if _effect(s, tools) != "read_only"]
+    effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
+    effect_strings = _lowered(effect_values)
+    reported: set[str] = set()
+    for how, target in effects:
+        if target in reported:
+            continue
+        if not _uses(effect_values, effect_strings, set(), GoalLiteral(target, "path", 0)):
+            reported.add(target)
+            findings.append(
+                Finding(
+                    "missing_output",
+                    f'the goal asks to {how} "{target}", but no side-effecting step does',
+                    literal=target,
+                )
+            )
+
+    used: set[str] = set()
+    depended: set[str] = set()
+    for s in (*steps, *plan.rollback):
+        used |= s.referenced_steps()
+        if s.compensate is not None:
+            used |= {r.step_id for r in refs.find_references(s.compensate.args)}
+        depended |= set(s.depends_on)
+        if s.agent is not None:
+            used |= set(s.depends_on)
+    changes = bool(outputs) or any(_effect(s, tools) != "read_only" for s in steps)
+    for s in steps:
+        if _effect(s, tools) != "read_only" or s.id in used:
+            continue
+        sink = s.id not in depended
+        if sink and not changes:
+            continue
+        why = "nothing depends on it" if sink else "no step uses its output"
+        findings.append(
+            Finding(
+                "dead_step",
+                f"step {s.id!r} ({s.tool}) is read-only and {why}; it does nothing toward the goal",
+                step_id=s.id,
+            )
+        )
+
+    goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
+    goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
+    allowed_at: dict[tuple[str, FieldPath], list[Any]] = {}
+    for s in steps:
+        if s.tool is None:
+            continue
+        spec = tools.get(s.tool) if tools is not None else None
+        schema = spec.input_schema if spec is not None else None
+        for path, value in leaves[id(s)]:
+            key = (s.tool, tuple(p if isinstance(p, str) else 0 for p in path))
+            allowed = allowed_at.get(key)
+            if allowed is None:
+                allowed = allowed_at[key] = _allowed(_schema_at(schema, path[1:]))
+            if _invented(value, allowed, goal_words, goal_numbers):
+                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[1:]
+                source = f"{s.tool}'s defaults" if spec is not None else "the tool's defaults"
+                findings.append(
+                    Finding(
+                        "invented_argument",
+                        f"step {s.id!r} {where} = {value!r} appears neither in the goal nor in {source}",
+                        step_id=s.id,
+                        field=path,
+                    )
+                )
+    return Coverage(not findings, tuple(findings), literals, outputs)

@@ -1,0 +1,216 @@
+"""The deterministic goal coverage check (issue 16 item 1), over issue 16's reproductions.
+
+Each reproduction has the plan the model really produced (which must be found wanting) and a
+correct plan for the same goal (which must be covered), so every test can fail both ways.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forethought.plan.coverage import Coverage, Finding, check_coverage, goal_literals, goal_outputs
+from forethought.plan.model import Plan
+from forethought.plan.tool_spec import ToolSpec
+from forethought.tools.builtin import BUILTIN_NAMES, builtin_tools
+
+
+@pytest.fixture(scope="module")
+def builtins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ToolSpec]:
+    ws = tmp_path_factory.mktemp("ws")
+    return {t.spec.name: t.spec for t in builtin_tools(Path(ws), list(BUILTIN_NAMES))}
+
+
+# A tool set no prompt or starter plan has seen: the rules must not know its names.
+SHOP = {
+    "place_order": ToolSpec(
+        name="place_order",
+        effect="mutating",
+        input_schema={
+            "type": "object",
+            "properties": {
+                "item": {"type": "string"},
+                "quantity": {"type": "integer"},
+                "shipping": {"type": "string", "enum": ["standard", "express"], "default": "standard"},
+            },
+            "required": ["item", "quantity"],
+        },
+    ),
+    "find_product": ToolSpec(
+        name="find_product",
+        effect="read_only",
+        input_schema={"type": "object", "properties": {"query": {"type": "string"}}},
+    ),
+}
+
+
+def plan(goal: str, *steps: dict[str, Any]) -> Plan:
+    return Plan.model_validate({"goal": goal, "steps": list(steps)})
+
+
+def kinds(cov: Coverage) -> set[tuple[str, str | None]]:
+    return {(f.kind, f.literal or f.step_id) for f in cov.missing}
+
+
+def test_copy_planned_as_read_and_count_misses_the_output(builtins: dict[str, ToolSpec]) -> None:
+    goal = "copy notes.txt to notes-backup.txt"
+    bad = plan(
+        goal,
+        {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+        {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
+    )
+    cov = check_coverage(bad, tools=builtins)
+    assert not cov.covered
+    assert ("missing_output", "notes-backup.txt") in kinds(cov)
+    assert ("missing_literal", "notes-backup.txt") in kinds(cov)
+    assert ("dead_step", "s2") in kinds(cov)  # a count nobody uses, in a plan meant to write
+    good = plan(
+        goal,
+        {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+        {"id": "s2", "tool": "write_file", "args": {"path": "notes-backup.txt", "content": "${s1.content}"}},
+    )
+    assert check_coverage(good, tools=builtins) == Coverage(True, (), *_extracted(goal))
+
+
+def _extracted(goal: str) -> tuple[Any, Any]:
+    lits = goal_literals(goal)
+    return lits, goal_outputs(goal, lits)
+
+
+def test_write_hello_world_planned_as_list_dir(builtins: dict[str, ToolSpec]) -> None:
+    goal = "write hello world to greeting.txt"
+    bad = plan(goal, {"id": "s1", "tool": "list_dir", "args": {"path": "greeting_list_dir"}})
+    cov = check_coverage(bad, tools=builtins)
+    found = kinds(cov)
+    assert ("missing_literal", "hello world") in found
+    assert ("missing_output", "greeting.txt") in found
+    assert ("invented_argument", "s1") in found
+    invented = cov.of_kind("invented_argument")[0]
+    assert invented.field == ("args", "path")
+    assert "greeting_list_dir" in invented.message
+    # The goal asks for a file, so the read-only sink is no answer: it is dead.
+    assert [f.step_id for f in cov.of_kind("dead_step")] == ["s1"]
+    good = plan(
+        goal, {"id": "s1", "tool": "write_file", "args": {"path": "greeting.txt", "content": "hello world\n"}}
+    )
+    assert check_coverage(good, tools=builtins).covered
+
+
+def test_list_then_write_without_a_write_step(builtins: dict[str, ToolSpec]) -> None:
+    goal = "list the files in src and write the list to files.txt"
+    bad = plan(goal, {"id": "s1", "tool": "list_dir", "args": {"path": "src"}})
+    cov = check_coverage(bad, tools=builtins)
+    assert ("missing_output", "files.txt") in kinds(cov)
+    assert ("missing_literal", "src") not in kinds(cov)
+    # Naming the file in a read-only step does not produce it.
+    sneaky = plan(
+        goal,
+        {"id": "s1", "tool": "list_dir", "args": {"path": "src"}},
+        {"id": "s2", "tool": "read_file", "args": {"path": "files.txt"}},
+    )
+    assert ("missing_output", "files.txt") in kinds(check_coverage(sneaky, tools=builtins))
+    good = plan(
+        goal,
+        {"id": "s1", "tool": "list_dir", "args": {"path": "src"}},
+        {"id": "s2", "tool": "write_file", "args": {"path": "files.txt", "content": "${s1.entries}"}},
+    )
+    assert check_coverage(good, tools=builtins).covered
+
+
+def test_order_widgets_with_invented_values() -> None:
+    goal = "order 5 widgets"
+    bad = plan(goal, {"id": "s1", "tool": "place_order", "args": {"item": "100", "quantity": 100}})
+    cov = check_coverage(bad, tools=SHOP)
+    found = kinds(cov)
+    assert ("missing_literal", "5") in found
+    assert ("missing_literal", "widgets") in found
+    assert {f.field for f in cov.of_kind("invented_argument")} == {("args", "item"), ("args", "quantity")}
+    good = plan(
+        goal,
+        {"id": "s1", "tool": "place_order", "args": {"item": "widget", "quantity": 5, "shipping": "express"}},
+    )
+    assert check_coverage(good, tools=SHOP).covered  # singular noun; enum value is not invented
+
+
+def test_delete_planned_as_a_word_count(builtins: dict[str, ToolSpec]) -> None:
+    goal = "delete notes.txt"
+    bad = plan(
+        goal,
+        {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+        {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
+    )
+    cov = check_coverage(bad, tools=builtins)
+    [missing] = cov.of_kind("missing_output")
+    assert missing.message == 'the goal asks to delete "notes.txt", but no side-effecting step does'
+    remover = ToolSpec(
+        name="remove_path",
+        effect="destructive",
+        input_schema={"type": "object", "properties": {"target": {"type": "string"}}},
+    )
+    good = plan(goal, {"id": "s1", "tool": "remove_path", "args": {"target": "notes.txt"}})
+    assert check_coverage(good, tools={**builtins, "remove_path": remover}).covered
+
+
+def test_read_only_question_is_answered_by_its_last_step(builtins: dict[str, ToolSpec]) -> None:
+    goal = "how many words are in notes.txt?"
+    answer = plan(
+        goal,
+        {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+        {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
+    )
+    assert check_coverage(answer, tools=builtins).covered
+    stray = plan(
+        goal,
+        {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+        {"id": "s0", "tool": "list_dir", "args": {"path": "."}},
+        {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}, "depends_on": ["s0"]},
+    )
+    cov = check_coverage(stray, tools=builtins)
+    assert [f.step_id for f in cov.of_kind("dead_step")] == ["s0"]
+
+
+def test_unknown_effect_is_not_held_against_the_plan() -> None:
+    goal = "copy notes.txt to notes-backup.txt"
+    p = plan(goal, {"id": "s1", "tool": "copier", "args": {"src": "notes.txt", "dst": "notes-backup.txt"}})
+    assert check_coverage(p).covered  # no specs: effect unknown, arguments from the goal
+    agent = plan(goal, {"id": "s1", "agent": "copy notes.txt to notes-backup.txt"})
+    assert check_coverage(agent).covered
+
+
+@pytest.mark.parametrize(
+    ("goal", "expected"),
+    [
+        ('say "good morning" to https://example.com/hook', ["good morning", "https://example.com/hook"]),
+        ("send an email to bob@example.com", ["bob@example.com"]),
+        ("count the lines of docs/guide.md, e.g. the long ones", ["docs/guide.md"]),
+        ("list the directory named build", ["build"]),
+        ("wait 10 seconds", ["10"]),
+    ],
+)
+def test_goal_literals(goal: str, expected: list[str]) -> None:
+    assert [lit.text for lit in goal_literals(goal)] == expected
+
+
+@pytest.mark.parametrize(
+    ("goal", "expected"),
+    [
+        ("copy a.txt to b.txt and write done to c.txt. Then stop", ["b.txt", "c.txt"]),
+        ("send an email to bob@example.com", ["bob@example.com"]),
+        ("create a new file named out/report.md", ["out/report.md"]),
+        ("summarize notes.txt", []),
+        ("save it as 'final draft.md'", ["final draft.md"]),
+        ("remove the file old.log and rename data.csv", ["old.log", "data.csv"]),
+    ],
+)
+def test_goal_outputs(goal: str, expected: list[str]) -> None:
+    assert list(goal_outputs(goal)) == expected
+
+
+def test_finding_is_one_json_friendly_line() -> None:
+    f = Finding("missing_literal", 'goal literal "x.txt" is used by no step', literal="x.txt")
+    assert str(f) == f.message and "\n" not in str(f)
+    assert f.to_dict() == {"kind": "missing_literal", "message": f.message, "literal": "x.txt"}
+    cov = check_coverage(plan("read x.txt", {"id": "s1", "tool": "t", "args": {}}))
+    assert cov.to_dict() == {"covered": False, "missing": [cov.missing[0].to_dict()]}
