@@ -82,9 +82,12 @@ def show_text(
     versions: Sequence[PlanVersionRow],
     events: Sequence[Event],
     event_limit: int | None,
+    record: Sequence[str] = (),
 ) -> str:
+    """``record``: lines about the record's integrity (``runs.integrity``), shown after the title."""
     out = [
         f"run {row.run_id}: {state.status}" + (f" — {state.reason}" if state.reason else ""),
+        *record,
         f"goal: {state.goal or row.goal}",
         f"created {fmt_time(row.created_at)}, updated {fmt_time(row.updated_at)}, {len(events)} events",
         f"tokens {state.input_tokens} in / {state.output_tokens} out, cost ${state.cost_usd:.4f}",

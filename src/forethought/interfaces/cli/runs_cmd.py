@@ -129,11 +129,13 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
         assert row is not None
         events = store.events(run_id)
         versions = store.plan_versions(run_id)
+        record = _record_check(store, run_id)
     state = fold(events)
     if as_json:
         data = _summary(state)
         data.update(
             {
+                "record": record,
                 "created_at": row.created_at,
                 "updated_at": row.updated_at,
                 "input_tokens": state.input_tokens,
@@ -152,8 +154,37 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
         )
         print_json(_scrub(data))
     else:
-        click.echo(show_text(row, state, versions, events, limit))
+        click.echo(show_text(row, state, versions, events, limit, _record_lines(record)))
     return EXIT_OK
+
+
+def _record_check(store: SqliteStore, run_id: str) -> dict[str, Any]:
+    """Whether the run's record verifies (read-only: a modified run is shown, and marked)."""
+    from forethought.runs.integrity import check_run
+
+    try:
+        report = check_run(store, run_id)
+    except UserError as exc:  # e.g. the approval key cannot be read: say so, still show the run
+        return {"verified": False, "modified": None, "problem": str(exc), "notes": []}
+    return {
+        "verified": not report.modified,
+        "modified": report.modified,
+        "problem": report.problem,
+        "notes": list(report.notes),
+    }
+
+
+def _record_lines(record: dict[str, Any]) -> list[str]:
+    if record["modified"]:
+        lines = [
+            f"record: modified outside forethought ({record['problem']}); it cannot be resumed, "
+            "approved or replayed"
+        ]
+    elif record["modified"] is None:
+        lines = [f"record: not verified ({record['problem']})"]
+    else:
+        lines = []
+    return lines + [f"record: {note}" for note in record["notes"]]
 
 
 # ------------------------------------------------------------------------------------- resume

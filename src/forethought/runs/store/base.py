@@ -84,6 +84,26 @@ class PlanVersionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ChainRow:
+    """One stored event as written: its body and the chain hash before it (hex)."""
+
+    seq: int
+    kind: str
+    body: str
+    prev_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordChain:
+    """What ``runs.integrity`` checks: the stored events, the chain head and its seal."""
+
+    run_id: str
+    rows: list[ChainRow]
+    head: str
+    seal: str
+
+
+@dataclass(frozen=True, slots=True)
 class Lease:
     run_id: str
     owner: str
@@ -135,6 +155,16 @@ class Store(Protocol):
     def steps(self, run_id: str) -> list[StepRow]: ...
 
     def plan_versions(self, run_id: str) -> list[PlanVersionRow]: ...
+
+    def record_chain(self, run_id: str) -> RecordChain | None:
+        """The run's events as stored (body + the chain hash before each), its chain head and the
+        head's seal, read in one snapshot; ``None`` for an unknown run. Appends must extend the
+        chain as ``store._chain`` describes."""
+        ...
+
+    def record_key(self) -> bytes:
+        """The key that seals this store's chain heads (checked by ``runs.integrity``)."""
+        ...
 
     def acquire_lease(self, run_id: str, owner: str, ttl_s: float) -> Lease:
         """Take the run's lease or raise ``LeaseHeld``. A stale lease (expired, or held by a

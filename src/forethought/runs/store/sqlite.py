@@ -34,13 +34,16 @@ from pydantic import TypeAdapter, ValidationError
 
 from forethought.errors import StoreError
 from forethought.events.kinds import Event, PlanProposed, PlanRevised, event_to_json
+from forethought.runs.store import _chain
 from forethought.runs.store._materialize import Materializer, canonical_plan_text
 from forethought.runs.store._migrations import migrate
 from forethought.runs.store.base import (
+    ChainRow,
     Lease,
     LeaseHeld,
     LeaseLost,
     PlanVersionRow,
+    RecordChain,
     RunRow,
     SequenceError,
     StepRow,
@@ -113,8 +116,11 @@ class SqliteStore:
         synchronous: Synchronous = "FULL",
         busy_timeout_s: float = 5.0,
         retry_deadline_s: float = 120.0,
+        record_key: bytes | None = None,
     ) -> None:
         self.path = str(path)
+        # Seals each run's event chain (``_chain``); derived from the approval key on first append.
+        self._record_key = record_key
         self._memory = self.path == ":memory:"
         self._retry_deadline_s = retry_deadline_s
         self._lock = threading.RLock()
@@ -216,23 +222,33 @@ class SqliteStore:
     def append_many(self, events: Sequence[Event], *, owner: str | None = None) -> None:
         if not events:
             return
-        rows = [(e.run_id, e.seq, e.kind, e.ts, e.plan_version, event_to_json(e)) for e in events]
+        bodies = [event_to_json(e) for e in events]
         plan_texts = {
             id(e): canonical_plan_text(e.plan, e.plan_hash)
             for e in events
             if isinstance(e, (PlanProposed, PlanRevised))
         }
-        self._write(lambda conn: self._append_tx(conn, events, rows, owner, plan_texts))
+        key = self.record_key()
+        self._write(lambda conn: self._append_tx(conn, events, bodies, owner, plan_texts, key))
+
+    def record_key(self) -> bytes:
+        if self._record_key is None:
+            from forethought.oversight.approvals import record_key
+
+            self._record_key = record_key()
+        return self._record_key
 
     @staticmethod
     def _append_tx(
         conn: sqlite3.Connection,
         events: Sequence[Event],
-        rows: list[tuple[Any, ...]],
+        bodies: list[str],
         owner: str | None,
         plan_texts: dict[int, str],
+        key: bytes,
     ) -> None:
         last: dict[str, int] = {}
+        heads: dict[str, bytes] = {}
         for e in events:
             expected = last.get(e.run_id)
             if expected is None:
@@ -244,8 +260,11 @@ class SqliteStore:
                             f"lease ({'now held by ' + held[0] if held else 'released'}"
                             "); its events were not recorded"
                         )
-                row = conn.execute("SELECT last_seq FROM runs WHERE run_id = ?", (e.run_id,)).fetchone()
+                row = conn.execute(
+                    "SELECT last_seq, chain_head FROM runs WHERE run_id = ?", (e.run_id,)
+                ).fetchone()
                 expected = -1 if row is None else int(row[0])
+                heads[e.run_id] = bytes.fromhex(row[1]) if row and row[1] else _chain.genesis(e.run_id)
             if e.seq != expected + 1:
                 what = "duplicate" if e.seq <= expected else "gap"
                 raise SequenceError(
@@ -253,14 +272,28 @@ class SqliteStore:
                     f"seq must be {expected + 1}"
                 )
             last[e.run_id] = e.seq
+        # The chain, extended from each run's stored head: one sha256 per event, no re-reading.
+        rows: list[tuple[Any, ...]] = []
+        for e, body in zip(events, bodies, strict=True):
+            prev = heads[e.run_id]
+            rows.append((e.run_id, e.seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
+            heads[e.run_id] = _chain.link(prev, body.encode())
         conn.executemany(
-            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body) VALUES (?,?,?,?,?,?)",
+            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) "
+            "VALUES (?,?,?,?,?,?,?)",
             rows,
         )
         mat = Materializer(plan_texts)
         for e in events:
             mat.apply(e)
         mat.write(conn)
+        conn.executemany(
+            "UPDATE runs SET chain_head = ?, chain_seal = ? WHERE run_id = ?",
+            [
+                (head.hex(), _chain.seal(key, run_id, last[run_id], head), run_id)
+                for run_id, head in heads.items()
+            ],
+        )
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -325,6 +358,32 @@ class SqliteStore:
             (run_id,),
         )
         return [PlanVersionRow(*r) for r in rows]
+
+    def record_chain(self, run_id: str) -> RecordChain | None:
+        """The run's stored bodies with their chain hashes, and its head and seal (one snapshot)."""
+
+        def snapshot() -> RecordChain | None:
+            conn = self._conn
+            conn.execute("BEGIN")
+            try:
+                run = conn.execute(
+                    "SELECT chain_head, chain_seal FROM runs WHERE run_id = ?", (run_id,)
+                ).fetchone()
+                rows = conn.execute(
+                    "SELECT seq, kind, body, prev_hash FROM events WHERE run_id = ? ORDER BY seq", (run_id,)
+                ).fetchall()
+            finally:
+                conn.execute("COMMIT")
+            if run is None and not rows:
+                return None
+            return RecordChain(
+                run_id,
+                [ChainRow(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows],
+                str(run[0]) if run else "",
+                str(run[1]) if run else "",
+            )
+
+        return self._retrying(snapshot)
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check`` result: ``"ok"`` for a healthy file."""
