@@ -155,9 +155,15 @@ def test_edited_event_payload_is_refused_for_resume_and_approve(env: Env) -> Non
     message = _one_line_refusal(env.cli("approve", run), run)
     assert "event 0" in message
     _one_line_refusal(env.cli("resume", run, "--tools", str(env.tools)), run)
+    assert "cannot be replayed" in _one_line_refusal(env.cli("replay", run), run)
     assert env.charges() == 0
     runs = env.cli("runs")
     assert runs.returncode == 0, runs.stderr
+    assert any(run in line and "(MODIFIED)" in line for line in runs.stdout.splitlines())
+    listed = json.loads(env.cli("runs", "--json").stdout)
+    assert [r["modified"] for r in listed if r["run_id"] == run] == [True]
+    show = json.loads(env.cli("show", run, "--json").stdout)
+    assert show["record"]["modified"] is True and "event 1" in show["record"]["problem"]
 
 
 def test_untouched_run_is_approved_and_resumes(env: Env) -> None:
@@ -176,6 +182,7 @@ def test_untouched_run_is_approved_and_resumes(env: Env) -> None:
         store.close()
     show = env.cli("show", run)
     assert show.returncode == 0 and "modified outside forethought" not in show.stdout
+    assert "(MODIFIED)" not in env.cli("runs").stdout
 
 
 def test_approval_signature_is_bound_to_run_and_version() -> None:

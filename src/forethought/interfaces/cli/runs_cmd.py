@@ -88,17 +88,24 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
     """List recorded runs, newest first."""
     with _open(db) as store:
         rows = store.list_runs(limit=limit)
+        modified = {r.run_id for r in rows if _record_check(store, r.run_id)["modified"]}
     if as_json:
         print_json(
             _scrub(
                 [
-                    {"run_id": r.run_id, "status": r.status, "goal": r.goal, "created_at": r.created_at}
+                    {
+                        "run_id": r.run_id,
+                        "status": r.status,
+                        "goal": r.goal,
+                        "created_at": r.created_at,
+                        "modified": r.run_id in modified,
+                    }
                     for r in rows
                 ]
             )
         )
     else:
-        click.echo(runs_table(rows))
+        click.echo(runs_table(rows, modified))
     return EXIT_OK
 
 
