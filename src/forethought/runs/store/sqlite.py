@@ -286,13 +286,10 @@ class SqliteStore:
         mat = Materializer(plan_texts)
         for e in events:
             mat.apply(e)
-        mat.write(conn)
-        conn.executemany(
-            "UPDATE runs SET chain_head = ?, chain_seal = ? WHERE run_id = ?",
-            [
-                (head.hex(), _chain.seal(key, run_id, last[run_id], head), run_id)
-                for run_id, head in heads.items()
-            ],
+        # The new head and its seal go into the run's row with its summary: one HMAC per run.
+        mat.write(
+            conn,
+            {run: (head.hex(), _chain.seal(key, run, last[run], head)) for run, head in heads.items()},
         )
 
     # -- reads ---------------------------------------------------------------------------------
