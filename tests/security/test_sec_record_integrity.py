@@ -270,3 +270,30 @@ def test_runs_recorded_before_the_chain_are_chained_and_old_approvals_cover_noth
     assert "approve the run again" in env.cli("show", run).stdout
     assert env.cli("approve", run).returncode == 0
     assert env.charges() == 1
+
+
+def test_a_later_append_does_not_reseal_a_tampered_record(tmp_path: Path) -> None:
+    """An editor who trims a run and recomputes the plain chain cannot get forethought to seal it
+    by making it append (e.g. `resume --mark-succeeded` records a review before resuming)."""
+    from _store_support import Seq, full_run
+    from forethought.events import kinds as ev
+    from forethought.runs.integrity import RecordModified, check_run
+    from forethought.runs.store import _chain
+
+    db = tmp_path / "runs.db"
+    events = full_run("r", 3)
+    with SqliteStore(db) as store:
+        store.append_many(events)
+    keep = len(events) - 3
+    with sqlite3.connect(db, isolation_level=None) as con:
+        con.execute("DELETE FROM events WHERE run_id = 'r' AND seq >= ?", (keep,))
+        head = _chain.genesis("r")
+        for (body,) in con.execute("SELECT body FROM events WHERE run_id = 'r' ORDER BY seq").fetchall():
+            head = _chain.link(head, body.encode())
+        con.execute("UPDATE runs SET last_seq = ?, chain_head = ? WHERE run_id = 'r'", (keep - 1, head.hex()))
+    with SqliteStore(db) as store:
+        assert check_run(store, "r").modified
+        with pytest.raises(RecordModified, match="modified outside forethought"):
+            store.append(Seq("r", start=keep)(ev.RunResumed))
+        assert store.last_seq("r") == keep - 1  # nothing was written
+        assert check_run(store, "r").modified

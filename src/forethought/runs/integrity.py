@@ -26,17 +26,10 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
-from forethought.errors import UserError
 from forethought.events import kinds as E
 from forethought.oversight.approvals import recorded_approval
 from forethought.runs.store import _chain
-from forethought.runs.store.base import Store
-
-
-class RecordModified(UserError):
-    """The run's stored record fails verification; it must not be resumed, approved or replayed."""
-
-    exit_code = 2
+from forethought.runs.store.base import RecordModified, Store
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,13 @@ class LeaseHeld(UserError):
         self.expires_at = expires_at
 
 
+class RecordModified(UserError):
+    """A run's stored record fails verification (``runs.integrity``): it was changed outside
+    forethought, so nothing may act on it or append to it (appending would seal the change)."""
+
+    exit_code = 2
+
+
 class LeaseLost(StoreError):
     """Our lease on a run expired or was taken over; we must stop writing to it."""
 

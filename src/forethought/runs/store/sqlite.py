@@ -44,6 +44,7 @@ from forethought.runs.store.base import (
     LeaseLost,
     PlanVersionRow,
     RecordChain,
+    RecordModified,
     RunRow,
     SequenceError,
     StepRow,
@@ -261,10 +262,10 @@ class SqliteStore:
                             "); its events were not recorded"
                         )
                 row = conn.execute(
-                    "SELECT last_seq, chain_head FROM runs WHERE run_id = ?", (e.run_id,)
+                    "SELECT last_seq, chain_head, chain_seal FROM runs WHERE run_id = ?", (e.run_id,)
                 ).fetchone()
                 expected = -1 if row is None else int(row[0])
-                heads[e.run_id] = bytes.fromhex(row[1]) if row and row[1] else _chain.genesis(e.run_id)
+                heads[e.run_id] = _stored_head(e.run_id, row, key)
             if e.seq != expected + 1:
                 what = "duplicate" if e.seq <= expected else "gap"
                 raise SequenceError(
@@ -441,6 +442,29 @@ class SqliteStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _stored_head(run_id: str, row: tuple[Any, ...] | None, key: bytes) -> bytes:
+    """The run's chain head to extend, once its seal is checked.
+
+    Without this check an append would seal whatever head an editor left behind (say, after
+    cutting off a finished run's tail and recomputing the plain chain): never extend a head we
+    did not seal ourselves.
+    """
+    if row is None:
+        return _chain.genesis(run_id)
+    last_seq, head_hex, seal = int(row[0]), str(row[1]), str(row[2])
+    try:
+        head = bytes.fromhex(head_hex)
+    except ValueError:
+        head = b""
+    if len(head) != 32 or not _chain.seal_matches(key, run_id, last_seq, head, seal):
+        raise RecordModified(
+            f"run {run_id}'s record was modified outside forethought (the seal on its last event "
+            f"{last_seq} does not verify); nothing was recorded — `forethought show {run_id}` "
+            "still reads it"
+        )
+    return head
 
 
 def _parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
