@@ -266,6 +266,7 @@ def test_runs_recorded_before_the_chain_are_chained_and_old_approvals_cover_noth
     assert any(f"event {seq}" in n and "approve the run again" in n for n in report.notes)
     proc = env.cli("resume", run, "--tools", str(env.tools))
     assert proc.returncode == 3, (proc.stdout, proc.stderr)  # waits for a fresh approval
+    assert f"event {seq}: approval signed before approvals were bound to runs" in proc.stderr
     assert env.charges() == 0
     assert "approve the run again" in env.cli("show", run).stdout
     assert env.cli("approve", run).returncode == 0

@@ -304,8 +304,17 @@ def resume_command(
                 err=True,
             )
         elif state.status == "awaiting_approval":
+            for note in _legacy_approval_notes(cfg.db, state.run_id)[:1]:
+                click.echo(f"run {state.run_id}: {note}", err=True)
             click.echo(f"approve with: forethought approve {state.run_id} (or resume --yes-all)", err=True)
     return _EXIT_BY_STATUS.get(state.status, EXIT_FAILED)
+
+
+def _legacy_approval_notes(db: Any, run_id: str) -> list[str]:
+    """Why a run that was approved before waits again: its approval predates run binding."""
+    with open_store(db) as store:
+        notes = _record_check(store, run_id)["notes"]
+    return [n for n in notes if "before approvals were bound" in n]
 
 
 def _with_tools(setup: dict[str, Any], tools_paths: Sequence[str]) -> dict[str, Any]:
