@@ -17,6 +17,7 @@ from forethought.models.base import ModelResponse, Usage
 from forethought.models.scripted import ScriptedModel
 from forethought.oversight.supervisor import Budgets
 from forethought.plan.model import Plan
+from forethought.runs.integrity import RecordModified
 from forethought.runs.store.sqlite import SqliteStore
 
 EFFECTS: list[str] = []
@@ -130,7 +131,7 @@ async def test_without_approval_nothing_runs_then_approve_and_resume(store: Sqli
 
     plan = first.plan
     assert plan is not None
-    grant = Approval.grant(plan, a.specs, approver="alice")
+    grant = Approval.grant(plan, a.specs, approver="alice", run_id=first.run_id)
     last = store.events(first.run_id)[-1].seq
     store.append_many(
         [
@@ -159,7 +160,7 @@ async def test_tampered_plan_row_never_runs_the_side_effect(store: SqliteStore) 
 
     plan = first.plan
     assert plan is not None
-    grant = Approval.grant(plan, {t.spec.name: t.spec for t in TOOLS}, approver="alice")
+    grant = Approval.grant(plan, {t.spec.name: t.spec for t in TOOLS}, approver="alice", run_id=first.run_id)
     last = store.events(first.run_id)[-1].seq
     store.append_many(
         [
@@ -188,11 +189,12 @@ async def test_tampered_plan_row_never_runs_the_side_effect(store: SqliteStore) 
     EFFECTS.clear()
     reopened = SqliteStore(path)
     try:
-        result = await Agent(TOOLS, model=ScriptedModel([]), store=reopened).resume(first.run_id)
+        # The edit breaks the record's chain: the run is refused before anything is decided.
+        with pytest.raises(RecordModified, match="modified outside forethought"):
+            await Agent(TOOLS, model=ScriptedModel([]), store=reopened).resume(first.run_id)
     finally:
         reopened.close()
     assert not any(e.startswith("write") for e in EFFECTS)
-    assert result.status == "awaiting_approval"
 
 
 async def test_reviewer_edit_binds_approval_to_the_edited_plan(store: SqliteStore) -> None:

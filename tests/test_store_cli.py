@@ -91,7 +91,8 @@ def test_runs_and_show(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[s
     listed = json.loads(out)
     assert code == 0
     assert [r["run_id"] for r in listed] == ["second", "first"]
-    assert set(listed[0]) == {"run_id", "status", "goal", "created_at"}
+    assert set(listed[0]) == {"run_id", "status", "goal", "created_at", "modified"}
+    assert listed[0]["modified"] is False  # the record verifies (runs.integrity)
     assert listed[0]["status"] == "succeeded"
 
     code, out, _ = cli(capsys, "show", "first", "--db", str(db))

@@ -341,3 +341,21 @@ def test_materialized_tables_do_not_depend_on_batching(
         finally:
             one.close()
             batched.close()
+
+
+def test_event_chain_verifies_and_does_not_depend_on_batching(store: Store) -> None:
+    """Appends extend each run's hash chain (``store._chain``); ``runs.integrity`` checks it."""
+    from forethought.runs.integrity import check_run
+
+    a, b, c = full_run("ca", 3), full_run("cb", 3), full_run("cc", 3)
+    store.append_many(a)
+    for e in b:  # one at a time
+        store.append(e)
+    store.append_many([e for pair in zip(c, full_run("cd", 3), strict=True) for e in pair])
+    for run in ("ca", "cb", "cc", "cd"):
+        assert not check_run(store, run).modified, check_run(store, run).problem
+    ca, cb = store.record_chain("ca"), store.record_chain("cb")
+    assert ca is not None and cb is not None
+    assert [r.seq for r in ca.rows] == list(range(len(a)))
+    assert ca.head != cb.head  # the chain starts from the run id
+    assert store.record_chain("nope") is None

@@ -116,7 +116,8 @@ class Wiring:
 
     def grant(self, plan: Plan, who: str) -> None:
         """Approve ``plan`` (policy ``--yes-all``), record it, and let the gate know."""
-        approval = Approval.grant(plan, self.settings.specs, approver=who)
+        assert self.executor is not None, "bind() the executor first"
+        approval = Approval.grant(plan, self.settings.specs, approver=who, run_id=self.executor.run_id)
         self.approvals.append(approval)
         self.gate.add(approval=approval)
         self._record(

@@ -361,7 +361,7 @@ class Agent:
         return low_confidence(plan, self.confidence_threshold)
 
     def _grant(self, pre: _Preamble, plan: Plan, approvals: list[Approval], who: str) -> None:
-        approval = Approval.grant(plan, self.specs, approver=who)
+        approval = Approval.grant(plan, self.specs, approver=who, run_id=pre.run_id)
         approvals.append(approval)
         pre.add(
             E.PlanApproved,

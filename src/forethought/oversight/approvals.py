@@ -16,7 +16,9 @@ Rules (DESIGN.md, "Side effects and approval"):
   version, and its tools' definitions have not changed since.
 - Approvals are signed with a local key (HMAC-SHA256) so that editing the run database — the plan
   row or the approval row — cannot manufacture an approval: an unsigned or mis-signed approval, or
-  one whose hash no longer matches the plan it points to, covers nothing.
+  one whose hash no longer matches the plan it points to, covers nothing. The signature binds the
+  run id and plan version too, so an approval copied into another run covers nothing there;
+  approvals signed in the older, unbound form are recognized (``is_legacy``) but cover nothing.
 """
 
 from __future__ import annotations
@@ -210,19 +212,63 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+_SIGNATURE_VERSION = 2
+
+
 def sign(
-    plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str], steps: Sequence[str] = ()
+    plan_hash: str,
+    approver: str,
+    scope: Scope,
+    tool_hashes: Mapping[str, str],
+    steps: Sequence[str] = (),
+    *,
+    run_id: str,
+    plan_version: int,
 ) -> str:
+    """HMAC of everything an approval decides, bound to one run and one plan version.
+
+    Binding the run means a ``plan_approved`` event copied into another run with the same plan
+    does not verify there; the version (already inside the plan hash) is signed explicitly so
+    the binding does not depend on how the hash is computed.
+    """
+    fields: dict[str, object] = {
+        "v": _SIGNATURE_VERSION,
+        "run_id": run_id,
+        "plan_version": plan_version,
+        "plan_hash": plan_hash,
+        "approver": approver,
+        "scope": scope,
+        "tool_hashes": dict(tool_hashes),
+        "steps": sorted(steps),
+    }
+    return _mac(canonical_dumps(fields))
+
+
+def _legacy_signature(
+    plan_hash: str, approver: str, scope: Scope, tool_hashes: Mapping[str, str], steps: Sequence[str]
+) -> str:
+    """The signature approvals carried before they were bound to a run: recognized, never trusted."""
     fields: dict[str, object] = {
         "plan_hash": plan_hash,
         "approver": approver,
         "scope": scope,
         "tool_hashes": dict(tool_hashes),
     }
-    if steps:  # a step confirmation signs the steps too (plan approvals keep their old form)
+    if steps:
         fields["steps"] = sorted(steps)
-    message = canonical_dumps(fields)
+    return _mac(canonical_dumps(fields))
+
+
+def _mac(message: str) -> str:
     return hmac.new(approval_key(), message.encode(), hashlib.sha256).hexdigest()
+
+
+def record_key() -> bytes:
+    """The key that seals a run's event chain (``runs.integrity``), derived from the approval key.
+
+    A separate derived key keeps a chain seal from ever being mistaken for an approval signature.
+    """
+    return hmac.new(approval_key(), b"forethought run record seal v1", hashlib.sha256).digest()
 
 
 def default_approver() -> str:
@@ -245,6 +291,8 @@ class Approval:
     tool_hashes: Mapping[str, str] = field(default_factory=dict)
     signature: str = ""
     steps: tuple[str, ...] = ()  # non-empty: confirms these steps now (execution-time approval)
+    run_id: str = ""  # the run it was given in: it authorizes nothing in any other run
+    plan_version: int = 1  # the version of the plan with ``plan_hash``
 
     @classmethod
     def grant(
@@ -254,16 +302,37 @@ class Approval:
         approver: str | None = None,
         scope: Scope = "all",
         steps: Sequence[str] = (),
+        *,
+        run_id: str = "",
     ) -> Approval:
         who = approver or default_approver()
         pinned = side_effect_tool_hashes(plan, specs)
         h = plan.plan_hash()
         chosen = tuple(sorted(steps))
-        return cls(h, who, scope, pinned, sign(h, who, scope, pinned, chosen), chosen)
+        signature = sign(h, who, scope, pinned, chosen, run_id=run_id, plan_version=plan.version)
+        return cls(h, who, scope, pinned, signature, chosen, run_id, plan.version)
 
     def is_authentic(self) -> bool:
-        expected = sign(self.plan_hash, self.approver, self.scope, self.tool_hashes, self.steps)
-        return bool(self.signature) and hmac.compare_digest(expected, self.signature)
+        """Signed with our key for exactly this run, plan version and hash (and the rest)."""
+        if not self.signature:
+            return False
+        expected = sign(
+            self.plan_hash,
+            self.approver,
+            self.scope,
+            self.tool_hashes,
+            self.steps,
+            run_id=self.run_id,
+            plan_version=self.plan_version,
+        )
+        return hmac.compare_digest(expected, self.signature)
+
+    def is_legacy(self) -> bool:
+        """Signed in the old form (not bound to a run): genuine once, but it covers nothing now."""
+        if not self.signature:
+            return False
+        expected = _legacy_signature(self.plan_hash, self.approver, self.scope, self.tool_hashes, self.steps)
+        return hmac.compare_digest(expected, self.signature)
 
 
 @dataclass
@@ -360,20 +429,38 @@ def needs_new_approval(plan: Plan, gate: ApprovalGate) -> list[str]:
     return gate.pending(plan)
 
 
-def recorded_plans_and_approvals(events: Sequence[Event]) -> tuple[list[Plan], list[Approval]]:
-    """Every plan version and approval in a stored run (authenticity is checked by the gate)."""
+def recorded_plans_and_approvals(
+    events: Sequence[Event], run_id: str | None = None
+) -> tuple[list[Plan], list[Approval]]:
+    """Every plan version and approval in a stored run (authenticity is checked by the gate).
+
+    Each approval is bound to ``run_id`` (default: the run named by the events, which
+    ``runs.integrity.verify_run`` checks against the store) and to the version of its plan.
+    """
     plans: list[Plan] = []
-    approvals: list[Approval] = []
+    approved: list[E.PlanApproved] = []
     for e in events:
         match e:
             case E.PlanProposed() | E.PlanRevised():
                 plans.append(Plan.model_validate(e.plan))
             case E.PlanApproved():
-                approvals.append(
-                    Approval(
-                        e.plan_hash, e.approver, e.scope, dict(e.tool_hashes), e.signature, tuple(e.steps)
-                    )
-                )
+                approved.append(e)
             case _:
                 pass
+    versions = {p.plan_hash(): p.version for p in plans}
+    approvals = [recorded_approval(e, versions, run_id) for e in approved]
     return plans, approvals
+
+
+def recorded_approval(e: E.PlanApproved, versions: Mapping[str, int], run_id: str | None = None) -> Approval:
+    """The ``Approval`` a ``plan_approved`` event records, as it must verify in ``run_id``."""
+    return Approval(
+        e.plan_hash,
+        e.approver,
+        e.scope,
+        dict(e.tool_hashes),
+        str(e.signature or ""),
+        tuple(e.steps),
+        e.run_id if run_id is None else run_id,
+        versions.get(e.plan_hash, e.plan_version),
+    )

@@ -11,8 +11,9 @@ from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState
 from forethought.execution.executor import ApproveAll
-from forethought.oversight.approvals import Approval, ApprovalGate
+from forethought.oversight.approvals import Approval, ApprovalGate, recorded_approval
 from forethought.plan.model import Plan
+from forethought.runs.integrity import refuse_if_modified
 from forethought.runs.leases import append_under_lease
 from forethought.runs.store.base import Store
 from forethought.tools.base import ToolSpec
@@ -33,8 +34,11 @@ def grant_approval(
 
     ``plan_hash`` (a prefix of at least 8 characters) refuses a plan that changed since it was
     reviewed; ``steps`` makes it an execution-time confirmation of those steps;
-    ``require_waiting`` refuses runs that are not awaiting approval or paused.
+    ``require_waiting`` refuses runs that are not awaiting approval or paused. A run whose record
+    was modified outside forethought is refused first (``RecordModified``): approving it would
+    sign whatever an editor put there.
     """
+    refuse_if_modified(store, run_id, "approved")
 
     def build(state: RunState) -> list[dict[str, Any]]:
         if not state.plan:
@@ -55,7 +59,7 @@ def grant_approval(
         unknown = [sid for sid in steps if sid not in known]
         if unknown:
             raise UserError(f"run {run_id}: no step {unknown[0]!r} in the current plan")
-        grant = Approval.grant(plan, specs, approver=approver, steps=steps)
+        grant = Approval.grant(plan, specs, approver=approver, steps=steps, run_id=run_id)
         return [
             {
                 "cls": E.ApprovalDecided,
@@ -84,11 +88,13 @@ def approval_gate(
     *,
     approve_all: bool = False,
     known: Mapping[str, Plan] | None = None,
+    run_id: str | None = None,
 ) -> Any:
     """The gate a continued run uses: the run's recorded, authentic approvals (or ``--yes-all``).
 
     ``known`` maps plan hashes to plans the caller already validated, so a 10,000-step plan is
-    not validated twice.
+    not validated twice. Approvals count only if signed for ``run_id`` (default: the run the
+    events name).
     """
     if approve_all:
         return ApproveAll()
@@ -98,16 +104,6 @@ def approval_gate(
         if isinstance(e, (E.PlanProposed, E.PlanRevised)) and e.plan_hash not in by_hash:
             by_hash[e.plan_hash] = Plan.model_validate(e.plan)
             plans.append(by_hash[e.plan_hash])
-    approvals = [
-        Approval(
-            e.plan_hash,
-            e.approver,
-            e.scope,
-            dict(e.tool_hashes),
-            str(getattr(e, "signature", "") or ""),
-            tuple(e.steps),
-        )
-        for e in events
-        if isinstance(e, E.PlanApproved)
-    ]
+    versions = {h: p.version for h, p in by_hash.items()}
+    approvals = [recorded_approval(e, versions, run_id) for e in events if isinstance(e, E.PlanApproved)]
     return ApprovalGate(plans, approvals, specs)

@@ -32,6 +32,7 @@ from forethought.models.base import ModelRequest, ModelResponse, StreamChunk
 from forethought.models.record import response_from_record
 from forethought.plan.model import Plan, Step
 from forethought.runs.approval import approval_gate
+from forethought.runs.integrity import refuse_if_modified
 from forethought.runs.recording import execute_recorded
 from forethought.runs.run_ids import resolve_run_id
 from forethought.runs.store.base import Store
@@ -361,6 +362,7 @@ async def replay_run(
     run for real with ``tools`` (and gated by the original approvals or ``approve_all``).
     """
     run_id = resolve_run_id(store, run_id)
+    await asyncio.to_thread(refuse_if_modified, store, run_id, "replayed")
     events = await asyncio.to_thread(store.events, run_id)
     recording = Recording.from_events(events)
     original = fold(events)
@@ -368,7 +370,7 @@ async def replay_run(
     counter = CallCounter()
     stand_ins = replay_tools(recording, counter, real_tools=tools, real_steps=real_steps)
     specs = {name: t.spec for name, t in stand_ins.items()}
-    inner_gate = ApproveAll() if approve_all else approval_gate(events, specs)
+    inner_gate = ApproveAll() if approve_all else approval_gate(events, specs, run_id=run_id)
     options = ExecutorOptions(
         gate=_ReplayGate(inner_gate, real_steps),
         replanner=ReplayReplanner(recording),

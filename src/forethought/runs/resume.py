@@ -17,6 +17,7 @@ from forethought.execution.executor import (
 )
 from forethought.plan.model import Plan
 from forethought.runs.approval import approval_gate
+from forethought.runs.integrity import refuse_if_modified
 from forethought.runs.leases import DEFAULT_LEASE_TTL_S, append_under_lease
 from forethought.runs.recording import execute_recorded, gc_paused
 from forethought.runs.review import InterruptedStepsReview, fresh_approval_gate, review_events
@@ -71,6 +72,7 @@ async def resume_run(
     # Take the lease before reading: the events we fold must be the last word on the run.
     await asyncio.to_thread(store.acquire_lease, run_id, owner, lease_ttl_s)
     try:
+        await asyncio.to_thread(refuse_if_modified, store, run_id)  # edited/trimmed/spliced record
         with gc_paused():  # rebuilding creates ~100k objects and no garbage (see below)
             events = await asyncio.to_thread(store.events, run_id)
             state = fold(events)
@@ -112,7 +114,8 @@ async def resume_run(
         known = {state.plan_hash: plan}
         if opts.gate is None:
             opts = dataclasses.replace(
-                opts, gate=approval_gate(events, specs, approve_all=approve_all, known=known)
+                opts,
+                gate=approval_gate(events, specs, approve_all=approve_all, known=known, run_id=run_id),
             )
         if not approve_all:  # a retried step with side effects needs an approval given after it
             assert opts.gate is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from forethought.events.kinds import Event
@@ -34,12 +34,18 @@ def short(value: Any, width: int = 70) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def runs_table(rows: Sequence[RunRow]) -> str:
+def runs_table(rows: Sequence[RunRow], modified: Collection[str] = ()) -> str:
+    """``modified``: ids of runs whose record fails verification; their status is marked."""
     if not rows:
         return "no runs recorded yet"
     lines = [f"{'RUN':<14} {'STATUS':<18} {'CREATED':<19}  GOAL"]
     for r in rows:
-        lines.append(f"{r.run_id:<14} {r.status:<18} {fmt_time(r.created_at):<19}  {short(r.goal, 60)}")
+        status = f"{r.status} (MODIFIED)" if r.run_id in modified else r.status
+        lines.append(f"{r.run_id:<14} {status:<18} {fmt_time(r.created_at):<19}  {short(r.goal, 60)}")
+    if modified:
+        lines.append(
+            "MODIFIED: the record was changed outside forethought (`forethought show RUN` says where)"
+        )
     return redact_text("\n".join(lines))
 
 
@@ -82,9 +88,12 @@ def show_text(
     versions: Sequence[PlanVersionRow],
     events: Sequence[Event],
     event_limit: int | None,
+    record: Sequence[str] = (),
 ) -> str:
+    """``record``: lines about the record's integrity (``runs.integrity``), shown after the title."""
     out = [
         f"run {row.run_id}: {state.status}" + (f" — {state.reason}" if state.reason else ""),
+        *record,
         f"goal: {state.goal or row.goal}",
         f"created {fmt_time(row.created_at)}, updated {fmt_time(row.updated_at)}, {len(events)} events",
         f"tokens {state.input_tokens} in / {state.output_tokens} out, cost ${state.cost_usd:.4f}",

@@ -88,17 +88,24 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
     """List recorded runs, newest first."""
     with _open(db) as store:
         rows = store.list_runs(limit=limit)
+        modified = {r.run_id for r in rows if _record_check(store, r.run_id)["modified"]}
     if as_json:
         print_json(
             _scrub(
                 [
-                    {"run_id": r.run_id, "status": r.status, "goal": r.goal, "created_at": r.created_at}
+                    {
+                        "run_id": r.run_id,
+                        "status": r.status,
+                        "goal": r.goal,
+                        "created_at": r.created_at,
+                        "modified": r.run_id in modified,
+                    }
                     for r in rows
                 ]
             )
         )
     else:
-        click.echo(runs_table(rows))
+        click.echo(runs_table(rows, modified))
     return EXIT_OK
 
 
@@ -129,11 +136,13 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
         assert row is not None
         events = store.events(run_id)
         versions = store.plan_versions(run_id)
+        record = _record_check(store, run_id)
     state = fold(events)
     if as_json:
         data = _summary(state)
         data.update(
             {
+                "record": record,
                 "created_at": row.created_at,
                 "updated_at": row.updated_at,
                 "input_tokens": state.input_tokens,
@@ -152,8 +161,37 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
         )
         print_json(_scrub(data))
     else:
-        click.echo(show_text(row, state, versions, events, limit))
+        click.echo(show_text(row, state, versions, events, limit, _record_lines(record)))
     return EXIT_OK
+
+
+def _record_check(store: SqliteStore, run_id: str) -> dict[str, Any]:
+    """Whether the run's record verifies (read-only: a modified run is shown, and marked)."""
+    from forethought.runs.integrity import check_run
+
+    try:
+        report = check_run(store, run_id)
+    except UserError as exc:  # e.g. the approval key cannot be read: say so, still show the run
+        return {"verified": False, "modified": None, "problem": str(exc), "notes": []}
+    return {
+        "verified": not report.modified,
+        "modified": report.modified,
+        "problem": report.problem,
+        "notes": list(report.notes),
+    }
+
+
+def _record_lines(record: dict[str, Any]) -> list[str]:
+    if record["modified"]:
+        lines = [
+            f"record: modified outside forethought ({record['problem']}); it cannot be resumed, "
+            "approved or replayed"
+        ]
+    elif record["modified"] is None:
+        lines = [f"record: not verified ({record['problem']})"]
+    else:
+        lines = []
+    return lines + [f"record: {note}" for note in record["notes"]]
 
 
 # ------------------------------------------------------------------------------------- resume
@@ -272,8 +310,17 @@ def resume_command(
                 err=True,
             )
         elif state.status == "awaiting_approval":
+            for note in _legacy_approval_notes(cfg.db, state.run_id)[:1]:
+                click.echo(f"run {state.run_id}: {note}", err=True)
             click.echo(f"approve with: forethought approve {state.run_id} (or resume --yes-all)", err=True)
     return _EXIT_BY_STATUS.get(state.status, EXIT_FAILED)
+
+
+def _legacy_approval_notes(db: Any, run_id: str) -> list[str]:
+    """Why a run that was approved before waits again: its approval predates run binding."""
+    with open_store(db) as store:
+        notes = _record_check(store, run_id)["notes"]
+    return [n for n in notes if "before approvals were bound" in n]
 
 
 def _with_tools(setup: dict[str, Any], tools_paths: Sequence[str]) -> dict[str, Any]:

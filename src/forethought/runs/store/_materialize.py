@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,10 +63,12 @@ class _StepPatch:
 
 _RUN_UPSERT = """
 INSERT INTO runs (run_id, goal, status, created_at, updated_at, plan_version, plan_hash, last_seq,
-                  input_tokens, output_tokens, cost_usd)
+                  input_tokens, output_tokens, cost_usd, chain_head, chain_seal)
 VALUES (:run_id, :goal, :status, :created_at, :updated_at, :plan_version, :plan_hash, :last_seq,
-        :input_tokens, :output_tokens, :cost_usd)
+        :input_tokens, :output_tokens, :cost_usd, :chain_head, :chain_seal)
 ON CONFLICT (run_id) DO UPDATE SET
+    chain_head = excluded.chain_head,
+    chain_seal = excluded.chain_seal,
     goal = CASE WHEN :goal_set THEN excluded.goal ELSE runs.goal END,
     status = CASE WHEN :status_set THEN excluded.status ELSE runs.status END,
     updated_at = excluded.updated_at,
@@ -185,8 +188,9 @@ class Materializer:
         elif isinstance(e, CheckFailed):
             self._step(e.run_id, e.step_id).error = f"check {e.criterion}: {e.detail}"
 
-    def write(self, conn: sqlite3.Connection) -> None:
-        conn.executemany(_RUN_UPSERT, [_run_params(p) for p in self._runs.values()])
+    def write(self, conn: sqlite3.Connection, chain: Mapping[str, tuple[str, str]]) -> None:
+        """``chain``: each run's new chain head and seal (``_chain``), stored with its summary."""
+        conn.executemany(_RUN_UPSERT, [_run_params(p, *chain[p.run_id]) for p in self._runs.values()])
         if self._steps:
             conn.executemany(_STEP_UPSERT, [_step_params(k, p) for k, p in self._steps.items()])
         if self._plans:
@@ -197,9 +201,11 @@ def _val(value: Any, default: Any) -> Any:
     return default if value is _UNSET else value
 
 
-def _run_params(p: _RunPatch) -> dict[str, Any]:
+def _run_params(p: _RunPatch, chain_head: str, chain_seal: str) -> dict[str, Any]:
     return {
         "run_id": p.run_id,
+        "chain_head": chain_head,
+        "chain_seal": chain_seal,
         "goal": _val(p.goal, ""),
         "status": _val(p.status, "running"),
         "created_at": p.first_ts,

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from forethought.errors import StoreError
+from forethought.runs.store import _chain
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -98,7 +99,37 @@ def m002_leases(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_leases]
+def m003_event_chain(conn: sqlite3.Connection) -> None:
+    # Every event carries the chain hash before it; the run row keeps the head and its seal
+    # (see ``_chain``). Runs recorded before this migration are chained and sealed now, with the
+    # current key: edits made before today cannot be detected, later ones can.
+    conn.execute("ALTER TABLE events ADD COLUMN prev_hash TEXT NOT NULL DEFAULT ''")
+    conn.execute("ALTER TABLE runs ADD COLUMN chain_head TEXT NOT NULL DEFAULT ''")
+    conn.execute("ALTER TABLE runs ADD COLUMN chain_seal TEXT NOT NULL DEFAULT ''")
+    run_ids = [r[0] for r in conn.execute("SELECT DISTINCT run_id FROM events")]
+    if not run_ids:
+        return
+    from forethought.oversight.approvals import record_key
+
+    key = record_key()
+    for run_id in run_ids:
+        head = _chain.genesis(run_id)
+        updates: list[tuple[str, str, int]] = []
+        last = -1
+        for seq, body in conn.execute(
+            "SELECT seq, body FROM events WHERE run_id = ? ORDER BY seq", (run_id,)
+        ).fetchall():
+            updates.append((head.hex(), run_id, seq))
+            head = _chain.link(head, body.encode())
+            last = seq
+        conn.executemany("UPDATE events SET prev_hash = ? WHERE run_id = ? AND seq = ?", updates)
+        conn.execute(
+            "UPDATE runs SET chain_head = ?, chain_seal = ? WHERE run_id = ?",
+            (head.hex(), _chain.seal(key, run_id, last, head), run_id),
+        )
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_leases, m003_event_chain]
 
 
 def migrate(conn: sqlite3.Connection) -> list[str]:

@@ -38,6 +38,13 @@ class LeaseHeld(UserError):
         self.expires_at = expires_at
 
 
+class RecordModified(UserError):
+    """A run's stored record fails verification (``runs.integrity``): it was changed outside
+    forethought, so nothing may act on it or append to it (appending would seal the change)."""
+
+    exit_code = 2
+
+
 class LeaseLost(StoreError):
     """Our lease on a run expired or was taken over; we must stop writing to it."""
 
@@ -81,6 +88,26 @@ class PlanVersionRow:
     hash: str
     plan_json: str
     created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChainRow:
+    """One stored event as written: its body and the chain hash before it (hex)."""
+
+    seq: int
+    kind: str
+    body: str
+    prev_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordChain:
+    """What ``runs.integrity`` checks: the stored events, the chain head and its seal."""
+
+    run_id: str
+    rows: list[ChainRow]
+    head: str
+    seal: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +162,16 @@ class Store(Protocol):
     def steps(self, run_id: str) -> list[StepRow]: ...
 
     def plan_versions(self, run_id: str) -> list[PlanVersionRow]: ...
+
+    def record_chain(self, run_id: str) -> RecordChain | None:
+        """The run's events as stored (body + the chain hash before each), its chain head and the
+        head's seal, read in one snapshot; ``None`` for an unknown run. Appends must extend the
+        chain as ``store._chain`` describes."""
+        ...
+
+    def record_key(self) -> bytes:
+        """The key that seals this store's chain heads (checked by ``runs.integrity``)."""
+        ...
 
     def acquire_lease(self, run_id: str, owner: str, ttl_s: float) -> Lease:
         """Take the run's lease or raise ``LeaseHeld``. A stale lease (expired, or held by a

@@ -34,13 +34,17 @@ from pydantic import TypeAdapter, ValidationError
 
 from forethought.errors import StoreError
 from forethought.events.kinds import Event, PlanProposed, PlanRevised, event_to_json
+from forethought.runs.store import _chain
 from forethought.runs.store._materialize import Materializer, canonical_plan_text
 from forethought.runs.store._migrations import migrate
 from forethought.runs.store.base import (
+    ChainRow,
     Lease,
     LeaseHeld,
     LeaseLost,
     PlanVersionRow,
+    RecordChain,
+    RecordModified,
     RunRow,
     SequenceError,
     StepRow,
@@ -113,8 +117,11 @@ class SqliteStore:
         synchronous: Synchronous = "FULL",
         busy_timeout_s: float = 5.0,
         retry_deadline_s: float = 120.0,
+        record_key: bytes | None = None,
     ) -> None:
         self.path = str(path)
+        # Seals each run's event chain (``_chain``); derived from the approval key on first append.
+        self._record_key = record_key
         self._memory = self.path == ":memory:"
         self._retry_deadline_s = retry_deadline_s
         self._lock = threading.RLock()
@@ -216,23 +223,33 @@ class SqliteStore:
     def append_many(self, events: Sequence[Event], *, owner: str | None = None) -> None:
         if not events:
             return
-        rows = [(e.run_id, e.seq, e.kind, e.ts, e.plan_version, event_to_json(e)) for e in events]
+        bodies = [event_to_json(e) for e in events]
         plan_texts = {
             id(e): canonical_plan_text(e.plan, e.plan_hash)
             for e in events
             if isinstance(e, (PlanProposed, PlanRevised))
         }
-        self._write(lambda conn: self._append_tx(conn, events, rows, owner, plan_texts))
+        key = self.record_key()
+        self._write(lambda conn: self._append_tx(conn, events, bodies, owner, plan_texts, key))
+
+    def record_key(self) -> bytes:
+        if self._record_key is None:
+            from forethought.oversight.approvals import record_key
+
+            self._record_key = record_key()
+        return self._record_key
 
     @staticmethod
     def _append_tx(
         conn: sqlite3.Connection,
         events: Sequence[Event],
-        rows: list[tuple[Any, ...]],
+        bodies: list[str],
         owner: str | None,
         plan_texts: dict[int, str],
+        key: bytes,
     ) -> None:
         last: dict[str, int] = {}
+        heads: dict[str, bytes] = {}
         for e in events:
             expected = last.get(e.run_id)
             if expected is None:
@@ -244,8 +261,11 @@ class SqliteStore:
                             f"lease ({'now held by ' + held[0] if held else 'released'}"
                             "); its events were not recorded"
                         )
-                row = conn.execute("SELECT last_seq FROM runs WHERE run_id = ?", (e.run_id,)).fetchone()
+                row = conn.execute(
+                    "SELECT last_seq, chain_head, chain_seal FROM runs WHERE run_id = ?", (e.run_id,)
+                ).fetchone()
                 expected = -1 if row is None else int(row[0])
+                heads[e.run_id] = _stored_head(e.run_id, row, key)
             if e.seq != expected + 1:
                 what = "duplicate" if e.seq <= expected else "gap"
                 raise SequenceError(
@@ -253,14 +273,25 @@ class SqliteStore:
                     f"seq must be {expected + 1}"
                 )
             last[e.run_id] = e.seq
+        # The chain, extended from each run's stored head: one sha256 per event, no re-reading.
+        rows: list[tuple[Any, ...]] = []
+        for e, body in zip(events, bodies, strict=True):
+            prev = heads[e.run_id]
+            rows.append((e.run_id, e.seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
+            heads[e.run_id] = _chain.link(prev, body.encode())
         conn.executemany(
-            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body) VALUES (?,?,?,?,?,?)",
+            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) "
+            "VALUES (?,?,?,?,?,?,?)",
             rows,
         )
         mat = Materializer(plan_texts)
         for e in events:
             mat.apply(e)
-        mat.write(conn)
+        # The new head and its seal go into the run's row with its summary: one HMAC per run.
+        mat.write(
+            conn,
+            {run: (head.hex(), _chain.seal(key, run, last[run], head)) for run, head in heads.items()},
+        )
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -326,6 +357,32 @@ class SqliteStore:
         )
         return [PlanVersionRow(*r) for r in rows]
 
+    def record_chain(self, run_id: str) -> RecordChain | None:
+        """The run's stored bodies with their chain hashes, and its head and seal (one snapshot)."""
+
+        def snapshot() -> RecordChain | None:
+            conn = self._conn
+            conn.execute("BEGIN")
+            try:
+                run = conn.execute(
+                    "SELECT chain_head, chain_seal FROM runs WHERE run_id = ?", (run_id,)
+                ).fetchone()
+                rows = conn.execute(
+                    "SELECT seq, kind, body, prev_hash FROM events WHERE run_id = ? ORDER BY seq", (run_id,)
+                ).fetchall()
+            finally:
+                conn.execute("COMMIT")
+            if run is None and not rows:
+                return None
+            return RecordChain(
+                run_id,
+                [ChainRow(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows],
+                str(run[0]) if run else "",
+                str(run[1]) if run else "",
+            )
+
+        return self._retrying(snapshot)
+
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check`` result: ``"ok"`` for a healthy file."""
         rows = self._read("PRAGMA integrity_check")
@@ -385,6 +442,29 @@ class SqliteStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _stored_head(run_id: str, row: tuple[Any, ...] | None, key: bytes) -> bytes:
+    """The run's chain head to extend, once its seal is checked.
+
+    Without this check an append would seal whatever head an editor left behind (say, after
+    cutting off a finished run's tail and recomputing the plain chain): never extend a head we
+    did not seal ourselves.
+    """
+    if row is None:
+        return _chain.genesis(run_id)
+    last_seq, head_hex, seal = int(row[0]), str(row[1]), str(row[2])
+    try:
+        head = bytes.fromhex(head_hex)
+    except ValueError:
+        head = b""
+    if len(head) != 32 or not _chain.seal_matches(key, run_id, last_seq, head, seal):
+        raise RecordModified(
+            f"run {run_id}'s record was modified outside forethought (the seal on its last event "
+            f"{last_seq} does not verify); nothing was recorded — `forethought show {run_id}` "
+            "still reads it"
+        )
+    return head
 
 
 def _parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
