@@ -30,6 +30,7 @@ from forethought.runs.recording import execute_recorded
 from forethought.runs.resume import resume_run
 from forethought.runs.review import InterruptedStepsReview
 from forethought.runs.store.sqlite import SqliteStore
+from forethought.tools._proc import ProcInfo, proc_info, reap_orphans
 from forethought.tools.command import CommandTool, CommandToolConfig
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -151,6 +152,45 @@ def test_runner_killed_mid_tool_takes_the_tool_group_and_review_retry_charges_on
 def store_events(db: Path) -> list[dict[str, object]]:
     with SqliteStore(str(db)) as store:
         return [json.loads(e.model_dump_json()) for e in store.events(RUN_ID)]
+
+
+def _unsupervised(env_extra: dict[str, str]) -> subprocess.Popen[bytes]:
+    """A stand-in for a group that escaped the supervisor (e.g. no setpriv): its own session."""
+    env = {"PATH": os.environ.get("PATH", os.defpath), **env_extra}
+    return subprocess.Popen(["sh", "-c", "sleep 60 & wait"], env=env, start_new_session=True)
+
+
+def test_resume_reaps_a_surviving_group_found_by_its_run_tag(tmp_path: Path) -> None:
+    victim = _unsupervised({"FORETHOUGHT_RUN_ID": "tagged-run", "FORETHOUGHT_STEP_ID": "pay"})
+    bystander = _unsupervised({"FORETHOUGHT_RUN_ID": "another-run"})
+    try:
+        assert _wait_for(lambda: len(_group_members(victim.pid)) == 2, 10)
+        killed = reap_orphans("tagged-run", [])
+        assert victim.pid in killed
+        assert victim.wait(timeout=10) == -9
+        assert _wait_for(lambda: not _group_members(victim.pid), 5), "the group's sleep survived"
+        assert bystander.poll() is None, "another run's tool was killed"
+    finally:
+        for p in (victim, bystander):
+            p.kill()
+            p.wait(timeout=10)
+
+
+def test_resume_reaps_a_recorded_group_and_ignores_a_reused_pid(tmp_path: Path) -> None:
+    untagged = _unsupervised({})
+    try:
+        assert _wait_for(lambda: len(_group_members(untagged.pid)) == 2, 10)
+        real = proc_info(untagged.pid)
+        assert real.pgid == untagged.pid and real.start_time > 0
+        stale = ProcInfo(real.pid, real.pgid, real.start_time + 1)  # the pid, reused by another
+        assert reap_orphans("some-run", [stale]) == []
+        assert untagged.poll() is None
+        assert untagged.pid in reap_orphans("some-run", [real])
+        assert untagged.wait(timeout=10) == -9
+        assert _wait_for(lambda: not _group_members(real.pgid), 5)
+    finally:
+        untagged.kill()
+        untagged.wait(timeout=10)
 
 
 def test_crash_harness_sample_has_no_duplicates_and_no_lost_steps(tmp_path: Path) -> None:
