@@ -186,6 +186,17 @@ def _still_running(run_id: str) -> list[int]:
     return out
 
 
+def _absorb(text: str, figures: Counter[str], errors: list[str]) -> None:
+    for line in text.splitlines():
+        parts = line.split()
+        if parts[:1] == ["REVIEW"] and len(parts) == 3:
+            figures["reviews"] += 1
+            figures["reviewed_marked_succeeded"] += int(parts[1])
+            figures["reviewed_retried"] += int(parts[2])
+        elif line.startswith("ERROR"):
+            errors.append(line)
+
+
 def _lines(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
@@ -209,7 +220,10 @@ def run(kills_wanted: int, seed: int, workdir: Path) -> dict[str, Any]:
     begins, effects = world / "begins.txt", world / "effects.txt"
     figures: Counter[str] = Counter()
     runs: dict[str, str] = {}  # run id → last status seen
-    current = "run000"
+    # Run ids unique to this invocation: resume reaps processes tagged with the run id, so two
+    # harnesses (or databases) sharing ids on one host would kill each other's tools.
+    prefix = f"crash-{os.getpid()}-{seed}-"
+    current = f"{prefix}000"
     errors: list[str] = []
     started = time.monotonic()
     while figures["kills"] < kills_wanted:
@@ -231,11 +245,10 @@ def run(kills_wanted: int, seed: int, workdir: Path) -> dict[str, Any]:
         os.close(fd)
         os.waitpid(pid, 0)
         text = buf.decode(errors="replace")
-        figures["reviews"] += text.count("REVIEW ")
-        errors += [line for line in text.splitlines() if line.startswith("ERROR")]
+        _absorb(text, figures, errors)
         if "DONE succeeded" in text:
             runs[current] = "succeeded"
-            current = f"run{len(runs):03d}"
+            current = f"{prefix}{len(runs):03d}"
     # Finish every run without interference.
     for run_id, status in list(runs.items()):
         if status == "succeeded":
@@ -248,8 +261,7 @@ def run(kills_wanted: int, seed: int, workdir: Path) -> dict[str, Any]:
         os.close(fd)
         os.waitpid(pid, 0)
         text = buf.decode(errors="replace")
-        figures["reviews"] += text.count("REVIEW ")
-        errors += [line for line in text.splitlines() if line.startswith("ERROR")]
+        _absorb(text, figures, errors)
         if "DONE succeeded" in text:
             runs[run_id] = "succeeded"
     # Nothing of any run may still be running (it could add an effect after we count).
@@ -272,6 +284,8 @@ def run(kills_wanted: int, seed: int, workdir: Path) -> dict[str, Any]:
         "kills": figures["kills"],
         "kills_with_tool_in_flight": figures["kills_with_tool_in_flight"],
         "reviews": figures["reviews"],
+        "reviewed_marked_succeeded": figures["reviewed_marked_succeeded"],
+        "reviewed_retried": figures["reviewed_retried"],
         "runs": len(runs),
         "runs_succeeded": sum(1 for s in runs.values() if s == "succeeded"),
         "steps": len(runs) * STEPS,

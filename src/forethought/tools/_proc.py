@@ -144,7 +144,9 @@ def find_orphans(run_id: str, recorded: Iterable[ProcInfo]) -> set[int]:
     """Live processes of ``run_id``'s tools: members of a recorded group whose leader is still
     the recorded process (same start time), and any process carrying the run's environment tag
     (``FORETHOUGHT_RUN_ID``, set for every command tool; it also finds a group that was never
-    recorded, or a process that left its group with ``setsid``). Never this process or its group."""
+    recorded, or a process that left its group with ``setsid``). Never this process or its group.
+    The tag is the run id alone: a run with the same (caller-chosen) id in another database on
+    this host would match too; default run ids are random."""
     if not Path("/proc/self/stat").exists():
         return set()
     groups = set()
