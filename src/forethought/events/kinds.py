@@ -112,6 +112,20 @@ class StepStarted(_Event):
     backend: str = "local"
 
 
+class StepProcess(_Event):
+    """A step's tool started an OS process (command tools): what a resumed run needs to find and
+    kill it should it outlive this runner. ``start_time`` is ``/proc/PID/stat`` field 22 (clock
+    ticks since boot; 0 where unknown), which tells the process apart from a later one that
+    reuses its pid."""
+
+    kind: Literal["step_process"] = "step_process"
+    step_id: str
+    attempt: int = Field(ge=1)
+    pid: int = Field(ge=1)
+    pgid: int = Field(ge=1)
+    start_time: int = Field(default=0, ge=0)
+
+
 class StepSucceeded(_Event):
     kind: Literal["step_succeeded"] = "step_succeeded"
     step_id: str
@@ -243,6 +257,7 @@ Event = Annotated[
     | ApprovalDecided
     | StepReady
     | StepStarted
+    | StepProcess
     | StepSucceeded
     | StepFailed
     | StepSkipped

@@ -34,6 +34,8 @@ class StepState:
     ended_at: float | None = None
     idempotency_key: str = ""
     skip_reason: str | None = None
+    # (pid, pgid, start time) of OS processes the step's tool started, for resume's orphan check.
+    processes: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def duration_s(self) -> float | None:
@@ -210,6 +212,11 @@ def _step_started(st: RunState, e: Any) -> None:
         s.idempotency_key = e.idempotency_key
 
 
+def _step_process(st: RunState, e: Any) -> None:
+    s = st.step(e.step_id)
+    s.processes = (*s.processes[-7:], (e.pid, e.pgid, e.start_time))
+
+
 def _step_succeeded(st: RunState, e: Any) -> None:
     s = st.steps.get(e.step_id) or st.step(e.step_id)
     s.status = "succeeded"
@@ -304,6 +311,7 @@ _HANDLERS: dict[str, Callable[[RunState, Any], None]] = {
     "approval_requested": _approval_requested,
     "step_ready": _step_ready,
     "step_started": _step_started,
+    "step_process": _step_process,
     "step_succeeded": _step_succeeded,
     "step_failed": _step_failed,
     "step_skipped": _step_skipped,

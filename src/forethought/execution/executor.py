@@ -58,6 +58,7 @@ from forethought.execution.options import ExecutorOptions
 from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome
 from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan, Step
+from forethought.tools._proc import ProcInfo, reap_orphans
 from forethought.tools.base import Tool, ToolSpec
 
 __all__ = [
@@ -440,6 +441,8 @@ class Executor:
                     approver=self._approved_by,
                     scope=self._approval_scope,
                 )
+        if self._resuming:
+            self._reap_orphans()
         if self._resuming and self._recorded_failure is not None:
             self._resume_failed(self._recorded_failure)
             return
@@ -468,6 +471,18 @@ class Executor:
         if rollback:
             self._rollback_after = sid
         self._halt(f"run aborted: {what}", skip=True)
+
+    def _reap_orphans(self) -> None:
+        """Kill tool processes a killed runner of this run left behind, before anything is
+        reviewed or re-run: a reviewer must see the final state of the world, and a retry must
+        never overlap the original call (issue 15 item 6). Policy: kill, not wait — a tool's
+        timeout can be days, and after the kill nothing changes any more. Bounded (``REAP_WAIT_S``)."""
+        recorded = [
+            ProcInfo(pid, pgid, start)
+            for st in (*self.state.steps.values(), *self.state.retired.values())
+            for pid, pgid, start in st.processes
+        ]
+        reap_orphans(self.run_id, recorded)
 
     def _review_interrupted(self, steps: Iterable[Step]) -> bool:
         """Steps cut off mid-call re-run only if idempotent; otherwise a human must look."""

@@ -268,6 +268,7 @@ class CommandTool:
             max_output=self.config.max_output_bytes,
             grace_s=self.config.kill_grace_s,
             label=f"tool {self.config.name!r}",
+            on_spawn=ctx.extra.get("on_process"),
         )
         stdout = result.stdout.decode("utf-8", errors="replace")
         stderr = result.stderr.decode("utf-8", errors="replace")

@@ -9,16 +9,26 @@ every event emitted so far, the step's ``step_started`` included, is committed.
 
 Idempotent tools skip the wait: re-running them after a crash is safe by definition, and not
 waiting lets their events be group-committed.
+
+Every call also gets ``ctx.extra["on_process"]``: a command tool reports the OS process it
+started, and the executor records it as ``step_process`` (pid, pgid, start time) so that a resumed
+run can find and kill a process group that outlived a killed runner before anyone reviews or
+retries the step. That record follows the spawn (it cannot precede it); the window in between is
+covered by the supervisor that kills the group with the runner and by the ``FORETHOUGHT_RUN_ID``
+environment tag resume also looks for (see ``tools._proc``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from forethought.events import kinds as E
 from forethought.execution.backends.base import Backend
 from forethought.plan.model import Step
 from forethought.runs.store.recorder import Recorder
+from forethought.tools._proc import ProcInfo
 from forethought.tools.base import Tool, ToolContext
 
 SeqSource = Callable[[], int]
@@ -42,11 +52,36 @@ class WriteAheadBackend:
             await self._recorder.wait_durable(ctx.run_id, self._current_seq())
         if self._inner is None:
             self._inner = self._make_inner()  # e.g. a process pool, only when first needed
+        recorder = _event_recorder(self._current_seq)
+        if recorder is not None and self.name == "local":
+            ctx = dataclasses.replace(
+                ctx, extra={**ctx.extra, "on_process": _process_observer(recorder, ctx)}
+            )
         return await self._inner.call(tool, args, ctx)
 
     async def aclose(self) -> None:
         if self._inner is not None:
             await self._inner.aclose()
+
+
+def _event_recorder(current_seq: SeqSource) -> Callable[..., Any] | None:
+    """``Executor.record`` behind the late-bound seq source (``recording._SeqBox.executor``)."""
+    executor = getattr(current_seq, "executor", None)
+    return getattr(executor, "record", None)
+
+
+def _process_observer(record: Callable[..., Any], ctx: ToolContext) -> Callable[[ProcInfo], None]:
+    def observe(info: ProcInfo) -> None:
+        record(
+            E.StepProcess,
+            step_id=ctx.step_id,
+            attempt=max(ctx.attempt, 1),
+            pid=info.pid,
+            pgid=info.pgid,
+            start_time=info.start_time,
+        )
+
+    return observe
 
 
 def write_ahead_agent_runner(runner: Any, recorder: Recorder, current_seq: SeqSource) -> Any:

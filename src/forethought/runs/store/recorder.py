@@ -43,6 +43,7 @@ DURABLE_KINDS: frozenset[str] = frozenset(
         "approval_requested",
         "approval_decided",
         "step_started",
+        "step_process",  # pid/pgid of a tool: resume's orphan check needs it soon (issue 15/6)
         "step_succeeded",
         "step_failed",
         "step_skipped",
