@@ -120,14 +120,7 @@ class Wiring:
         approval = Approval.grant(plan, self.settings.specs, approver=who, run_id=self.executor.run_id)
         self.approvals.append(approval)
         self.gate.add(approval=approval)
-        self._record(
-            E.PlanApproved,
-            plan_hash=approval.plan_hash,
-            approver=approval.approver,
-            scope=approval.scope,
-            tool_hashes=dict(approval.tool_hashes),
-            signature=approval.signature,
-        )
+        self._record(E.PlanApproved, **approval.event_fields())
 
     # ------------------------------------------------------------------------ budgets
 

@@ -363,14 +363,7 @@ class Agent:
     def _grant(self, pre: _Preamble, plan: Plan, approvals: list[Approval], who: str) -> None:
         approval = Approval.grant(plan, self.specs, approver=who, run_id=pre.run_id)
         approvals.append(approval)
-        pre.add(
-            E.PlanApproved,
-            plan_hash=approval.plan_hash,
-            approver=approval.approver,
-            scope=approval.scope,
-            tool_hashes=dict(approval.tool_hashes),
-            signature=approval.signature,
-        )
+        pre.add(E.PlanApproved, **approval.event_fields())
 
     def _finish_without_executing(
         self, pre: _Preamble, plan: Plan | None, problems: list[Problem]

@@ -34,7 +34,7 @@ import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import platformdirs
 
@@ -311,6 +311,17 @@ class Approval:
         chosen = tuple(sorted(steps))
         signature = sign(h, who, scope, pinned, chosen, run_id=run_id, plan_version=plan.version)
         return cls(h, who, scope, pinned, signature, chosen, run_id, plan.version)
+
+    def event_fields(self) -> dict[str, Any]:
+        """The ``plan_approved`` event's fields for this approval (one mapping for every writer)."""
+        return {
+            "plan_hash": self.plan_hash,
+            "approver": self.approver,
+            "scope": self.scope,
+            "tool_hashes": dict(self.tool_hashes),
+            "signature": self.signature,
+            "steps": list(self.steps),
+        }
 
     def is_authentic(self) -> bool:
         """Signed with our key for exactly this run, plan version and hash (and the rest)."""

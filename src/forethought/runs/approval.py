@@ -68,15 +68,7 @@ def grant_approval(
                 "approver": grant.approver,
                 "note": note,
             },
-            {
-                "cls": E.PlanApproved,
-                "plan_hash": grant.plan_hash,
-                "approver": grant.approver,
-                "scope": grant.scope,
-                "tool_hashes": dict(grant.tool_hashes),
-                "signature": grant.signature,
-                "steps": list(grant.steps),
-            },
+            {"cls": E.PlanApproved, **grant.event_fields()},
         ]
 
     return append_under_lease(store, run_id, build)
