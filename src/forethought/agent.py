@@ -421,7 +421,10 @@ class Agent:
             and self.memory is not None
             and executor.plan is not None
         ):
-            self.memory.remember(executor.plan)
+            # Kept only if the run achieved its goal: covered, every check passed, not forced.
+            self.memory.remember(
+                executor.plan, run=state, events=executor.log, tools=self.specs, forced=False
+            )
         return RunResult(executor.run_id, state, executor.summary(), executor.plan)
 
     async def _drive(

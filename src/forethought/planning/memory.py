@@ -8,6 +8,17 @@ forethought sit in the same index under negative rowids, so one ranking covers b
 young memory sensible word weights). A plan is parsed and validated only when it ranks high
 enough to be offered, and only plans whose tools all exist in the current tool set are offered,
 so an example never teaches a tool that is not there.
+
+Memory is keyed by the tool set a plan used: each row keeps the names of the tools its steps,
+rollback steps and compensations call (with each tool's definition hash when it was known), and
+``similar`` offers it only when every one of them is in the current tool set — the same rule,
+through the same ``plan_tools``, as for the starter plans.
+
+What is learned: ``remember(plan)`` keeps a plan the caller vouches for. A run's plan is kept only
+when the run achieved its goal (``remember(plan, run=state, events=..., tools=..., forced=...)``):
+the run succeeded, was not forced past a review, every check that failed was passed by a later
+attempt of its step, and the plan covers its goal by the deterministic coverage check — a plan
+that "succeeded" without doing the goal must never become an example.
 """
 
 from __future__ import annotations
@@ -15,14 +26,20 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from forethought.errors import StoreError
+from forethought.events.kinds import CheckFailed, Event, StepSucceeded
+from forethought.events.state import RunState
+from forethought.plan.coverage import check_coverage
 from forethought.plan.model import Plan
 from forethought.tools.base import ToolSpec
 
@@ -54,6 +71,10 @@ MAX_CANDIDATES = 2000  # ranked rows examined per query: bounded work however la
 
 
 def default_memory_path() -> Path:
+    """``$FORETHOUGHT_MEMORY``, else ``plan_memory.sqlite`` in the user data dir."""
+    env = os.environ.get("FORETHOUGHT_MEMORY")
+    if env:
+        return Path(env)
     import platformdirs
 
     return Path(platformdirs.user_data_dir("forethought")) / "plan_memory.sqlite"
@@ -115,7 +136,97 @@ def _index_goals(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
-_MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_plans, _index_goals)
+def _key_by_tools(db: sqlite3.Connection) -> None:
+    """Each plan's tool set (``{name: definition hash or null}``); older rows get their names."""
+    db.execute("ALTER TABLE plans ADD COLUMN tools TEXT")
+    rows = db.execute("SELECT id, plan FROM plans").fetchall()
+    for rowid, text in rows:
+        parsed = _parse(text)
+        if parsed is not None:
+            db.execute("UPDATE plans SET tools = ? WHERE id = ?", (_tools_json(parsed, None), rowid))
+
+
+_MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_create_plans, _index_goals, _key_by_tools)
+
+
+def plan_tools(plan: Plan) -> frozenset[str]:
+    """Every tool ``plan`` calls: its steps', its rollback steps' and their compensations'."""
+    names: set[str] = set()
+    for step in (*plan.steps, *plan.rollback):
+        if step.tool:
+            names.add(step.tool)
+        if step.compensate is not None:
+            names.add(step.compensate.tool)
+    return frozenset(names)
+
+
+def _tools_json(plan: Plan, specs: Mapping[str, ToolSpec] | None) -> str:
+    used = {
+        name: (specs[name].definition_hash() if specs is not None and name in specs else None)
+        for name in sorted(plan_tools(plan))
+    }
+    return json.dumps(used, sort_keys=True)
+
+
+def _offerable(used: Iterable[str], tools: Mapping[str, ToolSpec] | None) -> bool:
+    return tools is None or all(name in tools for name in used)
+
+
+def not_learnable(
+    plan: Plan,
+    run: RunState,
+    *,
+    events: Iterable[Event] = (),
+    tools: Mapping[str, ToolSpec] | None = None,
+    forced: bool = False,
+) -> str | None:
+    """Why the plan of a finished run must not be remembered (None: it achieved its goal).
+
+    The run succeeded; it was not forced; no ``check_failed`` is outstanding (a step whose
+    check failed must have succeeded at a later attempt — read from ``events`` in order, and
+    every step of the final plan must have succeeded); and the plan covers the run's goal.
+    """
+    if forced:
+        return "the run was forced"
+    if run.status != "succeeded":
+        return f"the run did not succeed ({run.status})"
+    for step in plan.steps:
+        st = run.steps.get(step.id)
+        if st is None or st.status != "succeeded":
+            return f"step {step.id} did not succeed"
+    outstanding: dict[str, bool] = {}
+    for e in events:
+        if isinstance(e, CheckFailed):
+            outstanding[e.step_id] = True
+        elif isinstance(e, StepSucceeded):
+            outstanding[e.step_id] = False
+    failed = [sid for sid, open_ in outstanding.items() if open_]
+    if failed:
+        return "a check failed for step(s) " + ", ".join(sorted(failed))
+    coverage = check_coverage(plan, run.goal or plan.goal, tools)
+    if not coverage.covered:
+        return "the plan does not cover its goal: " + "; ".join(f.message for f in coverage.missing)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """One remembered plan, as ``memory list`` shows it."""
+
+    id: int
+    goal: str
+    tools: tuple[str, ...]
+    created_at: float
+    plan_hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "goal": self.goal,
+            "tools": list(self.tools),
+            "created_at": self.created_at,
+            "plan_hash": self.plan_hash,
+        }
 
 
 def _prepare(db: sqlite3.Connection) -> None:
@@ -174,18 +285,66 @@ class PlanMemory:
         finally:
             conn.close()
 
-    def remember(self, plan: Plan) -> None:
-        """Keep a plan that worked (call after a successful run). Re-remembering is a no-op."""
+    def remember(
+        self,
+        plan: Plan,
+        *,
+        run: RunState | None = None,
+        events: Iterable[Event] = (),
+        tools: Mapping[str, ToolSpec] | None = None,
+        forced: bool = False,
+    ) -> bool:
+        """Keep a plan that worked; True when it is (now or already) in memory.
+
+        Without ``run`` the caller vouches for the plan (a forced one is still refused). With
+        ``run`` (the finished run's state, and its ``events``) the plan is kept only when the
+        run achieved its goal: see ``not_learnable``. ``tools`` (the run's tool specs) record
+        each tool's definition hash beside its name. Re-remembering is a no-op.
+        """
+        if forced:
+            return False
+        if run is not None and not_learnable(plan, run, events=events, tools=tools) is not None:
+            return False
         data = json.dumps(plan.to_data(), ensure_ascii=False, sort_keys=True)
         with self._db() as db:
             db.execute(
-                "INSERT OR IGNORE INTO plans (goal, plan, plan_hash, created_at) VALUES (?, ?, ?, ?)",
-                (plan.goal, data, plan.plan_hash(), time.time()),
+                "INSERT OR IGNORE INTO plans (goal, plan, plan_hash, created_at, tools) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (plan.goal, data, plan.plan_hash(), time.time(), _tools_json(plan, tools)),
             )
+        return True
 
     def __len__(self) -> int:
+        if not self.path.exists():
+            return 0
         with self._db() as db:
             return int(db.execute("SELECT count(*) FROM plans").fetchone()[0])
+
+    def entries(self, *, goal_like: str | None = None) -> list[Remembered]:
+        """The remembered plans (oldest first); ``goal_like``: those whose goal contains it."""
+        if not self.path.exists():
+            return []
+        sql = "SELECT id, goal, tools, plan, created_at, plan_hash FROM plans"
+        params: tuple[Any, ...] = ()
+        if goal_like is not None:
+            sql += " WHERE instr(lower(goal), lower(?)) > 0"
+            params = (goal_like,)
+        with self._db() as db:
+            rows = db.execute(sql + " ORDER BY id", params).fetchall()
+        return [
+            Remembered(int(i), goal, tuple(sorted(_used(tools, text) or ())), float(at), h)
+            for i, goal, tools, text, at, h in rows
+        ]
+
+    def forget(self, ids: Iterable[int]) -> list[Remembered]:
+        """Delete the plans with these ids; returns those that existed (in id order)."""
+        wanted = set(ids)
+        if not wanted or not self.path.exists():
+            return []
+        found = [e for e in self.entries() if e.id in wanted]
+        with self._db() as db:
+            db.executemany("DELETE FROM plans WHERE id = ?", [(e.id,) for e in found])
+        return found
 
     def similar(
         self, goal: str, *, tools: Mapping[str, ToolSpec] | None = None, k: int = 2, min_score: float = 0.0
@@ -206,19 +365,21 @@ class PlanMemory:
         out: list[Plan] = []
         with self._db(in_memory=not exists) as db:
             rows = db.execute(
-                "SELECT plans_fts.rowid, bm25(plans_fts), plans.plan FROM plans_fts "
+                "SELECT plans_fts.rowid, bm25(plans_fts), plans.plan, plans.tools FROM plans_fts "
                 "LEFT JOIN plans ON plans.id = plans_fts.rowid "
                 "WHERE plans_fts MATCH ? AND plans_fts.rowid > ? "
                 "ORDER BY bm25(plans_fts), plans_fts.rowid DESC LIMIT ?",
                 (query, lowest, MAX_CANDIDATES),
             )
-            for rowid, rank, text in rows:
+            for rowid, rank, text, used in rows:
                 if -rank <= min_score:
                     break
+                if rowid >= 0:
+                    names = _used(used, None)  # the stored tool set: no parse for a plan not offered
+                    if names is not None and not _offerable(names, tools):
+                        continue
                 plan = _starter(-rowid - 1) if rowid < 0 else _parse(text)
-                if plan is None:
-                    continue
-                if tools is not None and any(s.tool not in tools for s in plan.steps if s.tool):
+                if plan is None or not _offerable(plan_tools(plan), tools):
                     continue
                 out.append(plan)
                 if len(out) == k:
@@ -230,6 +391,20 @@ def _starter(index: int) -> Plan | None:
     starters = _starters()[1]
     # Out of range only if another forethought version re-indexed its own starters meanwhile.
     return starters[index] if index < len(starters) else None
+
+
+def _used(tools: str | None, plan_text: str | None) -> list[str] | None:
+    """The stored tool names of a row; without them (an older writer), the plan's own, if given."""
+    try:
+        data = json.loads(tools) if tools else None
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        return [str(k) for k in data]
+    if plan_text is None:
+        return None
+    plan = _parse(plan_text)
+    return sorted(plan_tools(plan)) if plan is not None else None
 
 
 def _parse(text: str | None) -> Plan | None:

@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "show": "forethought.interfaces.cli.runs_cmd:show_command",
     "resume": "forethought.interfaces.cli.runs_cmd:resume_command",
     "replay": "forethought.interfaces.cli.runs_cmd:replay_command",
+    "memory": "forethought.interfaces.cli.memory_cmd:memory",
 }
 
 
