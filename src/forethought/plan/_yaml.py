@@ -112,7 +112,7 @@ def _check_aliases(text: str, source: str, error: type[UserError]) -> None:
                     open_nodes[-1] = (parent, total + 1)
             elif isinstance(event, yaml.AliasEvent):
                 mark = event.start_mark
-                where = f"{source}:{mark.line + 1}:{mark.column + 1}"
+                where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark is not None else source
                 name = event.anchor
                 if name not in sizes:
                     if any(anchor == name for anchor, _ in open_nodes):
