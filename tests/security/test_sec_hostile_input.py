@@ -315,3 +315,21 @@ def test_writing_to_a_read_only_database_is_one_line() -> None:
     )
     assert "read-only" in err and "--db" in err
     assert isinstance(UserError("x"), Exception)
+
+
+# ------------------------------------------------------------------------------ found by bench/fuzz
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "needle"),
+    [
+        ("yaml", "".join(" " * i + "-\n" for i in range(1500)), "nested more than 200 levels"),
+        ("json", "[" * 300 + "1" + "]" * 300, "nested more than 200 levels"),
+        ("yaml", "tool: {? [a]: {}, x: 1}\n? x: &a [1]\n", "keys must be strings"),
+    ],
+)
+def test_fuzz_findings_are_one_line_rejections(fmt: str, text: str, needle: str) -> None:
+    # Each raised RecursionError / TypeError ("internal error") before.
+    with pytest.raises(PlanFileError) as exc:
+        parse_text(text, fmt, f"plan.{fmt}")  # type: ignore[arg-type]
+    assert needle in str(exc.value) and "\n" not in str(exc.value)

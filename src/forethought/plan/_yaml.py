@@ -43,7 +43,39 @@ def load_yaml(text: str, source: str, *, error: type[UserError] = UserError) -> 
         if _DIGITS_MESSAGE in str(exc):
             raise error(too_many_digits(source)) from None
         raise
+    except TypeError as exc:  # yaml-rs builds a dict with a list/mapping key: "unhashable type"
+        if "unhashable" not in str(exc):
+            raise
+        raise error(
+            f"{source}: invalid YAML: a mapping key is a list or a mapping (`? [a]: ...`); "
+            "keys must be strings"
+        ) from None
     return _json_compatible(data, source, (), error)
+
+
+# Deeper data is refused: nothing a plan needs, and later stages (validation, hashing, JSON
+# output) recurse over it.
+MAX_NESTING = 200
+
+
+def too_deep(source: str, where: str) -> str:
+    return (
+        f"{source}: {where}: data nested more than {MAX_NESTING} levels deep; "
+        "flatten it (plans never need this)"
+    )
+
+
+def check_nesting(data: Any, source: str, error: type[UserError] = UserError) -> None:
+    """Refuse ``data`` (parsed JSON) nested deeper than ``MAX_NESTING``, without recursing."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise error(too_deep(source, f"level {depth}"))
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
 
 
 _DIGITS_MESSAGE = "integer string conversion"
@@ -182,7 +214,9 @@ def _yaml_rs_reason(message: str) -> str:
 
 
 def _json_compatible(value: Any, source: str, path: tuple[Any, ...], error: type[UserError]) -> Any:
-    """Dates become ISO strings; non-finite floats and non-string keys are refused."""
+    """Dates become ISO strings; non-finite floats, non-string keys and deep nesting are refused."""
+    if len(path) > MAX_NESTING:
+        raise error(too_deep(source, _where(path[:3]) + "..."))
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():

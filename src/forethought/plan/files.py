@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from forethought.errors import UserError
 from forethought.plan import references as refs
-from forethought.plan._yaml import SafeLoader, load_yaml, too_many_digits
+from forethought.plan._yaml import SafeLoader, check_nesting, load_yaml, too_many_digits
 from forethought.plan.model import Plan
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.validation import Problem, problems_from_validation_error, validate_plan
@@ -106,6 +106,7 @@ def parse_text(text: str, fmt: Format, source: str) -> Any:
             if "integer string conversion" in str(exc):
                 raise PlanFileError(too_many_digits(source)) from None
             raise
+        check_nesting(data, source, PlanFileError)
         return data  # JSON yields only JSON types, and non-finite numbers were refused above
     return load_yaml(text, source, error=PlanFileError)
 
