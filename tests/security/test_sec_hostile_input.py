@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from _store_support import full_run
-from forethought.errors import UserError
 from forethought.interfaces.cli import main as cli_main
 from forethought.plan.files import PlanFileError, parse_text
 from forethought.runs.store import sqlite as store_sqlite
@@ -309,12 +308,17 @@ def test_runs_and_show_work_on_a_read_only_database(
     assert not Path(str(db) + "-wal").exists() or Path(str(db) + "-wal").stat().st_size == 0
 
 
-def test_writing_to_a_read_only_database_is_one_line() -> None:
-    err = store_sqlite.describe_sqlite_error(
-        "runs.db", sqlite3.OperationalError("attempt to write a readonly database")
-    )
-    assert "read-only" in err and "--db" in err
-    assert isinstance(UserError("x"), Exception)
+def test_sqlite_failures_are_described_with_what_to_do() -> None:
+    cases = {
+        "attempt to write a readonly database": ("read-only", "writable"),
+        "database or disk is full": ("full", "free some space"),
+        "disk I/O error": ("disk failed", "check the disk"),
+    }
+    for text, needles in cases.items():
+        line = store_sqlite.describe_sqlite_error("runs.db", sqlite3.OperationalError(text))
+        assert line.startswith("runs.db: ") and all(n in line for n in needles), line
+    line = store_sqlite.describe_sqlite_error("runs.db", sqlite3.DatabaseError("file is not a database"))
+    assert "damaged" in line and "backup" in line
 
 
 # ------------------------------------------------------------------------------ found by bench/fuzz
