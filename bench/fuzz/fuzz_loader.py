@@ -323,7 +323,7 @@ def run(seconds: float, seed_value: int, cli_every: int, limit_s: float, work: P
 
     @seed(seed_value)
     @settings(
-        max_examples=10**9,
+        max_examples=1000,  # per seed: Hypothesis keeps every choice it made in memory
         deadline=None,
         database=None,
         phases=[Phase.generate],
@@ -352,8 +352,9 @@ def run(seconds: float, seed_value: int, cli_every: int, limit_s: float, work: P
             one()
         except _TimeUp:
             break
-        # Hypothesis ran out of examples for this seed (it will not, at 10**9): go on with the next.
+        # This seed's examples are done: go on with the next (fresh Hypothesis state).
         seed_value += 1
+        print(f"  {tally.inputs} inputs, {len(tally.findings)} findings", file=sys.stderr, flush=True)
     return tally
 
 
