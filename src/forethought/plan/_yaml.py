@@ -11,9 +11,11 @@ tags) — no single YAML 1.2 parser measured within 20 % of this one; see docs/a
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import math
 import re
+import sys
 from typing import Any
 
 import yaml
@@ -28,6 +30,7 @@ SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader
 def load_yaml(text: str, source: str, *, error: type[UserError] = UserError) -> Any:
     """Parse ``text`` (from ``source``, for messages); failures raise ``error`` with one line."""
     _refuse_tags(text, source, error)
+    _check_aliases(text, source, error)
     try:
         data = yaml_rs.loads(text)
     except yaml_rs.YAMLDecodeError as exc:
@@ -36,7 +39,140 @@ def load_yaml(text: str, source: str, *, error: type[UserError] = UserError) -> 
         ) from None
     except RecursionError:
         raise error(f"{source}: YAML nested too deeply") from None
+    except ValueError as exc:
+        if _DIGITS_MESSAGE in str(exc):
+            raise error(too_many_digits(source)) from None
+        raise
+    except TypeError as exc:  # yaml-rs builds a dict with a list/mapping key: "unhashable type"
+        if "unhashable" not in str(exc):
+            raise
+        raise error(
+            f"{source}: invalid YAML: a mapping key is a list or a mapping (`? [a]: ...`); "
+            "keys must be strings"
+        ) from None
     return _json_compatible(data, source, (), error)
+
+
+# Deeper data is refused: nothing a plan needs, and later stages (validation, hashing, JSON
+# output) recurse over it.
+MAX_NESTING = 200
+
+
+def too_deep(source: str, where: str) -> str:
+    return (
+        f"{source}: {where}: data nested more than {MAX_NESTING} levels deep; "
+        "flatten it (plans never need this)"
+    )
+
+
+def check_nesting(data: Any, source: str, error: type[UserError] = UserError) -> None:
+    """Refuse ``data`` (parsed JSON) nested deeper than ``MAX_NESTING``, without recursing."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise error(too_deep(source, f"level {depth}"))
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
+_DIGITS_MESSAGE = "integer string conversion"
+
+
+def _max_digits() -> int:
+    return int(getattr(sys, "get_int_max_str_digits", lambda: 4300)())
+
+
+def too_many_digits(source: str) -> str:
+    """The one-line message for an integer longer than Python converts (``sys.get_int_max_str_digits``)."""
+    return (
+        f"{source}: a number has more than {_max_digits()} digits, more than plans accept; "
+        "write it as a string (in quotes) if you need it verbatim"
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _int_bound(digits: int) -> int:
+    return int(10**digits)
+
+
+def _too_long(value: int) -> bool:
+    # Such an int parses (yaml-rs builds it directly) but cannot be printed or hashed as JSON.
+    digits = _max_digits()
+    return digits > 0 and value.bit_length() > 3 * digits and abs(value) >= _int_bound(digits)
+
+
+# Aliases may expand to at most this many nodes in all (the document's own nodes are not counted):
+# generous for sharing a few blocks, far below what a "billion laughs" file would build.
+MAX_ALIAS_NODES = 100_000
+
+# An alias can only start a token: at line start or after whitespace or a flow indicator.
+_ALIAS_CANDIDATE = re.compile(r"(?:^|[\s,\[{])\*", re.MULTILINE)
+
+
+def _check_aliases(text: str, source: str, error: type[UserError]) -> None:
+    """Refuse recursive aliases and aliases that expand beyond ``MAX_ALIAS_NODES`` nodes.
+
+    yaml-rs turns a recursive alias into ``null`` silently, and anything that walks the composed
+    nodes (line numbers) would follow the cycle forever; expansion is counted without building it.
+    """
+    if not _ALIAS_CANDIDATE.search(text):
+        return
+    sizes: dict[str, int] = {}  # anchor -> nodes it stands for, once its node is complete
+    open_nodes: list[tuple[str | None, int]] = []  # (anchor, nodes so far) per open collection
+    expanded = 0
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                if event.anchor is not None:
+                    sizes.pop(event.anchor, None)  # a reused name now means this open node
+                open_nodes.append((event.anchor, 1))
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                anchor, count = open_nodes.pop()
+                if anchor is not None:
+                    sizes[anchor] = count
+                if open_nodes:
+                    parent, total = open_nodes[-1]
+                    open_nodes[-1] = (parent, total + count)
+            elif isinstance(event, yaml.ScalarEvent):
+                if event.anchor is not None:
+                    sizes[event.anchor] = 1
+                if open_nodes:
+                    parent, total = open_nodes[-1]
+                    open_nodes[-1] = (parent, total + 1)
+            elif isinstance(event, yaml.AliasEvent):
+                mark = event.start_mark
+                where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark is not None else source
+                name = event.anchor
+                if name not in sizes:
+                    if any(anchor == name for anchor, _ in open_nodes):
+                        raise error(
+                            f"{where}: invalid YAML: recursive alias *{name} refers to the node "
+                            f"that contains it (&{name}); a plan must be a tree: copy the "
+                            "values instead"
+                        )
+                    raise error(f"{where}: invalid YAML: alias *{name} has no anchor &{name} before it")
+                expanded += sizes[name]
+                if expanded > MAX_ALIAS_NODES:
+                    raise error(
+                        f"{where}: invalid YAML: aliases expand to more than {MAX_ALIAS_NODES:,} "
+                        "values (nested anchors multiply); write the values out or use fewer "
+                        "nested anchors"
+                    )
+                if open_nodes:
+                    parent, total = open_nodes[-1]
+                    open_nodes[-1] = (parent, total + sizes[name])
+    except yaml.YAMLError as exc:
+        # The text has what may be an alias and PyYAML cannot read it: refuse rather than let
+        # a second parser decide what the aliases mean.
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark is not None else source
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise error(f"{where}: invalid YAML: {problem}") from None
+    except RecursionError:
+        raise error(f"{source}: YAML nested too deeply") from None
 
 
 # A tag can only start a token: at line start or after whitespace or a flow indicator.
@@ -78,7 +214,9 @@ def _yaml_rs_reason(message: str) -> str:
 
 
 def _json_compatible(value: Any, source: str, path: tuple[Any, ...], error: type[UserError]) -> Any:
-    """Dates become ISO strings; non-finite floats and non-string keys are refused."""
+    """Dates become ISO strings; non-finite floats, non-string keys and deep nesting are refused."""
+    if len(path) > MAX_NESTING:
+        raise error(too_deep(source, _where(path[:3]) + "..."))
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
@@ -94,6 +232,8 @@ def _json_compatible(value: Any, source: str, path: tuple[Any, ...], error: type
         return out
     if isinstance(value, list):
         return [_json_compatible(v, source, (*path, i), error) for i, v in enumerate(value)]
+    if isinstance(value, int) and _too_long(value):
+        raise error(f"{too_many_digits(source)} (at {_where(path)})")
     if isinstance(value, float) and not math.isfinite(value):
         raise error(
             f"{source}: {_where(path)}: {value} is not a finite number; use a finite number or a string"

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from forethought.errors import UserError
 from forethought.plan import references as refs
-from forethought.plan._yaml import SafeLoader, load_yaml
+from forethought.plan._yaml import SafeLoader, check_nesting, load_yaml, too_many_digits
 from forethought.plan.model import Plan
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.validation import Problem, problems_from_validation_error, validate_plan
@@ -102,6 +102,11 @@ def parse_text(text: str, fmt: Format, source: str) -> Any:
             ) from None
         except RecursionError:
             raise PlanFileError(f"{source}: JSON nested too deeply") from None
+        except ValueError as exc:  # after the ValueError subclasses above
+            if "integer string conversion" in str(exc):
+                raise PlanFileError(too_many_digits(source)) from None
+            raise
+        check_nesting(data, source, PlanFileError)
         return data  # JSON yields only JSON types, and non-finite numbers were refused above
     return load_yaml(text, source, error=PlanFileError)
 
@@ -239,9 +244,13 @@ def line_index(text: str, fmt: Format) -> dict[tuple[Any, ...], int]:
         return {}
     index: dict[tuple[Any, ...], int] = {}
     stack: list[tuple[yaml.Node, tuple[Any, ...]]] = [(root, ())] if root is not None else []
+    seen: set[int] = set()  # an alias shares its node: walk each node once (no cycles, no bombs)
     while stack:
         node, path = stack.pop()
         index.setdefault(path, node.start_mark.line + 1)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 sub = (*path, key.value)

@@ -7,6 +7,7 @@ traceback (set FORETHOUGHT_DEBUG=1 to see one for an internal error).
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -16,7 +17,7 @@ from typing import Any
 import click
 
 from forethought import __version__
-from forethought.errors import UserError
+from forethought.errors import StoreError, UserError
 
 # name → "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
@@ -87,14 +88,49 @@ def run(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
-    except Exception as exc:
-        if os.environ.get("FORETHOUGHT_DEBUG"):
-            traceback.print_exc()
-        first_line = (str(exc).splitlines() or [""])[0]
+    except StoreError as exc:
+        # The run database failed (full disk, read-only, damaged): the message says what to do.
+        click.echo(f"forethought: error: {exc}", err=True)
+        return 2
+    except OSError as exc:
+        hint = _ENVIRONMENT_HINTS.get(exc.errno or 0)
+        if hint is None:
+            return _internal_error(exc)
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"forethought: error: {where}{exc.strerror or exc}; {hint}", err=True)
+        return 2
+    except ValueError as exc:
+        if "integer string conversion" not in str(exc):
+            return _internal_error(exc)
         click.echo(
-            f"forethought: internal error: {type(exc).__name__}: {first_line} "
-            "(set FORETHOUGHT_DEBUG=1 for a traceback, and please report it)",
+            f"forethought: error: a number has more than {sys.get_int_max_str_digits()} digits, "
+            "more than forethought accepts; write it as a string (in quotes)",
             err=True,
         )
-        return 1
+        return 2
+    except Exception as exc:
+        return _internal_error(exc)
     return int(result) if isinstance(result, int) else 0
+
+
+# Environment failures a person can fix; any other OSError is a bug and reported as one.
+_ENVIRONMENT_HINTS: dict[int, str] = {
+    errno.ENOSPC: "free some space on that disk and retry",
+    errno.EDQUOT: "your disk quota is used up; free some space and retry",
+    errno.EROFS: "that file system is read-only; use a writable location",
+    errno.EACCES: "fix the permissions or use another location",
+    errno.EPERM: "fix the permissions or use another location",
+    errno.EIO: "the disk reported an I/O error; check the disk and retry",
+}
+
+
+def _internal_error(exc: BaseException) -> int:
+    if os.environ.get("FORETHOUGHT_DEBUG"):
+        traceback.print_exc()
+    first_line = (str(exc).splitlines() or [""])[0]
+    click.echo(
+        f"forethought: internal error: {type(exc).__name__}: {first_line} "
+        "(set FORETHOUGHT_DEBUG=1 for a traceback, and please report it)",
+        err=True,
+    )
+    return 1

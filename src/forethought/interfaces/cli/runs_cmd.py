@@ -28,7 +28,7 @@ from forethought.interfaces.cli._common import (
 )
 from forethought.interfaces.cli._runs_format import runs_table, show_text
 from forethought.oversight.redaction import default_redactor
-from forethought.runs.store.sqlite import SqliteStore, open_store
+from forethought.runs.store.sqlite import SqliteStore, open_store, open_store_for_reading
 
 F = TypeVar("F", bound=Callable[..., Any])
 _EXIT_BY_STATUS = {
@@ -54,6 +54,11 @@ def db_option(fn: F) -> F:
 def _open(db: str | None) -> SqliteStore:
     """``--db``, else ``$FORETHOUGHT_DB`` or forethought.toml's ``db``, else the default path."""
     return open_store(_config(db).db)
+
+
+def _open_for_reading(db: str | None) -> SqliteStore:
+    """As ``_open``, but a database this process cannot write is opened read-only."""
+    return open_store_for_reading(_config(db).db)
 
 
 def _summary(state: Any) -> dict[str, Any]:
@@ -86,7 +91,7 @@ async def _progress(event: Event) -> None:
 )
 def runs_command(db: str | None, as_json: bool, limit: int) -> int:
     """List recorded runs, newest first."""
-    with _open(db) as store:
+    with _open_for_reading(db) as store:
         rows = store.list_runs(limit=limit)
         modified = {r.run_id for r in rows if _record_check(store, r.run_id)["modified"]}
     if as_json:
@@ -130,7 +135,7 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
     if events_limit != "all" and not events_limit.isdigit():
         raise UserError(f"--events {events_limit!r}: expected a number or `all`")
     limit = None if events_limit == "all" else int(events_limit)
-    with _open(db) as store:
+    with _open_for_reading(db) as store:
         run_id = resolve_run_id(store, run_id)
         row = store.get_run(run_id)
         assert row is not None

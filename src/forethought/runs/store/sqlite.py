@@ -25,6 +25,7 @@ import socket
 import sqlite3
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -74,6 +75,60 @@ def open_store(db: str | Path | None = None, **options: Any) -> SqliteStore:
     return SqliteStore(default_db_path() if db is None else db, **options)
 
 
+def open_store_for_reading(db: str | Path | None = None, **options: Any) -> SqliteStore:
+    """Open for commands that only read (``runs``, ``show``): read-only when we cannot write.
+
+    A database we may write is opened as usual (so its schema is current); one we may not is
+    opened with SQLite's ``mode=ro``: no WAL switch, no chmod, no migrations, no leases.
+    """
+    path = default_db_path() if db is None else db
+    return SqliteStore(path, read_only=needs_read_only(path), **options)
+
+
+def needs_read_only(path: str | Path) -> bool:
+    """True when ``path`` exists but this process may not write it or its directory.
+
+    SQLite writes next to the file (``-wal``, ``-shm``), so a read-only directory counts too.
+    ``access(2)`` also reports a read-only mount (``EROFS``), even to root.
+    """
+    if str(path) == ":memory:":
+        return False
+    p = Path(path).expanduser()
+    if not p.exists():
+        return False
+    return not (os.access(p, os.W_OK) and os.access(p.parent, os.W_OK))
+
+
+def describe_sqlite_error(path: str, exc: sqlite3.Error) -> str:
+    """One line for an SQLite failure the user can act on (disk, permissions, damage)."""
+    text = str(exc)
+    low = text.lower()
+    if "database or disk is full" in low or "disk is full" in low:
+        return f"{path}: the disk holding the run database is full ({text}); free some space and retry"
+    if "readonly database" in low or "read-only" in low:
+        return (
+            f"{path}: the run database is read-only ({text}); make it and its directory writable, "
+            "or pass another --db"
+        )
+    if "disk i/o error" in low:
+        return (
+            f"{path}: the disk failed while reading or writing the run database ({text}); check the "
+            "disk and free space, then retry"
+        )
+    if "unable to open" in low:
+        return (
+            f"{path}: cannot open the run database ({text}); check the path and its permissions "
+            "or pass another --db"
+        )
+    damaged = "malformed" in low or "not a database" in low
+    if damaged or not isinstance(exc, sqlite3.OperationalError):
+        return (
+            f"{path}: the run database is damaged or not a forethought database ({text}); restore a "
+            "backup or pass another --db"
+        )
+    return f"{path}: {text}"
+
+
 def new_owner_id() -> str:
     """``host:pid:random`` — enough to tell whether a lease holder on this host is still alive."""
     return f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}"
@@ -118,11 +173,20 @@ class SqliteStore:
         busy_timeout_s: float = 5.0,
         retry_deadline_s: float = 120.0,
         record_key: bytes | None = None,
+        read_only: bool = False,
     ) -> None:
         self.path = str(path)
         # Seals each run's event chain (``_chain``); derived from the approval key on first append.
         self._record_key = record_key
         self._memory = self.path == ":memory:"
+        self.read_only = read_only and not self._memory
+        if self.read_only:
+            self.path = str(Path(self.path).expanduser())
+            self._conn = self._connect_read_only(busy_timeout_s)
+            self._retry_deadline_s = retry_deadline_s
+            self._lock = threading.RLock()
+            self._retrying(self._check_schema)
+            return
         self._retry_deadline_s = retry_deadline_s
         self._lock = threading.RLock()
         if not self._memory:
@@ -154,6 +218,32 @@ class SqliteStore:
 
     # -- connection plumbing -------------------------------------------------------------------
 
+    def _connect_read_only(self, busy_timeout_s: float) -> sqlite3.Connection:
+        uri = "file:" + urllib.parse.quote(self.path) + "?mode=ro"
+        for attempt in (uri, uri + "&immutable=1"):
+            try:
+                conn = sqlite3.connect(
+                    attempt, uri=True, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
+                )
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError as exc:
+                # A WAL database in a directory we cannot write has no -shm to share: read it
+                # as immutable (nobody can be writing it there without that directory either).
+                if "unable to open" not in str(exc).lower() or attempt.endswith("immutable=1"):
+                    raise StoreError(describe_sqlite_error(self.path, exc)) from None
+            except sqlite3.Error as exc:
+                raise StoreError(describe_sqlite_error(self.path, exc)) from None
+        raise AssertionError("unreachable")
+
+    def _check_schema(self) -> None:
+        tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"runs", "events"} <= tables:
+            raise StoreError(
+                f"{self.path}: read-only and not a forethought run database (no runs table); "
+                "pass another --db"
+            )
+
     def _configure(self, synchronous: Synchronous) -> None:
         if not self._memory:
             mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -180,7 +270,7 @@ class SqliteStore:
                     return fn(*args)
             except sqlite3.OperationalError as exc:
                 if not _is_busy(exc):
-                    raise StoreError(f"{self.path}: {exc}") from None
+                    raise StoreError(describe_sqlite_error(self.path, exc)) from None
                 if time.monotonic() >= deadline:
                     raise StoreError(
                         f"{self.path}: the run database stayed locked for "
@@ -188,10 +278,7 @@ class SqliteStore:
                         "transaction — stop it or retry"
                     ) from None
             except sqlite3.DatabaseError as exc:
-                raise StoreError(
-                    f"{self.path}: the run database is damaged or not a forethought "
-                    f"database ({exc}); restore a backup or pass another --db"
-                ) from None
+                raise StoreError(describe_sqlite_error(self.path, exc)) from None
             time.sleep(delay * (0.5 + random.random()))  # noqa: S311 - jitter, not crypto
             delay = min(delay * 2, 0.1)
 
@@ -492,4 +579,13 @@ def _parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
     return out
 
 
-__all__ = ["SequenceError", "SqliteStore", "default_db_path", "new_owner_id", "open_store"]
+__all__ = [
+    "SequenceError",
+    "SqliteStore",
+    "default_db_path",
+    "describe_sqlite_error",
+    "needs_read_only",
+    "new_owner_id",
+    "open_store",
+    "open_store_for_reading",
+]
