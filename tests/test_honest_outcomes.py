@@ -312,8 +312,21 @@ def test_cli_uncovered_plan_exits_3_naming_the_missing_output(cli_env: Path, ws:
     assert "plan does not cover the goal" in result.stderr and "notes-backup.txt" in result.stderr
     assert result.stdout == ""
     assert not (ws / "notes-backup.txt").exists()
-    forced = run_cli(cli_env, ws, COPY, [plan_json(READ, COUNT)], "--yes-all", "--force")
+    # Streamed (the default with --yes-all) the plan is checked when it closes: the run pauses.
+    as_json = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json")
+    assert as_json.return_value == 3
+    data = json.loads(as_json.stdout)
+    assert data["status"] == "paused" and data["coverage"]["covered"] is False
+    # Planned first, it is repaired and then waits for approval before anything runs.
+    planned = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json", "--no-stream")
+    assert planned.return_value == 3
+    data = json.loads(planned.stdout)
+    assert data["status"] == "awaiting_approval" and data["coverage"]["covered"] is False
+    assert data["plan_version"] == 4  # v1 and three repairs (max_replans = 3)
+    assert any("notes-backup.txt" in m["message"] for m in data["coverage"]["missing"])
+    forced = run_cli(cli_env, ws, COPY, [plan_json(READ, COUNT)], "--yes-all", "--force", "--json")
     assert forced.return_value == 0, forced.stderr
+    assert json.loads(forced.stdout)["coverage"]["covered"] is False  # ran anyway, and says so
 
 
 def test_cli_missing_capability_exits_1_with_one_line(cli_env: Path, ws: Path) -> None:

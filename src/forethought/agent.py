@@ -76,6 +76,8 @@ class RunResult:
     summary: dict[str, Any]
     plan: Plan | None
     problems: list[Problem] = field(default_factory=list)
+    # The goal coverage check of the latest checked plan ({"covered", "missing"}), if any.
+    coverage: dict[str, Any] | None = None
 
     @property
     def status(self) -> str:
@@ -478,7 +480,7 @@ class Agent:
         state = fold(pre.events)
         from forethought.execution._parts import run_summary
 
-        return RunResult(pre.run_id, state, run_summary(state, {}), plan, problems)
+        return RunResult(pre.run_id, state, run_summary(state, {}), plan, problems, coverage_of(pre.events))
 
     def _settings(self) -> WiringSettings:
         return WiringSettings(
@@ -527,7 +529,8 @@ class Agent:
             and executor.plan is not None
         ):
             self.memory.remember(executor.plan)
-        return RunResult(executor.run_id, state, executor.summary(), executor.plan)
+        coverage = coverage_of([*start.prior, *executor.log])
+        return RunResult(executor.run_id, state, executor.summary(), executor.plan, coverage=coverage)
 
     async def _drive(
         self, start: _Execution, options: ExecutorOptions, on_executor: Callable[[Executor], None]
@@ -687,6 +690,14 @@ class Agent:
         from forethought.runs.run_ids import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
+
+
+def coverage_of(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The recorded coverage of the latest checked plan (``plan_validated.coverage``)."""
+    for event in reversed(events):
+        if isinstance(event, E.PlanValidated) and event.coverage is not None:
+            return event.coverage
+    return None
 
 
 def uncovered_reason(coverage: Coverage) -> str:

@@ -94,6 +94,8 @@ def report(
     from forethought.oversight.redaction import default_redactor
 
     summary = default_redactor().redact(result.summary)
+    if result.coverage is not None:
+        summary["coverage"] = result.coverage
     if as_json:
         print_json(summary)
         return EXIT_BY_STATUS.get(result.state.status, EXIT_FAILED)

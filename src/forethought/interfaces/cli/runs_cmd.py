@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
+from forethought.agent import coverage_of
 from forethought.errors import UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event, event_to_dict
@@ -158,14 +159,14 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
                     for v in versions
                 ],
                 "events": [event_to_dict(e) for e in events],
-                "coverage": _coverage(events),
+                "coverage": coverage_of(events),
                 "pending_steps": _pending(state, events),
             }
         )
         print_json(_scrub(data))
     else:
         click.echo(show_text(row, state, versions, events, limit, _record_lines(record)))
-        extra = _coverage_lines(_coverage(events))
+        extra = _coverage_lines(coverage_of(events))
         pending = _pending(state, events)
         if pending:
             from forethought.interfaces.cli._display import call_text
@@ -175,14 +176,6 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
         if extra:
             click.echo(redact_text("\n".join(extra)))
     return EXIT_OK
-
-
-def _coverage(events: Sequence[Event]) -> dict[str, Any] | None:
-    """The goal coverage check of the run's latest checked plan (``plan_validated.coverage``)."""
-    for e in reversed(events):
-        if isinstance(e, E.PlanValidated) and e.coverage is not None:
-            return e.coverage
-    return None
 
 
 def _coverage_lines(coverage: dict[str, Any] | None) -> list[str]:
