@@ -334,3 +334,25 @@ def test_cli_missing_capability_exits_1_with_one_line(cli_env: Path, ws: Path) -
     assert result.return_value == 1
     assert 'no tool can delete "notes.txt"; available: ' in result.stderr
     assert (ws / "notes.txt").exists()
+
+
+async def test_review_screen_shows_the_findings(
+    ws: Path, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    import click
+    from rich.console import Console
+
+    from forethought.interfaces.cli._display import InteractiveReviewer
+
+    answers = iter(["r", "misses the copy"])
+    monkeypatch.setattr(click, "prompt", lambda *a, **k: next(answers))
+    out = io.StringIO()
+    reviewer = InteractiveReviewer(Console(file=out, width=200, no_color=True))
+    model = ScriptedModel([plan_json(READ, COUNT)])
+    result = await make_agent(ws, store, model, budgets=Budgets(max_replans=0)).run(COPY, reviewer=reviewer)
+    assert result.status == "cancelled"
+    screen = out.getvalue()
+    assert "The plan does not cover the goal:" in screen
+    assert 'the goal asks to copy to "notes-backup.txt"' in screen
