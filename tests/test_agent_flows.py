@@ -224,7 +224,9 @@ async def test_reject_cancels_the_run(store: SqliteStore) -> None:
     async def reviewer(review: PlanReview) -> Decision:
         return Decision("reject", note="wrong database")
 
-    result = await agent(store, ScriptedModel([plan_json(READ, WRITE)])).run("copy", reviewer=reviewer)
+    result = await agent(store, ScriptedModel([plan_json(READ, WRITE)])).run(
+        "copy the db setting", reviewer=reviewer
+    )
     assert result.status == "cancelled"
     assert "rejected by" in result.state.reason and "wrong database" in result.state.reason
     assert EFFECTS == []
@@ -250,8 +252,9 @@ async def test_replan_adding_a_side_effect_needs_fresh_approval(store: SqliteSto
     async def reviewer(review: PlanReview) -> Decision:
         return Decision("approve")
 
+    # s1 only orders s2 (its output goes nowhere): the coverage check flags it, so --force.
     model = ScriptedModel([plan_json(READ, deploy), replanned])
-    result = await agent(store, model).run("deploy", reviewer=reviewer)
+    result = await agent(store, model).run("deploy the db setting to prod", reviewer=reviewer, force=True)
     model.assert_all_used()
     # v1 was approved by a human; v2's new write was not, so it must not run.
     assert result.status == "awaiting_approval"
@@ -262,7 +265,7 @@ async def test_replan_adding_a_side_effect_needs_fresh_approval(store: SqliteSto
     STATE.clear()
     EFFECTS.clear()
     model = ScriptedModel([plan_json(READ, deploy), replanned])
-    auto = await agent(store, model).run("deploy", approve="all")
+    auto = await agent(store, model).run("deploy the db setting to prod", approve="all", force=True)
     assert auto.status == "succeeded"
     assert EFFECTS == ["read db", "deploy prod", "write target=canary"]
     assert kinds(store, auto.run_id).count("plan_approved") == 2
@@ -284,7 +287,7 @@ async def test_planner_that_always_replans_stops_at_max_replans(store: SqliteSto
     step["tool"] = "always_fail"
     model = ScriptedModel([plan_json(step), again, again])
     a = Agent([always_fail], model=model, store=store, budgets=Budgets(max_replans=2))
-    result = await a.run("deploy", approve="all")
+    result = await a.run("deploy x", approve="all")
     model.assert_all_used()
     assert result.status == "failed"
     assert "max_replans=2" in result.state.reason
@@ -316,7 +319,7 @@ async def test_token_burning_agent_step_is_stopped_by_the_token_budget(store: Sq
 async def test_step_that_never_ends_is_stopped_by_the_wall_clock(store: SqliteStore) -> None:
     model = ScriptedModel([plan_json({"id": "s1", "tool": "hang_forever", "args": {"seconds": 3600}})])
     a = agent(store, model, budgets=Budgets(max_wall_s=0.5))
-    result = await asyncio.wait_for(a.run("wait", approve="all"), timeout=30)
+    result = await asyncio.wait_for(a.run("wait 3600 seconds", approve="all"), timeout=30)
     assert result.status == "paused"
     assert "budget max_wall_s exceeded" in result.state.reason
     assert STATE.get("hang_cleaned_up") is True  # the hung call was cancelled, not left running
@@ -426,7 +429,7 @@ async def test_destructive_steps_can_require_confirmation_at_execution_time(stor
         store=store,
         reconfirm_destructive=True,
     )
-    first = await a.run("drop the old table", approve="all")
+    first = await a.run("read the db setting, then drop the old table", approve="all", force=True)
     assert first.status == "awaiting_approval"  # --yes-all is not a confirmation
     assert EFFECTS == ["read db"]
     with pytest.raises(Exception, match="no step 'nope'"):

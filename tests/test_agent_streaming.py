@@ -79,7 +79,7 @@ def store(tmp_path: Path) -> Any:
 async def test_read_only_steps_start_before_the_plan_is_complete(store: SqliteStore) -> None:
     model = SlowStreamModel(json.dumps(PLAN))
     agent = Agent([fetch, save], model=model, store=store)
-    result = await agent.run("fetch and save", approve="all", stream=True)
+    result = await agent.run("fetch a, b and c and save them", approve="all", stream=True)
     assert result.status == "succeeded", result.state.reason
     assert model.finished_at is not None
     assert STARTS["a"] < model.finished_at  # started while the planner was still writing
@@ -97,7 +97,7 @@ async def test_read_only_steps_start_before_the_plan_is_complete(store: SqliteSt
 
 async def test_yes_runs_read_only_work_and_waits_for_side_effects(store: SqliteStore) -> None:
     agent = Agent([fetch, save], model=SlowStreamModel(json.dumps(PLAN), delay_s=0.01), store=store)
-    result = await agent.run("fetch and save", approve="read_only", stream=True)
+    result = await agent.run("fetch a, b and c and save them", approve="read_only", stream=True)
     assert result.status == "awaiting_approval"
     assert set(STARTS) == {"a", "b", "c"}
     assert result.state.steps["s4"].status in ("pending", "ready")

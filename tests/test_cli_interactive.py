@@ -22,7 +22,9 @@ PLAN = {
 }
 
 
-def setup(tmp_path: Path, plan: dict[str, object]) -> tuple[list[str], dict[str, str]]:
+def setup(
+    tmp_path: Path, plan: dict[str, object], goal: str = "update the db setting", *extra: str
+) -> tuple[list[str], dict[str, str]]:
     replies = tmp_path / "replies.json"
     replies.write_text(json.dumps([json.dumps(plan)]))
     env = dict(
@@ -37,13 +39,14 @@ def setup(tmp_path: Path, plan: dict[str, object]) -> tuple[list[str], dict[str,
         "-m",
         "forethought",
         "run",
-        "update the db setting",
+        goal,
         "--model",
         f"scripted:{replies}",
         "--tools",
         str(FIXTURES / "tools.py"),
         "--db",
         str(tmp_path / "runs.db"),
+        *extra,
     ]
     return args, env
 
@@ -117,7 +120,9 @@ def test_ctrl_c_pauses_and_resume_finishes(tmp_path: Path) -> None:
             {"id": "s2", "tool": "write_config", "args": {"name": "x", "value": "y"}, "depends_on": ["s1"]},
         ]
     }
-    args, env = setup(tmp_path, plan)
+    args, env = setup(
+        tmp_path, plan, "check for 1.5 seconds, then set x to y", "--force"
+    )  # s1 only orders s2
     child = spawn(args, env, tmp_path)
     child.expect(r"\[r\]eject")
     child.sendline("a")

@@ -39,6 +39,7 @@ from forethought.oversight.approvals import (
 )
 from forethought.oversight.redaction import default_redactor, redact_goal, redact_text
 from forethought.oversight.supervisor import Budgets
+from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, validate_plan
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
@@ -55,6 +56,7 @@ class PlanReview:
     specs: Mapping[str, ToolSpec]
     side_effect_steps: tuple[str, ...]
     reason: str = ""
+    coverage: Coverage | None = None  # the goal coverage check of a planned plan
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class RunResult:
     summary: dict[str, Any]
     plan: Plan | None
     problems: list[Problem] = field(default_factory=list)
+    # The goal coverage check of the latest checked plan ({"covered", "missing"}), if any.
+    coverage: dict[str, Any] | None = None
 
     @property
     def status(self) -> str:
@@ -225,16 +229,29 @@ class Agent:
         on_event: Callable[[Event], Awaitable[None]] | None = None,
         run_config: Mapping[str, Any] | None = None,
         stream: bool = False,
+        force: bool = False,
     ) -> RunResult:
         """Plan (unless given a plan), review, execute. ``approve`` is the non-interactive policy:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
         (recorded as an approval by this process's user); ``none`` asks ``reviewer`` or pauses.
 
+        A planned plan that does not cover the goal (``plan.coverage``) is first repaired by the
+        planner (up to ``budgets.max_replans`` rounds, each a new plan version); if it still
+        misses the goal, nothing runs without a person (``reviewer``, or ``approve`` later)
+        unless ``force`` (recorded in ``run_created.config.force``). A goal asking for an effect
+        no tool can produce fails before planning, naming the missing capability.
+
         A secret in the goal is redacted first: the model, the plan and the run record never
         see it (reference secrets in plan arguments as ``${env.NAME}``)."""
         goal_or_plan = redact_goal(goal_or_plan)
+        if force:
+            run_config = {**(run_config or {}), "force": True}
+        if isinstance(goal_or_plan, str):
+            incapable = self._incapable(goal_or_plan, approve, run_config)
+            if incapable is not None:
+                return incapable
         if stream and isinstance(goal_or_plan, str) and reviewer is None and approve != "none":
-            return await self._execute(self._streamed(goal_or_plan, approve, run_config), on_event)
+            return await self._execute(self._streamed(goal_or_plan, approve, run_config, force), on_event)
         run_id = uuid.uuid4().hex[:12]
         self.last_run_id = run_id
         pre = _Preamble(run_id)
@@ -254,18 +271,37 @@ class Agent:
             source = "planner"
         if plan is not None:
             pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source=source)
-        pre.add(
-            E.PlanValidated, plan_hash=plan.plan_hash() if plan else "", problems=[str(p) for p in problems]
+        # Coverage is checked for planned plans: a given plan (a file, the API) is the caller's.
+        coverage = (
+            check_coverage(plan, goal, self.specs) if plan and not problems and source == "planner" else None
         )
+        self._validated(pre, plan, problems, coverage)
         if plan is None or problems:
             first = str(problems[0]) if problems else "the planner returned no plan"
             pre.add(E.RunFinished, status="failed", reason=f"invalid plan: {first}")
             return self._finish_without_executing(pre, plan, problems)
         plans = [plan]
+        if coverage is not None and not coverage.covered and not force:  # --force: run it as written
+            plan, coverage = await self._repair_coverage(pre, goal, plan, coverage, plans)
         approvals: list[Approval] = []
-        plan = await self._review(pre, plan, plans, approvals, approve, reviewer)
-        if plan is None:
+        uncovered = coverage is not None and not coverage.covered and not force
+        if uncovered and reviewer is None:
+            assert coverage is not None
+            # Nobody can look, and the plan misses the goal: nothing runs (not even read-only
+            # steps, whose answer would read as the goal's). `approve` or `--force` runs it.
+            reason = uncovered_reason(coverage)
+            pre.add(
+                E.ApprovalRequested,
+                plan_hash=plan.plan_hash(),
+                reason=reason,
+                step_ids=list(needs_new_approval(plan, ApprovalGate(plans, approvals, self.specs))),
+            )
+            pre.add(E.RunFinished, status="awaiting_approval", reason=reason)
+            return self._finish_without_executing(pre, plan, [])
+        reviewed = await self._review(pre, plan, plans, approvals, approve, reviewer, coverage)
+        if reviewed is None:
             return self._finish_without_executing(pre, plans[-1], [])
+        plan = reviewed
         if approve == "none" and reviewer is None:
             # Nobody approved anything, not even read-only work: stop before executing.
             pre.add(
@@ -286,20 +322,26 @@ class Agent:
         approvals: list[Approval],
         approve: ApproveMode,
         reviewer: Reviewer | None,
+        coverage: Coverage | None = None,
     ) -> Plan | None:
         """Approve, edit (loop) or reject before execution; returns the plan to run or None."""
         while True:
             gate = ApprovalGate(plans, approvals, self.specs)
             pending = tuple(needs_new_approval(plan, gate))
             low_confidence = self.low_confidence(plan)
-            if approve == "all" and not low_confidence:
+            # A plan that misses the goal goes to the person (the caller stops a run without one).
+            missing = coverage.missing if coverage is not None and reviewer is not None else ()
+            if approve == "all" and not low_confidence and not missing:
                 if pending:
                     self._grant(pre, plan, approvals, self.approver + " (--yes-all)")
                 return plan
-            if approve == "read_only" and not pending:
+            if approve == "read_only" and not pending and not missing:
                 return plan  # --yes: a plan with no side effects needs no one
+            confidence = plan.metadata.get("confidence")
             reason = (
-                f"planner confidence {plan.metadata.get('confidence')} is below {self.confidence_threshold}"
+                uncovered_reason(coverage)
+                if missing and coverage is not None
+                else f"planner confidence {confidence} is below {self.confidence_threshold}"
                 if low_confidence
                 else f"{len(pending)} step(s) have side effects"
                 if pending
@@ -312,7 +354,7 @@ class Agent:
                     )
                 return plan  # with --yes read-only steps run; the executor pauses for the rest
             pre.add(E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason, step_ids=list(pending))
-            decision = await reviewer(PlanReview(plan, self.specs, pending, reason))
+            decision = await reviewer(PlanReview(plan, self.specs, pending, reason, coverage))
             if decision.action == "approve":
                 pre.add(
                     E.ApprovalDecided,
@@ -356,6 +398,64 @@ class Agent:
             pre.add(E.PlanProposed, plan=edited.to_data(), plan_hash=edited.plan_hash(), source="edit")
             plans.append(edited)
             plan = edited
+            coverage = None  # the person wrote this version
+
+    def _incapable(
+        self, goal: str, approve: ApproveMode, run_config: Mapping[str, Any] | None
+    ) -> RunResult | None:
+        """A recorded failed run when the goal asks for an effect no tool can produce."""
+        from forethought.planning.capability import missing_capabilities
+
+        missing = missing_capabilities(goal, self.specs)
+        if not missing:
+            return None
+        run_id = uuid.uuid4().hex[:12]
+        self.last_run_id = run_id
+        pre = _Preamble(run_id)
+        pre.add(
+            E.RunCreated,
+            goal=goal,
+            config={"approve": approve, "budgets": self.budgets.model_dump(), **(run_config or {})},
+        )
+        pre.add(E.RunFinished, status="failed", reason="; ".join(str(m) for m in missing))
+        return self._finish_without_executing(pre, None, [])
+
+    def _validated(
+        self, pre: _Preamble, plan: Plan | None, problems: Sequence[Problem], coverage: Coverage | None
+    ) -> None:
+        confidence = plan.metadata.get("confidence") if plan is not None else None
+        pre.add(
+            E.PlanValidated,
+            plan_hash=plan.plan_hash() if plan else "",
+            problems=[str(p) for p in problems],
+            coverage=coverage.to_dict() if coverage is not None else None,
+            confidence=confidence if isinstance(confidence, (int, float)) else None,
+        )
+
+    async def _repair_coverage(
+        self, pre: _Preamble, goal: str, plan: Plan, coverage: Coverage, plans: list[Plan]
+    ) -> tuple[Plan, Coverage]:
+        """Feed the coverage findings back to the planner, within ``max_replans`` rounds; each
+        repaired plan is recorded as a new version (``plan_proposed`` source ``replan``). An
+        answer that is invalid ends the rounds: the last valid plan stands."""
+        from forethought.planning.planner import repair_coverage
+
+        model = self.model("planner")
+        for _round in range(self.budgets.max_replans):
+            result = await repair_coverage(goal, plan, [str(f) for f in coverage.missing], self.specs, model)
+            for call in result.calls:
+                pre.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
+            if result.plan is None or result.problems:
+                break
+            plan = result.plan
+            coverage = check_coverage(plan, goal, self.specs)
+            pre.version = plan.version
+            pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source="replan")
+            self._validated(pre, plan, [], coverage)
+            plans.append(plan)
+            if coverage.covered:
+                break
+        return plan, coverage
 
     def low_confidence(self, plan: Plan) -> bool:
         return low_confidence(plan, self.confidence_threshold)
@@ -373,7 +473,7 @@ class Agent:
         state = fold(pre.events)
         from forethought.execution._parts import run_summary
 
-        return RunResult(pre.run_id, state, run_summary(state, {}), plan, problems)
+        return RunResult(pre.run_id, state, run_summary(state, {}), plan, problems, coverage_of(pre.events))
 
     def _settings(self) -> WiringSettings:
         return WiringSettings(
@@ -423,9 +523,14 @@ class Agent:
         ):
             # Kept only if the run achieved its goal: covered, every check passed, not forced.
             self.memory.remember(
-                executor.plan, run=state, events=executor.log, tools=self.specs, forced=False
+                executor.plan,
+                run=state,
+                events=executor.log,
+                tools=self.specs,
+                forced=bool(state.config.get("force")),
             )
-        return RunResult(executor.run_id, state, executor.summary(), executor.plan)
+        coverage = coverage_of([*start.prior, *executor.log])
+        return RunResult(executor.run_id, state, executor.summary(), executor.plan, coverage=coverage)
 
     async def _drive(
         self, start: _Execution, options: ExecutorOptions, on_executor: Callable[[Executor], None]
@@ -463,7 +568,9 @@ class Agent:
             on_executor=on_executor,
         )
 
-    def _streamed(self, goal: str, approve: ApproveMode, run_config: Mapping[str, Any] | None) -> _Execution:
+    def _streamed(
+        self, goal: str, approve: ApproveMode, run_config: Mapping[str, Any] | None, force: bool = False
+    ) -> _Execution:
         """Plan and execute at once: each step starts as soon as the planner has streamed it and
         its dependencies are done, if it is read-only. Side effects wait for the complete plan
         (and, with ``approve="all"``, its recorded approval)."""
@@ -476,7 +583,7 @@ class Agent:
             try:
                 async for item in stream_plan(goal, self.specs, self.model("planner"), memory=self.memory):
                     if isinstance(item, PlanDone):
-                        self._close_streamed(wiring, item)
+                        self._close_streamed(wiring, item, goal, force)
                         return
                     executor.extend([item])
             except Exception as exc:  # the model failed mid-plan: stop, and say why
@@ -491,8 +598,11 @@ class Agent:
         }
         return _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed)
 
-    def _close_streamed(self, wiring: Wiring, done: PlanDone) -> None:
-        """The planner finished: record its calls, close the plan, approve it if allowed.
+    def _close_streamed(self, wiring: Wiring, done: PlanDone, goal: str, force: bool = False) -> None:
+        """The planner finished: record its calls, close the plan, check its coverage, approve
+        it if allowed. A streamed plan that misses the goal is not repaired (its read-only steps
+        may already have run): unless ``force``, the run pauses for a person, naming what is
+        missing (``approve`` continues it).
 
         Synchronous on purpose: no other task runs between closing the plan and re-asking the
         gate, so the executor cannot conclude "awaiting approval" in between.
@@ -509,7 +619,18 @@ class Agent:
         plan = executor.close_plan(rollback=done.plan.rollback)
         wiring.plans.append(plan)
         wiring.gate.add(plan=plan)
-        executor.record(E.PlanValidated, plan_hash=plan.plan_hash(), problems=[])
+        coverage = check_coverage(plan, goal, self.specs)
+        confidence = done.plan.metadata.get("confidence")
+        executor.record(
+            E.PlanValidated,
+            plan_hash=plan.plan_hash(),
+            problems=[],
+            coverage=coverage.to_dict(),
+            confidence=confidence if isinstance(confidence, (int, float)) else None,
+        )
+        if not coverage.covered and not force:
+            executor.stop("paused", uncovered_reason(coverage))
+            return
         if (
             wiring.approve == "all"
             and not wiring.settings.low_confidence(done.plan)
@@ -569,6 +690,19 @@ class Agent:
         from forethought.runs.run_ids import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
+
+
+def coverage_of(events: Sequence[Event]) -> dict[str, Any] | None:
+    """The recorded coverage of the latest checked plan (``plan_validated.coverage``)."""
+    for event in reversed(events):
+        if isinstance(event, E.PlanValidated) and event.coverage is not None:
+            return event.coverage
+    return None
+
+
+def uncovered_reason(coverage: Coverage) -> str:
+    """The one line that says why a plan waits: what of the goal it misses."""
+    return "plan does not cover the goal: " + "; ".join(str(f) for f in coverage.missing)
 
 
 def _feeder(feed: PlanFeed, wiring: Wiring) -> tuple[asyncio.Task[None], EventSink]:

@@ -51,6 +51,10 @@ class PlanValidated(_Event):
     kind: Literal["plan_validated"] = "plan_validated"
     plan_hash: str
     problems: list[str] = Field(default_factory=list)
+    # The goal coverage check (``plan.coverage``) of a planned plan: {"covered", "missing": [...]}.
+    coverage: dict[str, Any] | None = None
+    # The planner's own confidence in the plan (``metadata.confidence``), when it gave one.
+    confidence: float | None = None
 
 
 class PlanApproved(_Event):

@@ -32,6 +32,7 @@ from forethought.planning.grammar import (
 )
 from forethought.planning.prompt import (
     SYSTEM,
+    coverage_repair_prompt,
     extract_json,
     plan_json_text,
     render_tools,
@@ -236,9 +237,30 @@ def parse_plan_text(
     if steps is None:
         return None, [Problem("no_steps", 'the answer needs a "steps" list of tool calls')]
     doc: dict[str, Any] = {"goal": goal, "steps": drop_duplicate_steps(steps, tools), "version": version}
-    if metadata:
-        doc["metadata"] = dict(metadata)
+    meta = dict(metadata or {})
+    confidence = answer_confidence(data)
+    if confidence is not None:
+        meta["confidence"] = confidence
+    if meta:
+        doc["metadata"] = meta
     return check_data(doc, dict(tools))
+
+
+def answer_confidence(data: Any) -> float | None:
+    """The planner's own confidence in its plan (0..1), when the answer gives one."""
+    value = data.get("confidence") if isinstance(data, dict) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    return None
+
+
+def with_confidence(schema: dict[str, Any]) -> dict[str, Any]:
+    """The plan schema plus the planner's confidence (as the seed's planner spec has it):
+    ``{"steps": [...], "confidence": 0.8}``. Optional, so a model that omits it still plans."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return schema
+    return {**schema, "properties": {**props, "confidence": {"type": "number", "minimum": 0, "maximum": 1}}}
 
 
 # ------------------------------------------------------------------------------------ planning
@@ -292,9 +314,14 @@ def build_planning_request(
     max_string = 200 if _is_local(model) else None
     schemas = (
         {
-            strict: PlanSchemaBuilder(
-                tools, literals=literals if strict else None, describe=opts.describe, max_string=max_string
-            ).plan_schema(ids, min_steps=min_steps_hint(goal, tools) if strict else 1)
+            strict: with_confidence(
+                PlanSchemaBuilder(
+                    tools,
+                    literals=literals if strict else None,
+                    describe=opts.describe,
+                    max_string=max_string,
+                ).plan_schema(ids, min_steps=min_steps_hint(goal, tools) if strict else 1)
+            )
         }
         if opts.constrained
         else {}
@@ -349,6 +376,45 @@ async def make_plan(
             Message(role="user", content=repair_prompt([str(p) for p in problems])),
         ]
     return result
+
+
+async def repair_coverage(
+    goal: str,
+    plan: Plan,
+    findings: Sequence[str],
+    tools: Mapping[str, ToolSpec],
+    model: Model,
+    *,
+    options: PlannerOptions | None = None,
+) -> PlanResult:
+    """One repair round for a valid plan that misses its goal: the coverage findings go back to
+    the model (as the validator's problems do in ``make_plan``) and its answer becomes version
+    N+1 (``parent_version`` N, ``metadata.repair = "coverage"``), never a silent replacement.
+    The caller bounds the rounds (the run's ``max_replans``) and re-checks coverage."""
+    opts = options or PlannerOptions()
+    messages, schemas, strict = build_planning_request(goal, tools, model, options=opts)
+    messages += [
+        Message(role="assistant", content=plan_json_text(plan)),
+        Message(role="user", content=coverage_repair_prompt(findings)),
+    ]
+    request = ModelRequest(
+        messages=tuple(messages),
+        json_schema=schemas.get(strict),
+        schema_name="plan",
+        temperature=opts.temperature,
+        max_tokens=opts.max_tokens,
+    )
+    response = await model.complete(request)
+    repaired, problems = parse_plan_text(
+        response.text,
+        goal,
+        tools,
+        version=plan.version + 1,
+        metadata={"planner": model.name, "repair": "coverage"},
+    )
+    if repaired is not None:
+        repaired = repaired.model_copy(update={"parent_version": plan.version})
+    return PlanResult(repaired, problems, [ModelCall(request, response)])
 
 
 async def replan(

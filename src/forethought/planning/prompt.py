@@ -21,7 +21,8 @@ SYSTEM = (
     '{"steps": [{"id": "s1", "tool": NAME, "args": {...}}, ...]}. '
     "Use only the listed tools and their argument names. Step ids are s1, s2, ... in order. "
     'To use the output of an earlier step, write the whole argument as "${s1}" (or "${s1.field}" '
-    "for a field of it). Use as few steps as the goal needs; never repeat a step."
+    "for a field of it). Use as few steps as the goal needs; never repeat a step. "
+    'Add "confidence": a number from 0 to 1, how sure you are the plan does the whole goal.'
 )
 
 
@@ -95,6 +96,14 @@ def user_prompt(
 def repair_prompt(problems: Sequence[str]) -> str:
     listed = "\n".join(f"- {p}" for p in problems[:20])
     return f"That plan has problems:\n{listed}\nReturn the whole corrected plan as JSON only."
+
+
+def coverage_repair_prompt(findings: Sequence[str]) -> str:
+    listed = "\n".join(f"- {f}" for f in findings[:20])
+    return (
+        f"That plan does not do the whole goal:\n{listed}\n"
+        "Use every file, value and output the goal names. Return the whole corrected plan as JSON only."
+    )
 
 
 def replan_prompt(

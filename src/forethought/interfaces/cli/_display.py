@@ -7,13 +7,14 @@ step transition on stderr, with no colours, so logs and pipes stay readable.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,32 @@ def _args_preview(args: Mapping[str, Any]) -> str:
     return text if len(text) <= 50 else text[:49] + "…"
 
 
+def call_text(tool: str | None, args: Mapping[str, Any], agent: str | None = None) -> str:
+    """``tool(k=v, ...)`` with secrets redacted: what a person approving needs to see."""
+    from forethought.oversight.redaction import default_redactor
+
+    if tool is None:
+        return f"agent: {redact_text(agent or '')}"
+    shown = default_redactor().redact(dict(args))
+    inner = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in shown.items())
+    text = f"{tool}({inner})"
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def pending_step_lines(
+    plan: Plan, waiting: Iterable[str] | None, specs: Mapping[str, ToolSpec] | None = None
+) -> list[str]:
+    """One line per step waiting for approval: ``  ID  tool(args)``. ``waiting`` names the
+    steps (as recorded in ``approval_requested``); without it, every step the approval policy
+    holds back (with ``specs``)."""
+    by_id = {s.id: s for s in plan.iter_all_steps()}
+    if waiting is None:
+        ids = [s.id for s in plan.steps if needs_approval(s, (specs or {}).get(s.tool or ""))]
+    else:
+        ids = [sid for sid in waiting if sid in by_id]
+    return [f"  {sid}  {call_text(by_id[sid].tool, by_id[sid].args, by_id[sid].agent)}" for sid in ids]
+
+
 class InteractiveReviewer:
     """The review screen: approve, edit in $EDITOR (re-validated, looping), or reject."""
 
@@ -109,6 +136,10 @@ class InteractiveReviewer:
         plan = review.plan
         while True:
             self.console.print(plan_table(plan, review.specs))
+            if review.coverage is not None and not review.coverage.covered and plan is review.plan:
+                self.console.print("[red]The plan does not cover the goal:[/]")
+                for finding in review.coverage.missing:
+                    self.console.print(f"  - {finding}", markup=False, highlight=False)
             if review.side_effect_steps:
                 self.console.print(
                     f"[yellow]Needs approval:[/] {review.reason} ({', '.join(review.side_effect_steps)})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -19,10 +20,17 @@ from forethought.interfaces.cli._common import (
     run_async,
     tools_option,
 )
-from forethought.interfaces.cli._display import InteractiveReviewer, Progress, is_interactive
+from forethought.interfaces.cli._display import (
+    InteractiveReviewer,
+    Progress,
+    is_interactive,
+    pending_step_lines,
+)
 from forethought.interfaces.config import load_config
 from forethought.interfaces.session import open_agent, recorded_setup, tool_setup
 from forethought.oversight.approvals import ApproveMode
+from forethought.oversight.policy import needs_approval
+from forethought.tools.base import ToolSpec
 
 EXIT_BY_STATUS = {
     "succeeded": EXIT_OK,
@@ -76,37 +84,77 @@ def _approve_mode(yes: bool, yes_all: bool) -> ApproveMode:
     return "all" if yes_all else "read_only" if yes else "none"
 
 
-def report(result: RunResult, as_json: bool, console: Console) -> int:
+def report(
+    result: RunResult, as_json: bool, console: Console, specs: Mapping[str, ToolSpec] | None = None
+) -> int:
+    """The run's outcome. ``--json``: one object on stdout. Otherwise the status, what waits for
+    approval (each step with its tool and redacted arguments, so approving from a script is not
+    blind) and costs go to stderr, and a succeeded run's answer (its final steps' outputs) to
+    stdout, so ``forethought run … > out.txt`` captures the answer and nothing else."""
     from forethought.oversight.redaction import default_redactor
 
     summary = default_redactor().redact(result.summary)
+    if result.coverage is not None:
+        summary["coverage"] = result.coverage
     if as_json:
         print_json(summary)
+        return EXIT_BY_STATUS.get(result.state.status, EXIT_FAILED)
+    status = result.state.status
+    style = {"succeeded": "green", "failed": "red"}.get(status, "yellow")
+    reason = summary.get("reason") or ""
+    console.print(
+        f"[{style}]run {result.run_id}: {status}[/]" + (f" — {reason}" if reason else ""), highlight=False
+    )
+    answer = [
+        (sid, text)
+        for sid in _final_steps(result)
+        if (text := _output_text(summary["steps"].get(sid, {}).get("output"))) is not None
+    ]
+    if status != "succeeded":
+        for sid, text in answer:  # partial results are progress, not the answer
+            console.print(f"  {sid}: {text[:500]}", markup=False, highlight=False, soft_wrap=True)
+    if status in ("awaiting_approval", "paused") and result.plan is not None:
+        lines = pending_step_lines(result.plan, _waiting(result, specs))
+        if lines:
+            console.print("  waiting for approval:", highlight=False)
+            for line in lines:
+                console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+    console.print(
+        f"  makespan {summary.get('makespan_s', 0):.2f}s · critical path "
+        f"{summary.get('critical_path_s', 0):.2f}s · tokens "
+        f"{summary.get('tokens', 0)} · ${summary.get('cost_usd', 0):.4f}",
+        highlight=False,
+    )
+    if status == "awaiting_approval":
+        console.print(f"  approve with: forethought approve {result.run_id}")
+    elif status == "paused":
+        console.print(f"  continue with: forethought resume {result.run_id}")
     else:
-        status = result.state.status
-        style = {"succeeded": "green", "failed": "red"}.get(status, "yellow")
-        reason = summary.get("reason") or ""
-        console.print(
-            f"[{style}]run {result.run_id}: {status}[/]" + (f" — {reason}" if reason else ""), highlight=False
-        )
-        for sid in _final_steps(result):
-            output = summary["steps"].get(sid, {}).get("output")
-            if output is not None:
-                text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
-                console.print(f"  {sid}: {text[:500]}", markup=False, highlight=False, soft_wrap=True)
-        console.print(
-            f"  makespan {summary.get('makespan_s', 0):.2f}s · critical path "
-            f"{summary.get('critical_path_s', 0):.2f}s · tokens "
-            f"{summary.get('tokens', 0)} · ${summary.get('cost_usd', 0):.4f}",
-            highlight=False,
-        )
-        if result.state.status == "awaiting_approval":
-            console.print(f"  approve with: forethought approve {result.run_id}")
-        elif result.state.status == "paused":
-            console.print(f"  continue with: forethought resume {result.run_id}")
-        else:
-            console.print(f"  details: forethought show {result.run_id}")
-    return EXIT_BY_STATUS.get(result.state.status, EXIT_FAILED)
+        console.print(f"  details: forethought show {result.run_id}")
+    if status == "succeeded":
+        for sid, text in answer:
+            click.echo(text if len(answer) == 1 else f"{sid}: {text}")
+    return EXIT_BY_STATUS.get(status, EXIT_FAILED)
+
+
+def _output_text(output: Any) -> str | None:
+    if output is None:
+        return None
+    return output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+
+
+def _waiting(result: RunResult, specs: Mapping[str, ToolSpec] | None) -> list[str]:
+    """The steps of the current plan not yet run that the approval policy holds back."""
+    assert result.plan is not None
+    done = ("succeeded", "failed", "skipped", "cancelled", "running")
+    out = []
+    for step in result.plan.steps:
+        st = result.state.steps.get(step.id)
+        if st is not None and st.status in done:
+            continue
+        if needs_approval(step, (specs or {}).get(step.tool or "")):
+            out.append(step.id)
+    return out
 
 
 def interrupted(holder: list[Agent], console: Console) -> int:
@@ -134,6 +182,11 @@ def _final_steps(result: RunResult) -> list[str]:
 @click.option(
     "--no-stream", is_flag=True, help="With --yes/--yes-all, plan completely before starting any step."
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Run a plan the goal coverage check says misses the goal (recorded in the run).",
+)
 @json_option
 def run(
     goal: str,
@@ -142,6 +195,7 @@ def run(
     yes_all: bool,
     as_json: bool,
     no_stream: bool,
+    force: bool,
     **flags: Any,
 ) -> int:
     """Plan GOAL, review and approve the plan, execute it with live progress."""
@@ -168,6 +222,7 @@ def run(
                     on_event=None if as_json else progress,
                     run_config={"setup": setup},
                     stream=not no_stream,
+                    force=force,
                 )
 
     try:
@@ -177,7 +232,7 @@ def run(
     if result.problems and not as_json:
         for p in result.problems:
             console.print(f"[red]{p}[/]", highlight=False)
-    return report(result, as_json, console)
+    return report(result, as_json, console, holder[0].specs if holder else None)
 
 
 @click.command()
@@ -229,4 +284,4 @@ def approve(
         else:
             console.print(f"approved the plan of run {run_id}; continue with: forethought resume {run_id}")
         return EXIT_OK
-    return report(result, as_json, console)
+    return report(result, as_json, console, holder[0].specs if holder else None)

@@ -14,9 +14,11 @@ from typing import Any, TypeVar
 
 import click
 
+from forethought.agent import coverage_of
 from forethought.errors import UserError
+from forethought.events import kinds as E
 from forethought.events.kinds import Event, event_to_dict
-from forethought.events.state import fold
+from forethought.events.state import RunState, fold
 from forethought.execution import eventloop
 from forethought.interfaces.cli._common import (
     EXIT_FAILED,
@@ -27,7 +29,7 @@ from forethought.interfaces.cli._common import (
     tools_option,
 )
 from forethought.interfaces.cli._runs_format import runs_table, show_text
-from forethought.oversight.redaction import default_redactor
+from forethought.oversight.redaction import default_redactor, redact_text
 from forethought.runs.store.sqlite import SqliteStore, open_store, open_store_for_reading
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -162,12 +164,56 @@ def show_command(run_id: str, db: str | None, as_json: bool, events_limit: str) 
                     for v in versions
                 ],
                 "events": [event_to_dict(e) for e in events],
+                "coverage": coverage_of(events),
+                "pending_steps": _pending(state, events),
             }
         )
         print_json(_scrub(data))
     else:
         click.echo(show_text(row, state, versions, events, limit, _record_lines(record)))
+        extra = _coverage_lines(coverage_of(events))
+        pending = _pending(state, events)
+        if pending:
+            from forethought.interfaces.cli._display import call_text
+
+            extra.append("waiting for approval:")
+            extra += [f"  {p['step_id']}  {call_text(p['tool'], p['args'], p.get('agent'))}" for p in pending]
+        if extra:
+            click.echo(redact_text("\n".join(extra)))
     return EXIT_OK
+
+
+def _coverage_lines(coverage: dict[str, Any] | None) -> list[str]:
+    if coverage is None or coverage.get("covered"):
+        return [] if coverage is None else ["coverage: the plan covers the goal"]
+    return ["coverage: the plan does not cover the goal:"] + [
+        f"  - {m.get('message')}" for m in coverage.get("missing", [])
+    ]
+
+
+def _pending(state: RunState, events: Sequence[Event]) -> list[dict[str, Any]]:
+    """Steps a run waiting for approval holds back, with tool and arguments (from the last
+    ``approval_requested``), so approving from a script is not blind."""
+    if state.status not in ("awaiting_approval", "paused") or not state.plan:
+        return []
+    asked = next((e for e in reversed(events) if isinstance(e, E.ApprovalRequested)), None)
+    if asked is None:
+        return []
+    steps = {s.get("id"): s for s in state.plan.get("steps", []) if isinstance(s, dict)}
+    out = []
+    for sid in asked.step_ids:
+        st = state.steps.get(sid)
+        if sid in steps and (st is None or st.status in ("pending", "ready")):
+            step = steps[sid]
+            out.append(
+                {
+                    "step_id": sid,
+                    "tool": step.get("tool"),
+                    "args": step.get("args", {}),
+                    "agent": step.get("agent"),
+                }
+            )
+    return out
 
 
 def _record_check(store: SqliteStore, run_id: str) -> dict[str, Any]:

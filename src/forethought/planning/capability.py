@@ -1,0 +1,119 @@
+"""Can any available tool do what the goal asks? Deterministic, model-free, tool-agnostic.
+
+A goal that asks for an effect ("delete notes.txt", "send an email to bob@example.com") needs a
+side-effecting tool able to produce it. Without one, any plan the model writes is a plan for
+something else, and running it would end in a "succeeded" that did nothing asked for. So before
+planning, each output the goal asks for (``plan.coverage.goal_outputs``, with how the goal says
+it) is matched against the side-effecting tools by plain token matching over each tool's name,
+description and parameter names, with the small verb → synonyms table below. No tool or goal is
+recognised by name; an unknown verb matches itself only.
+
+The check is conservative in one direction: a match only says "some tool mentions this kind of
+effect", never that the plan will use it (that is the coverage check's job).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from forethought.plan.coverage import _goal_effects, goal_literals
+from forethought.plan.tool_spec import ToolSpec
+
+# What a tool must mention (name, description or parameter names) to produce the effect a goal's
+# verb asks for. Copying or exporting needs something that writes; sending needs something that
+# sends or mails. Keys are the verbs ``plan.coverage`` recognises as outputs or effects.
+_WRITE = ("write", "save", "store", "put", "create", "append", "copy", "export", "dump", "output", "upload")
+SYNONYMS: Mapping[str, tuple[str, ...]] = {
+    "write": _WRITE,
+    "save": _WRITE,
+    "store": _WRITE,
+    "put": _WRITE,
+    "copy": (*_WRITE, "duplicate", "cp"),
+    "export": _WRITE,
+    "append": ("append", "write"),
+    "dump": _WRITE,
+    "output": _WRITE,
+    "create": (*_WRITE, "make", "touch", "mkdir", "new"),
+    "make": (*_WRITE, "make", "touch", "mkdir", "new"),
+    "overwrite": ("write", "overwrite", "save", "put"),
+    "truncate": ("truncate", "write", "overwrite", "clear"),
+    "move": ("move", "mv", "rename"),
+    "rename": ("rename", "move", "mv"),
+    "delete": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash", "rmdir"),
+    "remove": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash", "rmdir"),
+    "erase": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash"),
+    "send": ("send", "mail", "email", "smtp", "post", "notify", "message", "deliver"),
+    "email": ("send", "mail", "email", "smtp"),
+    "post": ("post", "send", "publish", "http", "request", "upload"),
+    "upload": ("upload", "put", "post", "send", "publish"),
+}
+_TOKEN = re.compile(r"[a-z0-9]+")
+_INFLECTION = re.compile(r"(?:ies|es|s)$")
+
+
+@dataclass(frozen=True, slots=True)
+class MissingCapability:
+    """A goal effect no available tool can produce. ``str()`` is the line a user sees."""
+
+    verb: str
+    target: str
+    available: tuple[str, ...]
+
+    def __str__(self) -> str:
+        tools = ", ".join(self.available) if self.available else "none"
+        return f'no tool can {self.verb} "{self.target}"; available: {tools}'
+
+
+def _base_verb(how: str) -> str:
+    word = how.split()[0].lower()
+    if word in SYNONYMS:
+        return word
+    if word.endswith("ies") and word[:-3] + "y" in SYNONYMS:
+        return word[:-3] + "y"
+    stem = _INFLECTION.sub("", word)
+    for candidate in (stem, word[:-1]):
+        if candidate in SYNONYMS:
+            return candidate
+    return word
+
+
+def _tokens(text: str) -> set[str]:
+    out: set[str] = set()
+    for token in _TOKEN.findall(text.lower().replace("_", " ").replace("-", " ")):
+        out.add(token)
+        if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
+            out.add(token[:-1])  # "sends" -> "send", "deletes" -> "delete"
+    return out
+
+
+def _schema_names(schema: object) -> list[str]:
+    if not isinstance(schema, Mapping):
+        return []
+    props = schema.get("properties")
+    return [str(k) for k in props] if isinstance(props, Mapping) else []
+
+
+def tool_tokens(spec: ToolSpec) -> set[str]:
+    """The words a tool is known by: its name, description and parameter names."""
+    return _tokens(" ".join([spec.name, spec.description or "", *_schema_names(spec.input_schema)]))
+
+
+def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
+    """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions."""
+    effects = _goal_effects(goal, goal_literals(goal))
+    if not effects:
+        return []
+    effectful = [tool_tokens(s) for s in specs.values() if s.effect != "read_only"]
+    available: Sequence[str] = tuple(sorted(specs))
+    out: list[MissingCapability] = []
+    seen: set[str] = set()
+    for how, target in effects:
+        verb = _base_verb(how)
+        words = set(SYNONYMS.get(verb, (verb,)))
+        if any(words & tokens for tokens in effectful) or target in seen:
+            continue
+        seen.add(target)
+        out.append(MissingCapability(verb, target, tuple(available)))
+    return out

@@ -1,0 +1,358 @@
+"""Issue 16: a plan that misses its goal never runs unseen; a goal no tool can do says so; the
+planner's confidence is asked for and recorded; `run` prints its answer on stdout; a run waiting
+for approval says what it waits for. The model's decisions come from the scripted model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from forethought.agent import Agent, Decision, PlanReview
+from forethought.events import kinds as E
+from forethought.models.scripted import ScriptedModel
+from forethought.oversight.supervisor import Budgets
+from forethought.planning.capability import missing_capabilities
+from forethought.runs.store.sqlite import SqliteStore
+from forethought.tools.base import ToolRegistry
+from forethought.tools.builtin import builtin_tools
+
+COPY = "copy notes.txt to notes-backup.txt"
+READ = {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}}
+COUNT = {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}}
+WRITE = {"id": "s2", "tool": "write_file", "args": {"path": "notes-backup.txt", "content": "${s1.content}"}}
+
+
+def plan_json(*steps: dict[str, Any], **extra: Any) -> str:
+    return json.dumps({"steps": list(steps), **extra})
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "notes.txt").write_text("alpha beta gamma\n")
+    return root
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    s = SqliteStore(tmp_path / "runs.db")
+    yield s
+    s.close()
+
+
+def make_agent(ws: Path, store: SqliteStore, model: ScriptedModel, **kw: Any) -> Agent:
+    return Agent(ToolRegistry(builtin_tools(ws)), model=model, store=store, **kw)
+
+
+def events_of(store: SqliteStore, run_id: str, cls: type[Any]) -> list[Any]:
+    return [e for e in store.events(run_id) if isinstance(e, cls)]
+
+
+# ------------------------------------------------------------------ item 2: repair, then wait
+
+
+async def test_uncovered_plan_is_repaired_then_waits_naming_what_is_missing(
+    ws: Path, store: SqliteStore
+) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, COUNT)])
+    agent = make_agent(ws, store, model, budgets=Budgets(max_replans=1))
+    result = await agent.run(COPY, approve="all")
+    model.assert_all_used()
+    assert result.status == "awaiting_approval"
+    assert result.state.reason.startswith("plan does not cover the goal: ")
+    assert '"notes-backup.txt"' in result.state.reason
+    assert not (ws / "notes-backup.txt").exists()
+    assert result.state.steps["s1"].status == "pending"  # nothing ran, read-only steps included
+    # The repair request showed the model the findings.
+    assert "notes-backup.txt" in model.requests[1].messages[-1].content
+    assert "does not do the whole goal" in model.requests[1].messages[-1].content
+    # The repaired plan is a new version, recorded as such, with its coverage.
+    proposed = events_of(store, result.run_id, E.PlanProposed)
+    assert [(e.plan_version, e.source) for e in proposed] == [(1, "planner"), (2, "replan")]
+    checked = events_of(store, result.run_id, E.PlanValidated)
+    assert [e.coverage["covered"] for e in checked] == [False, False]
+    assert any(m["kind"] == "missing_output" for m in checked[-1].coverage["missing"])
+    assert result.plan is not None and result.plan.version == 2 and result.plan.parent_version == 1
+
+
+async def test_yes_also_waits_for_an_uncovered_read_only_plan(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT)])
+    agent = make_agent(ws, store, model, budgets=Budgets(max_replans=0))  # no repair rounds
+    result = await agent.run(COPY, approve="read_only")
+    model.assert_all_used()
+    assert result.status == "awaiting_approval"
+    assert "notes-backup.txt" in result.state.reason
+
+
+async def test_a_repair_that_covers_the_goal_runs_and_succeeds(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, WRITE)])
+    result = await make_agent(ws, store, model).run(COPY, approve="all")
+    model.assert_all_used()
+    assert result.status == "succeeded", result.state.reason
+    assert (ws / "notes-backup.txt").read_text() == "alpha beta gamma\n"
+    assert result.plan is not None and result.plan.version == 2
+    checked = events_of(store, result.run_id, E.PlanValidated)
+    assert [e.coverage["covered"] for e in checked] == [False, True]
+    approved = events_of(store, result.run_id, E.PlanApproved)
+    assert len(approved) == 1 and approved[0].plan_version == 2
+
+
+async def test_an_invalid_repair_keeps_the_plan_waiting(ws: Path, store: SqliteStore) -> None:
+    bad = plan_json({"id": "s1", "tool": "no_such_tool", "args": {}})
+    model = ScriptedModel([plan_json(READ, COUNT), bad])
+    result = await make_agent(ws, store, model).run(COPY, approve="all")
+    model.assert_all_used()  # an invalid answer ends the rounds
+    assert result.status == "awaiting_approval"
+    assert result.plan is not None and result.plan.version == 1
+
+
+async def test_force_runs_an_uncovered_plan_and_records_it(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT)])  # no repair call under --force
+    result = await make_agent(ws, store, model).run(COPY, approve="all", force=True)
+    model.assert_all_used()
+    assert result.status == "succeeded"
+    created = events_of(store, result.run_id, E.RunCreated)[0]
+    assert created.config["force"] is True
+    assert events_of(store, result.run_id, E.PlanValidated)[0].coverage["covered"] is False
+
+
+async def test_reviewer_sees_the_findings(ws: Path, store: SqliteStore) -> None:
+    seen: list[PlanReview] = []
+
+    async def reviewer(review: PlanReview) -> Decision:
+        seen.append(review)
+        return Decision("reject", note="misses the copy")
+
+    model = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, COUNT)])
+    agent = make_agent(ws, store, model, budgets=Budgets(max_replans=1))
+    result = await agent.run(COPY, reviewer=reviewer)
+    assert result.status == "cancelled"
+    assert seen and seen[0].coverage is not None and not seen[0].coverage.covered
+    assert seen[0].reason.startswith("plan does not cover the goal")
+    assert seen[0].plan.version == 2
+
+
+async def test_streamed_uncovered_plan_pauses_and_force_runs_it(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT)])
+    paused = await make_agent(ws, store, model).run(COPY, approve="all", stream=True)
+    assert paused.status == "paused"
+    assert "plan does not cover the goal" in paused.state.reason
+    assert paused.state.steps["s2"].status != "succeeded"
+    model = ScriptedModel([plan_json(READ, COUNT)])
+    forced = await make_agent(ws, store, model).run(COPY, approve="all", stream=True, force=True)
+    assert forced.status == "succeeded"
+
+
+async def test_covered_plan_runs_without_a_repair_call(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, WRITE)])
+    result = await make_agent(ws, store, model).run(COPY, approve="all")
+    model.assert_all_used()
+    assert result.status == "succeeded"
+    assert events_of(store, result.run_id, E.PlanValidated)[0].coverage == {"covered": True, "missing": []}
+
+
+# ------------------------------------------------------------------ item 3: missing capability
+
+
+@pytest.mark.parametrize(
+    ("goal", "line"),
+    [
+        ("delete notes.txt", 'no tool can delete "notes.txt"; available: '),
+        ("send an email to bob@example.com", 'no tool can send "bob@example.com"; available: '),
+    ],
+)
+async def test_a_goal_no_tool_can_do_fails_naming_the_capability(
+    ws: Path, store: SqliteStore, goal: str, line: str
+) -> None:
+    model = ScriptedModel([])
+    result = await make_agent(ws, store, model).run(goal, approve="all")
+    assert result.status == "failed"
+    assert result.state.reason.startswith(line)
+    assert "read_file" in result.state.reason and "write_file" in result.state.reason
+    assert model.requests == []  # no plan for something else was asked for
+    assert (ws / "notes.txt").exists()
+
+
+def test_capability_matching_reads_the_tool_specs_not_names_it_knows() -> None:
+    from forethought import tool
+
+    @tool(effect="destructive")
+    def purge(target: str) -> str:
+        """Erase a stored object."""
+        return target
+
+    @tool(effect="mutating")
+    def notify(recipient: str, body: str) -> str:
+        """Send a message to someone."""
+        return recipient
+
+    @tool
+    def delete_preview(path: str) -> str:
+        """Show what deleting would remove (read-only)."""
+        return path
+
+    specs = ToolRegistry([purge, notify, delete_preview]).specs()
+    assert missing_capabilities("delete notes.txt", specs) == []  # "purge"/"erase" is a synonym
+    assert missing_capabilities("send an email to bob@example.com", specs) == []
+    only_read = ToolRegistry([delete_preview]).specs()
+    # A read-only tool that mentions deleting cannot delete anything.
+    assert [str(m) for m in missing_capabilities("delete notes.txt", only_read)] == [
+        'no tool can delete "notes.txt"; available: delete_preview'
+    ]
+    assert missing_capabilities("count the words in notes.txt", only_read) == []
+
+
+# ------------------------------------------------------------------ item 4: confidence
+
+
+async def test_planner_asks_for_confidence_and_low_confidence_waits(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, WRITE, confidence=0.3)])
+    agent = make_agent(ws, store, model, confidence_threshold=0.5)
+    result = await agent.run(COPY, approve="all")
+    schema = model.requests[0].json_schema
+    assert schema is not None and "confidence" in schema["properties"]
+    assert "confidence" in model.requests[0].messages[0].content
+    assert result.plan is not None and result.plan.metadata["confidence"] == 0.3
+    assert result.status == "awaiting_approval"
+    assert not (ws / "notes-backup.txt").exists()
+    assert result.state.steps["s1"].status == "succeeded"  # read-only work ran
+    assert events_of(store, result.run_id, E.PlanValidated)[0].confidence == 0.3
+
+
+async def test_confident_plan_runs_and_records_its_confidence(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, WRITE, confidence=0.9)])
+    result = await make_agent(ws, store, model, confidence_threshold=0.5).run(COPY, approve="all")
+    assert result.status == "succeeded"
+    assert events_of(store, result.run_id, E.PlanValidated)[0].confidence == 0.9
+
+
+async def test_out_of_range_confidence_is_ignored(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, WRITE, confidence=7)])
+    result = await make_agent(ws, store, model, confidence_threshold=0.5).run(COPY, approve="all")
+    assert result.plan is not None and "confidence" not in result.plan.metadata
+    assert events_of(store, result.run_id, E.PlanValidated)[0].confidence is None
+
+
+# ------------------------------------------------------------------ items 6, 7: the CLI
+
+
+@pytest.fixture
+def cli_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(var, str(tmp_path / var.lower()))
+    return tmp_path
+
+
+def run_cli(tmp_path: Path, ws: Path, goal: str, replies: list[str], *flags: str) -> Any:
+    from forethought.interfaces.cli.run_cmd import run
+
+    path = tmp_path / f"replies-{len(list(tmp_path.glob('replies-*')))}.json"
+    path.write_text(json.dumps(replies))
+    args = [goal, "--model", f"scripted:{path}", "--workspace", str(ws), "--db", str(tmp_path / "cli.db")]
+    return CliRunner().invoke(run, [*args, *flags], standalone_mode=False)
+
+
+def test_run_prints_its_answer_on_stdout(cli_env: Path, ws: Path) -> None:
+    stats = {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}}
+    result = run_cli(cli_env, ws, "count the words in notes.txt", [plan_json(READ, stats)], "--yes")
+    assert result.exception is None, result.output
+    assert result.return_value == 0, result.stderr
+    assert json.loads(result.stdout) == {"lines": 1, "words": 3, "characters": 17}
+    assert "succeeded" in result.stderr and "succeeded" not in result.stdout
+
+
+def test_several_final_steps_are_printed_as_id_and_output(cli_env: Path, ws: Path) -> None:
+    (ws / "b.txt").write_text("two words")
+    other = {"id": "s2", "tool": "read_file", "args": {"path": "b.txt"}}
+    result = run_cli(cli_env, ws, "read notes.txt and b.txt", [plan_json(READ, other)], "--yes")
+    assert result.return_value == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(":", 1)[0] for line in lines] == ["s1", "s2"]
+    assert '"content": "two words"' in lines[1]
+
+
+def test_awaiting_approval_lists_each_side_effecting_step(cli_env: Path, ws: Path) -> None:
+    from forethought.interfaces.cli.runs_cmd import show_command
+
+    write = {"id": "s1", "tool": "write_file", "args": {"path": "greeting.txt", "content": "hello"}}
+    result = run_cli(cli_env, ws, 'write "hello" to greeting.txt', [plan_json(write)], "--yes")
+    assert result.return_value == 3, result.stderr
+    assert result.stdout == ""
+    assert 's1  write_file(path="greeting.txt", content="hello")' in result.stderr
+    assert not (ws / "greeting.txt").exists()
+    run_id = result.stderr.split("run ", 1)[1].split(":", 1)[0]
+    shown = CliRunner().invoke(show_command, [run_id, "--db", str(cli_env / "cli.db")], standalone_mode=False)
+    assert shown.exception is None, shown.output
+    assert "waiting for approval:" in shown.stdout
+    assert 's1  write_file(path="greeting.txt", content="hello")' in shown.stdout
+    as_json = CliRunner().invoke(
+        show_command, [run_id, "--db", str(cli_env / "cli.db"), "--json"], standalone_mode=False
+    )
+    data = json.loads(as_json.stdout)
+    assert data["pending_steps"] == [
+        {
+            "step_id": "s1",
+            "tool": "write_file",
+            "args": {"path": "greeting.txt", "content": "hello"},
+            "agent": None,
+        }
+    ]
+    assert data["coverage"] == {"covered": True, "missing": []}
+
+
+def test_cli_uncovered_plan_exits_3_naming_the_missing_output(cli_env: Path, ws: Path) -> None:
+    replies = [plan_json(READ, COUNT)] * 4  # the plan, then the same answer to every repair round
+    result = run_cli(cli_env, ws, COPY, replies, "--yes-all")
+    assert result.return_value == 3, result.stderr
+    assert "plan does not cover the goal" in result.stderr and "notes-backup.txt" in result.stderr
+    assert result.stdout == ""
+    assert not (ws / "notes-backup.txt").exists()
+    # Streamed (the default with --yes-all) the plan is checked when it closes: the run pauses.
+    as_json = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json")
+    assert as_json.return_value == 3
+    data = json.loads(as_json.stdout)
+    assert data["status"] == "paused" and data["coverage"]["covered"] is False
+    # Planned first, it is repaired and then waits for approval before anything runs.
+    planned = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json", "--no-stream")
+    assert planned.return_value == 3
+    data = json.loads(planned.stdout)
+    assert data["status"] == "awaiting_approval" and data["coverage"]["covered"] is False
+    assert data["plan_version"] == 4  # v1 and three repairs (max_replans = 3)
+    assert any("notes-backup.txt" in m["message"] for m in data["coverage"]["missing"])
+    forced = run_cli(cli_env, ws, COPY, [plan_json(READ, COUNT)], "--yes-all", "--force", "--json")
+    assert forced.return_value == 0, forced.stderr
+    assert json.loads(forced.stdout)["coverage"]["covered"] is False  # ran anyway, and says so
+
+
+def test_cli_missing_capability_exits_1_with_one_line(cli_env: Path, ws: Path) -> None:
+    result = run_cli(cli_env, ws, "delete notes.txt", [], "--yes-all")
+    assert result.return_value == 1
+    assert 'no tool can delete "notes.txt"; available: ' in result.stderr
+    assert (ws / "notes.txt").exists()
+
+
+async def test_review_screen_shows_the_findings(
+    ws: Path, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    import click
+    from rich.console import Console
+
+    from forethought.interfaces.cli._display import InteractiveReviewer
+
+    answers = iter(["r", "misses the copy"])
+    monkeypatch.setattr(click, "prompt", lambda *a, **k: next(answers))
+    out = io.StringIO()
+    reviewer = InteractiveReviewer(Console(file=out, width=200, no_color=True))
+    model = ScriptedModel([plan_json(READ, COUNT)])
+    result = await make_agent(ws, store, model, budgets=Budgets(max_replans=0)).run(COPY, reviewer=reviewer)
+    assert result.status == "cancelled"
+    screen = out.getvalue()
+    assert "The plan does not cover the goal:" in screen
+    assert 'the goal asks to copy to "notes-backup.txt"' in screen
