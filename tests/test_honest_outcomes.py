@@ -5,6 +5,8 @@ for approval says what it waits for. The model's decisions come from the scripte
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -356,3 +358,33 @@ async def test_review_screen_shows_the_findings(
     screen = out.getvalue()
     assert "The plan does not cover the goal:" in screen
     assert 'the goal asks to copy to "notes-backup.txt"' in screen
+
+
+def test_a_model_failure_during_the_coverage_repair_leaves_the_plan_waiting(tmp_path: Path) -> None:
+    """The repair round is a courtesy: if the model fails there, the uncovered plan is not lost
+    and nothing runs; the run waits for a person, and no "internal error" is printed."""
+    replies = tmp_path / "replies.json"
+    plan = {"steps": [{"id": "s1", "tool": "calculate", "args": {"expression": "2 + 2"}}]}
+    replies.write_text(json.dumps([json.dumps(plan)]))  # one reply: the repair call finds none
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "forethought",
+            "run",
+            "add one and one",
+            "--model",
+            f"scripted:{replies}",
+            "--yes",
+            "--no-stream",
+            "--db",
+            str(tmp_path / "runs.db"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert "internal error" not in proc.stderr
+    assert "does not cover the goal" in proc.stderr

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from forethought._execution_wiring import Wiring, WiringSettings, low_confidence
-from forethought.errors import UserError
+from forethought.errors import ModelError, UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, fold
@@ -442,7 +442,12 @@ class Agent:
 
         model = self.model("planner")
         for _round in range(self.budgets.max_replans):
-            result = await repair_coverage(goal, plan, [str(f) for f in coverage.missing], self.specs, model)
+            try:
+                result = await repair_coverage(
+                    goal, plan, [str(f) for f in coverage.missing], self.specs, model
+                )
+            except ModelError:
+                break  # the repair is a courtesy: the uncovered plan then waits for a person
             for call in result.calls:
                 pre.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
             if result.plan is None or result.problems:

@@ -318,7 +318,7 @@ def test_goal_tokens_never_reach_the_planner_model_the_plan_file_or_a_run(
     replies = tmp_path / "replies.json"
     plan = {"steps": [{"id": "s1", "tool": "calculate", "args": {"expression": "1 + 1"}}]}
     replies.write_text(json.dumps([json.dumps(plan)] * 2))
-    goal = f"add one and one, the key is {GITHUB} and {OPENAI}"
+    goal = f"calculate 1 + 1, the key is {GITHUB} and {OPENAI}"
     model = ["--model", f"scripted:{replies}"]
     out_file = tmp_path / "plan.yaml"
     planned = _cli(tmp_path, "plan", goal, "-o", str(out_file), *model, "--json")

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from forethought import __version__
-from forethought.errors import StoreError, UserError
+from forethought.errors import ModelError, StoreError, UserError
 
 # name → "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
@@ -87,6 +87,10 @@ def run(argv: list[str] | None = None) -> int:
         click.echo("forethought: interrupted", err=True)
         return 130
     except BrokenPipeError:
+        return 1
+    except ModelError as exc:
+        # The model failed (unreachable, rate limited, unusable answers) where no run records it.
+        click.echo(f"forethought: model error: {exc}", err=True)
         return 1
     except StoreError as exc:
         # The run database failed (full disk, read-only, damaged): the message says what to do.
