@@ -266,6 +266,19 @@ def with_confidence(schema: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------ planning
 
 
+def plan_request(
+    messages: Sequence[Message], schema: dict[str, Any] | None, opts: PlannerOptions
+) -> ModelRequest:
+    """The request for a plan (first draft, repair or replan): one shape for every planning call."""
+    return ModelRequest(
+        messages=tuple(messages),
+        json_schema=schema,
+        schema_name="plan",
+        temperature=opts.temperature,
+        max_tokens=opts.max_tokens,
+    )
+
+
 def build_planning_request(
     goal: str,
     tools: Mapping[str, ToolSpec],
@@ -350,13 +363,7 @@ async def make_plan(
         # Repairs keep the same grammar: for a tiny model the constrained space is its best
         # chance, and the feedback in the prompt is what changes between attempts.
         schema = schemas.get(strict)
-        request = ModelRequest(
-            messages=tuple(messages),
-            json_schema=schema,
-            schema_name="plan",
-            temperature=opts.temperature,
-            max_tokens=opts.max_tokens,
-        )
+        request = plan_request(messages, schema, opts)
         response = await model.complete(request)
         result.calls.append(ModelCall(request, response))
         plan, problems = parse_plan_text(
@@ -397,13 +404,7 @@ async def repair_coverage(
         Message(role="assistant", content=plan_json_text(plan)),
         Message(role="user", content=coverage_repair_prompt(findings)),
     ]
-    request = ModelRequest(
-        messages=tuple(messages),
-        json_schema=schemas.get(strict),
-        schema_name="plan",
-        temperature=opts.temperature,
-        max_tokens=opts.max_tokens,
-    )
+    request = plan_request(messages, schemas.get(strict), opts)
     response = await model.complete(request)
     repaired, problems = parse_plan_text(
         response.text,
@@ -456,13 +457,7 @@ async def replan(
     )
     problems: list[Problem] = []
     for _attempt in range(max_repairs + 1):
-        request = ModelRequest(
-            messages=tuple(messages),
-            json_schema=schema,
-            schema_name="plan",
-            temperature=opts.temperature,
-            max_tokens=opts.max_tokens,
-        )
+        request = plan_request(messages, schema, opts)
         response = await model.complete(request)
         if calls is not None:
             calls.append(ModelCall(request, response, role="replanner"))

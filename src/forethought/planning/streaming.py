@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from forethought.models.base import Model, ModelRequest, ModelResponse, Usage
+from forethought.models.base import Model, ModelResponse, Usage
 from forethought.models.pricing import price_call
 from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
@@ -27,6 +27,7 @@ from forethought.planning.planner import (
     PlannerOptions,
     build_planning_request,
     parse_plan_text,
+    plan_request,
 )
 from forethought.tools.base import ToolSpec
 
@@ -78,13 +79,7 @@ async def stream_plan(
     messages, schemas, strict = build_planning_request(
         goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts
     )
-    request = ModelRequest(
-        messages=tuple(messages),
-        json_schema=schemas.get(strict),
-        schema_name="plan",
-        temperature=opts.temperature,
-        max_tokens=opts.max_tokens,
-    )
+    request = plan_request(messages, schemas.get(strict), opts)
     scanner = StepScanner()
     accepted: list[Step] = []
     seen_keys: set[str] = set()
