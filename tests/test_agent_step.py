@@ -79,7 +79,9 @@ def test_tool_policy_read_only_by_default_never_destructive() -> None:
     assert sorted(allowed_tools(plan.step("a"), TOOLS)) == ["fetch_page"]
     assert sorted(allowed_tools(plan.step("b"), TOOLS)) == ["write_note"]
     schema = action_schema({"fetch_page": fetch_page.spec})
-    assert [o["properties"]["action"]["const"] for o in schema["anyOf"]] == ["finish", "call"]
+    assert schema["type"] == "object" and schema["required"] == ["next"]
+    options = schema["properties"]["next"]["anyOf"]
+    assert [o["properties"]["action"]["const"] for o in options] == ["finish", "call"]
 
 
 async def test_prompt_injection_cannot_trigger_a_destructive_call() -> None:

@@ -218,7 +218,7 @@ async def test_replan_keeps_completed_steps_verbatim() -> None:
     assert len(calls) == 2 and calls[0].role == "replanner"
     schema = model.requests[0].json_schema
     assert schema is not None and "read" not in json.dumps(
-        schema["properties"]["steps"]["prefixItems"][0]["anyOf"][0]["properties"]["id"]
+        schema["$defs"]["step1"]["anyOf"][0]["properties"]["id"]
     )
 
 

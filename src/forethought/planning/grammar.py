@@ -4,8 +4,9 @@ Why so specific: small models break on anything open-ended. With constrained dec
 is a grammar, so the model *cannot* emit an unknown tool, a misspelt argument, a missing required
 argument, or a reference to a step that does not exist yet. Concretely:
 
-- the plan is ``{"steps": [...]}`` with positional ``prefixItems``: step k has the fixed id
-  ``s<k>`` and is an ``anyOf`` over one shape per tool (tool name as a ``const``, that tool's own
+- the plan is ``{"steps": [...]}``, one fixed-length positional tuple per allowed plan length
+  (``$defs/step<k>`` is step k's schema): step k has the fixed id ``s<k>`` and is an ``anyOf``
+  over one shape per tool (tool name as a ``const``, that tool's own
   argument schema);
 - every argument may alternatively be a whole-value reference, drawn from an ``enum`` of
   references to *earlier* steps (``${s1}``, ``${s1.field}`` for the producing tool's declared
@@ -335,27 +336,26 @@ class PlanSchemaBuilder:
         ``prior`` are steps that already exist (completed steps during a replan): every new step
         may reference them. Step k may also reference new steps before it, never after.
         """
-        items = []
+        defs = dict(self.defs)
+        refs = []
         earlier = list(prior)
-        for sid in new_ids:
-            items.append(self.step_schema(sid, earlier))
+        for k, sid in enumerate(new_ids, start=1):
+            defs[f"step{k}"] = self.step_schema(sid, earlier)  # tool defs all contain "__"
+            refs.append({"$ref": f"#/$defs/step{k}"})
             earlier.append((sid, None))
+        # One fixed-length tuple per allowed plan length, not `prefixItems` + `items: false` +
+        # min/maxItems: llama.cpp's server rejects a boolean `items` and reads `prefixItems` as a
+        # tuple of exactly that length, ignoring min/maxItems. Each alternative pins its length,
+        # so every provider reads the same language; the step schemas live once in `$defs`.
+        lengths = range(max(1, min(min_steps, len(refs))), len(refs) + 1)
+        tuples = [{"type": "array", "prefixItems": refs[:n], "minItems": n, "maxItems": n} for n in lengths]
         schema: dict[str, Any] = {
             "type": "object",
-            "properties": {
-                "steps": {
-                    "type": "array",
-                    "prefixItems": items,
-                    "items": False,
-                    "minItems": max(1, min(min_steps, len(items))),
-                    "maxItems": len(items),
-                }
-            },
+            "properties": {"steps": tuples[0] if len(tuples) == 1 else {"anyOf": tuples}},
             "required": ["steps"],
             "additionalProperties": False,
+            "$defs": defs,
         }
-        if self.defs:
-            schema["$defs"] = self.defs
         return schema
 
 
