@@ -43,7 +43,7 @@ pytestmark = pytest.mark.skipif(_MISSING is not None, reason=_MISSING or "")
 GOAL = "Count the words in notes.txt and write the count to count.txt"
 # Short plans and goal literals only: the test is about the wire format, and a 135M model
 # wandering inside a free string would make it slow without testing anything more.
-OPTIONS = PlannerOptions(max_steps=3, literal_mode="strict", max_tokens=400, examples=0)
+OPTIONS = PlannerOptions(max_steps=3, literal_mode="strict", max_tokens=200, examples=0)
 
 
 @pytest.fixture(scope="module")
@@ -61,16 +61,23 @@ def conforms(text: str, schema: dict[str, Any] | None) -> None:
     jsonschema.validate(json.loads(text), schema)
 
 
-async def test_plan_non_streaming_is_accepted_and_follows_the_schema(base_url: str) -> None:
-    model = compat(base_url, attempts=1)
-    result = await make_plan(GOAL, bench_like_specs(), model, options=OPTIONS)
+async def test_plan_non_streaming_is_accepted_and_follows_the_schema(
+    base_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The model as ``--model openai-compat:smollm2`` resolves it.
+    monkeypatch.setenv("FORETHOUGHT_OPENAI_BASE_URL", base_url)
+    model = resolve_model("openai-compat:smollm2")
+    assert isinstance(model, OpenAIModel) and model.name == "openai-compat:smollm2"
+    result = await make_plan(GOAL, bench_like_specs(), model, options=OPTIONS, max_repairs=0)
     await model.aclose()
-    assert result.calls, "the planner made no model call"
-    for call in result.calls:
-        conforms(call.response.text, call.request.json_schema)
-        assert call.response.usage.output_tokens > 0
+    assert len(result.calls) == 1
+    call = result.calls[0]
+    assert call.request.json_schema is not None  # several allowed lengths: the anyOf form
+    assert len(call.request.json_schema["properties"]["steps"]["anyOf"]) >= 2
+    conforms(call.response.text, call.request.json_schema)
+    assert call.response.usage.output_tokens > 0
     assert result.plan is not None and result.plan.steps
-    assert [s.id for s in result.plan.steps][:1] == ["s1"]
+    assert result.plan.steps[0].id == "s1"
 
 
 async def test_plan_streaming_is_accepted_and_follows_the_schema(base_url: str) -> None:
@@ -84,18 +91,6 @@ async def test_plan_streaming_is_accepted_and_follows_the_schema(base_url: str) 
     assert done.calls[0].response.usage.output_tokens > 0
     streamed = [i for i in items[:-1] if not isinstance(i, PlanDone)]
     assert streamed and streamed[0].id == "s1"  # steps arrived before the answer was complete
-
-
-async def test_plan_through_the_model_name(base_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``openai-compat:MODEL`` with FORETHOUGHT_OPENAI_BASE_URL, as ``--model`` resolves it."""
-    monkeypatch.setenv("FORETHOUGHT_OPENAI_BASE_URL", base_url)
-    model = resolve_model("openai-compat:smollm2")
-    assert model.name == "openai-compat:smollm2"
-    result = await make_plan(GOAL, bench_like_specs(), model, options=OPTIONS, max_repairs=0)
-    assert isinstance(model, OpenAIModel)
-    await model.aclose()
-    assert len(result.calls) == 1
-    conforms(result.calls[0].response.text, result.calls[0].request.json_schema)
 
 
 async def test_the_old_tail_form_is_what_the_server_rejects(base_url: str) -> None:
