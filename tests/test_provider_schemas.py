@@ -218,3 +218,8 @@ def test_plan_lengths_are_exact_tuples(min_steps: int) -> None:
         assert ok == (min_steps <= n <= 3), n
     # Positions are fixed: s2 may not come first.
     assert not validator.is_valid({"steps": [step(2)]})
+
+
+def test_a_plan_schema_needs_a_step() -> None:
+    with pytest.raises(ValueError, match="at least one step id"):
+        PlanSchemaBuilder(bench_like_specs()).plan_schema([])

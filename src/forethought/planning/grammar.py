@@ -336,6 +336,8 @@ class PlanSchemaBuilder:
         ``prior`` are steps that already exist (completed steps during a replan): every new step
         may reference them. Step k may also reference new steps before it, never after.
         """
+        if not new_ids:
+            raise ValueError("a plan schema needs at least one step id (max_steps must be >= 1)")
         defs = dict(self.defs)
         refs = []
         earlier = list(prior)
