@@ -194,7 +194,7 @@ class Agent:
         if self._store is None and self._record:
             arg = self._store_arg
             if arg is None or isinstance(arg, (str, Path)):
-                from forethought.runs.store.sqlite import open_store
+                from forethought.runs.store.opening import open_store
 
                 arg = open_store(arg)
             self._store = arg

@@ -61,7 +61,7 @@ async def open_agent(cfg: Config, setup: Mapping[str, Any]) -> AsyncIterator[Age
     extra = builtins_for(setup["workspace"], setup["builtins"], db=cfg.db)
     async with open_tools(setup["tools"], extra=extra) as registry:
         from forethought.planning.memory import PlanMemory
-        from forethought.runs.store.sqlite import open_store
+        from forethought.runs.store.opening import open_store
 
         store = open_store(cfg.db)
         try:

@@ -142,7 +142,7 @@ async def _execute(
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),
-    help="Run database file (default: $FORETHOUGHT_DB or the user data directory).",
+    help="Run database: a file or a postgresql:// URL (default: $FORETHOUGHT_DB or the user data directory).",
 )
 def exec_command(
     plan_file: str,

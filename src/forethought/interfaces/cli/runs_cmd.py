@@ -30,7 +30,8 @@ from forethought.interfaces.cli._common import (
 )
 from forethought.interfaces.cli._runs_format import runs_table, show_text
 from forethought.oversight.redaction import default_redactor, redact_text
-from forethought.runs.store.sqlite import SqliteStore, open_store, open_store_for_reading
+from forethought.runs.store.base import Store
+from forethought.runs.store.opening import OpenedStore, open_store, open_store_for_reading
 
 F = TypeVar("F", bound=Callable[..., Any])
 _EXIT_BY_STATUS = {
@@ -49,16 +50,19 @@ def db_option(fn: F) -> F:
         "db",
         type=click.Path(dir_okay=False),
         default=None,
-        help="Run database (default: $FORETHOUGHT_DB, else runs.db in the user data dir).",
+        help=(
+            "Run database: a file, or a postgresql:// URL (default: $FORETHOUGHT_DB, else runs.db in "
+            "the user data dir)."
+        ),
     )(fn)
 
 
-def _open(db: str | None) -> SqliteStore:
+def _open(db: str | None) -> OpenedStore:
     """``--db``, else ``$FORETHOUGHT_DB`` or forethought.toml's ``db``, else the default path."""
     return open_store(_config(db).db)
 
 
-def _open_for_reading(db: str | None) -> SqliteStore:
+def _open_for_reading(db: str | None) -> OpenedStore:
     """As ``_open``, but a database this process cannot write is opened read-only."""
     return open_store_for_reading(_config(db).db)
 
@@ -216,7 +220,7 @@ def _pending(state: RunState, events: Sequence[Event]) -> list[dict[str, Any]]:
     return out
 
 
-def _record_check(store: SqliteStore, run_id: str) -> dict[str, Any]:
+def _record_check(store: Store, run_id: str) -> dict[str, Any]:
     """Whether the run's record verifies (read-only: a modified run is shown, and marked)."""
     from forethought.runs.integrity import check_run
 
