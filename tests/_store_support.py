@@ -47,6 +47,17 @@ _pg_cleanups: list[contextlib.ExitStack] = []
 
 
 def drop_postgres_schemas() -> None:
+    if not _pg_cleanups:
+        return
+    # Tests open stores with open_store(url) and may not close them: close every one still
+    # open (each holds pooled connections; the server allows ~100) before dropping the schemas.
+    import gc
+
+    from forethought.runs.store.postgres import PostgresStore
+
+    for obj in gc.get_objects():
+        if isinstance(obj, PostgresStore):
+            obj.close()
     while _pg_cleanups:
         _pg_cleanups.pop().close()
 
@@ -80,6 +91,43 @@ def postgres_factory() -> Iterator[Callable[..., Store]]:
         finally:
             for h in handles:
                 h.close()
+
+
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A ``--db`` value for the fixture's backend param (``"sqlite"`` or ``"postgresql"``).
+
+    Use as ``db = pytest.fixture(params=["sqlite", "postgresql"])(database)`` in a test module.
+    """
+    if request.param == "sqlite":
+        return str(tmp_path / "runs.db")
+    return postgres_url()
+
+
+def another_database(db: str, tmp_path: Path) -> str:
+    """A second, empty database of ``db``'s backend."""
+    if "://" in db:
+        return postgres_url()
+    (tmp_path / "another").mkdir(exist_ok=True)
+    return str(tmp_path / "another" / "runs.db")
+
+
+def force_lease(store: Any, run_id: str, owner: str, *, extend_s: float) -> None:
+    """An operator's forcible take-over of a run's lease, behind the store's back."""
+    from forethought.runs.store.postgres import PostgresStore
+
+    if isinstance(store, PostgresStore):
+        with store._pool.connection() as conn:
+            conn.execute(
+                "UPDATE leases SET owner = %s, expires_at = expires_at + %s WHERE run_id = %s",
+                (owner, extend_s, run_id),
+            )
+        return
+    store._write(
+        lambda c: c.execute(
+            "UPDATE leases SET owner = ?, expires_at = expires_at + ? WHERE run_id = ?",
+            (owner, extend_s, run_id),
+        )
+    )
 
 
 def make_store(kind: str, tmp_path: Path) -> Any:
