@@ -127,6 +127,8 @@ class _Execution:
     # Streaming: extends the open plan once the executor runs, then closes it.
     feed: PlanFeed | None = None
     remember: bool = True  # a succeeded plan goes to the plan memory
+    owner: str | None = None  # resume under this lease owner (a worker's claim)
+    lease_ttl_s: float | None = None
 
 
 class Agent:
@@ -230,6 +232,7 @@ class Agent:
         run_config: Mapping[str, Any] | None = None,
         stream: bool = False,
         force: bool = False,
+        queue: bool = False,
     ) -> RunResult:
         """Plan (unless given a plan), review, execute. ``approve`` is the non-interactive policy:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
@@ -242,7 +245,11 @@ class Agent:
         no tool can produce fails before planning, naming the missing capability.
 
         A secret in the goal is redacted first: the model, the plan and the run record never
-        see it (reference secrets in plan arguments as ``${env.NAME}``)."""
+        see it (reference secrets in plan arguments as ``${env.NAME}``).
+
+        ``queue``: record the reviewed run (plan, approvals) and queue it for workers
+        (``forethought worker``) instead of executing it here; the result's status is
+        ``running`` (queued). Needs a store that has a run queue (PostgreSQL)."""
         goal_or_plan = redact_goal(goal_or_plan)
         if force:
             run_config = {**(run_config or {}), "force": True}
@@ -302,6 +309,8 @@ class Agent:
         if reviewed is None:
             return self._finish_without_executing(pre, plans[-1], [])
         plan = reviewed
+        if queue:
+            return self._enqueue(pre, plan)
         if approve == "none" and reviewer is None:
             # Nobody approved anything, not even read-only work: stop before executing.
             pre.add(
@@ -470,6 +479,18 @@ class Agent:
         approvals.append(approval)
         pre.add(E.PlanApproved, **approval.event_fields())
 
+    def _enqueue(self, pre: _Preamble, plan: Plan) -> RunResult:
+        from forethought.runs.store.queue import RunQueue
+
+        store = self.store
+        if not isinstance(store, RunQueue):
+            raise UserError(
+                "queueing a run for workers needs a shared run database: pass --db postgresql://…"
+            )
+        result = self._finish_without_executing(pre, plan, [])
+        store.enqueue(pre.run_id)
+        return result
+
     def _finish_without_executing(
         self, pre: _Preamble, plan: Plan | None, problems: list[Problem]
     ) -> RunResult:
@@ -545,7 +566,10 @@ class Agent:
         if start.resume is not None:
             from forethought.runs.resume import resume_run
 
-            return await resume_run(store, start.resume, self.tools, options, on_executor=on_executor)
+            lease: dict[str, Any] = {} if start.lease_ttl_s is None else {"lease_ttl_s": start.lease_ttl_s}
+            return await resume_run(
+                store, start.resume, self.tools, options, on_executor=on_executor, owner=start.owner, **lease
+            )
         if store is None:
             executor = Executor(
                 start.plan,
@@ -650,15 +674,28 @@ class Agent:
         *,
         approve: ApproveMode = "none",
         on_event: Callable[[Event], Awaitable[None]] | None = None,
+        owner: str | None = None,
+        lease_ttl_s: float | None = None,
     ) -> RunResult:
-        """Continue a stored run with this agent's tools, models, gate and budgets."""
+        """Continue a stored run with this agent's tools, models, gate and budgets.
+
+        ``owner``: the lease owner id to resume under (a worker that claimed the run already
+        holds its lease under that id); ``lease_ttl_s`` how long a silent holder keeps it."""
         run_id = self._resolve_run(run_id)
         self.last_run_id = run_id
         events = self.store.events(run_id)
         plans, approvals = recorded_plans_and_approvals(events)
-        return await self._execute(
-            _Execution(plans, approvals, approve, prior=events, resume=run_id, remember=False), on_event
+        start = _Execution(
+            plans,
+            approvals,
+            approve,
+            prior=events,
+            resume=run_id,
+            remember=False,
+            owner=owner,
+            lease_ttl_s=lease_ttl_s,
         )
+        return await self._execute(start, on_event)
 
     async def approve(
         self,

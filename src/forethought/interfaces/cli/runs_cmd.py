@@ -100,6 +100,7 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
     with _open_for_reading(db) as store:
         rows = store.list_runs(limit=limit)
         modified = {r.run_id for r in rows if _record_check(store, r.run_id)["modified"]}
+        workers = _workers(store, [r.run_id for r in rows])
     if as_json:
         print_json(
             _scrub(
@@ -110,14 +111,32 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
                         "goal": r.goal,
                         "created_at": r.created_at,
                         "modified": r.run_id in modified,
+                        **({} if workers is None else {"worker": workers.get(r.run_id)}),
                     }
                     for r in rows
                 ]
             )
         )
     else:
-        click.echo(runs_table(rows, modified))
+        click.echo(runs_table(rows, modified, workers))
     return EXIT_OK
+
+
+def _workers(store: Store, run_ids: list[str]) -> dict[str, str] | None:
+    """On a shared database: the lease holder of each run being driven, else its queue state
+    (``queued``, ``held: why``); ``None`` for a store without a run queue (an SQLite file)."""
+    from forethought.runs.store.queue import RunQueue
+
+    if not isinstance(store, RunQueue):
+        return None
+    out = {
+        e.run_id: e.state if e.state != "held" else f"held: {e.note}" for e in store.queue_entries(run_ids)
+    }
+    for run_id in run_ids:
+        lease = store.get_lease(run_id)
+        if lease is not None:
+            out[run_id] = lease.owner
+    return {k: v for k, v in out.items() if v != "done"}
 
 
 # ------------------------------------------------------------------------------------- show

@@ -101,7 +101,26 @@ def m001_initial(conn: Any) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_initial]
+def m002_run_queue(conn: Any) -> None:
+    # Runs submitted for workers (``store.queue``). Who holds a run is its lease; this row says
+    # whether a worker should pick it up at all, and keeps the last claimant for ``runs``.
+    conn.execute(
+        """
+        CREATE TABLE run_queue (
+            run_id TEXT PRIMARY KEY,
+            state TEXT NOT NULL DEFAULT 'queued',
+            submitted_at DOUBLE PRECISION NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL,
+            claims INTEGER NOT NULL DEFAULT 0,
+            worker TEXT,
+            note TEXT NOT NULL DEFAULT ''
+        )
+        """
+    )
+    conn.execute("CREATE INDEX run_queue_waiting ON run_queue (submitted_at) WHERE state = 'queued'")
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_run_queue]
 
 
 def migrate(conn: Any) -> list[str]:

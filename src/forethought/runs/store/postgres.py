@@ -47,6 +47,7 @@ from forethought.runs.store.base import (
     SequenceError,
     StepRow,
 )
+from forethought.runs.store.queue import Claim, QueueEntry, QueueState
 
 T = TypeVar("T")
 
@@ -370,6 +371,81 @@ class PostgresStore:
         )
         return Lease(*rows[0]) if rows else None
 
+    # -- the run queue (``store.queue.RunQueue``) --------------------------------------------------
+
+    def enqueue(self, run_id: str) -> None:
+        self._run(
+            lambda conn: conn.execute(
+                f"INSERT INTO run_queue (run_id, state, submitted_at, updated_at) "  # noqa: S608
+                f"VALUES (%s, 'queued', {_NOW}, {_NOW}) ON CONFLICT (run_id) DO UPDATE SET "
+                f"state = 'queued', note = '', updated_at = {_NOW}",
+                (run_id,),
+            ),
+            write=True,
+        )
+
+    def claim(self, owner: str, ttl_s: float) -> Claim | None:
+        host = owner.partition(":")[0]
+
+        def tx(conn: Any) -> Claim | None:
+            now = float(conn.execute(f"SELECT {_NOW}").fetchone()[0])
+            # Free or expired leases first; live leases held on this host are candidates too
+            # (their process may be dead). SKIP LOCKED: racing workers look at different rows.
+            rows = conn.execute(
+                "SELECT q.run_id, l.owner, l.expires_at FROM run_queue q "
+                "LEFT JOIN leases l ON l.run_id = q.run_id "
+                "WHERE q.state = 'queued' AND (l.run_id IS NULL OR l.expires_at <= %s "
+                "OR l.owner LIKE %s) "
+                "ORDER BY (l.run_id IS NOT NULL AND l.expires_at > %s), q.submitted_at, q.run_id "
+                "LIMIT 20 FOR UPDATE OF q SKIP LOCKED",
+                (now, _like_prefix(host + ":"), now),
+            ).fetchall()
+            for run_id, holder, expires in rows:
+                if holder is not None and float(expires) > now and not owner_is_dead(str(holder)):
+                    continue
+                if holder is None:
+                    taken = conn.execute(
+                        "INSERT INTO leases (run_id, owner, acquired_at, expires_at) "
+                        "VALUES (%s, %s, %s, %s) ON CONFLICT (run_id) DO NOTHING RETURNING run_id",
+                        (run_id, owner, now, now + ttl_s),
+                    ).fetchone()
+                else:  # only if it is still the lease we judged stale
+                    taken = conn.execute(
+                        "UPDATE leases SET owner = %s, acquired_at = %s, expires_at = %s "
+                        "WHERE run_id = %s AND owner = %s RETURNING run_id",
+                        (owner, now, now + ttl_s, run_id, holder),
+                    ).fetchone()
+                if taken is None:
+                    continue
+                claims = conn.execute(
+                    "UPDATE run_queue SET claims = claims + 1, worker = %s, updated_at = %s "
+                    "WHERE run_id = %s RETURNING claims",
+                    (owner, now, run_id),
+                ).fetchone()[0]
+                return Claim(str(run_id), owner, int(claims), now + ttl_s)
+            return None
+
+        return self._run(tx, write=True)
+
+    def settle(self, run_id: str, owner: str, state: QueueState, note: str = "") -> bool:
+        def tx(conn: Any) -> bool:
+            row = conn.execute(
+                f"UPDATE run_queue SET state = %s, note = %s, updated_at = {_NOW} "  # noqa: S608
+                "WHERE run_id = %s AND worker = %s RETURNING run_id",
+                (state, note, run_id, owner),
+            ).fetchone()
+            return row is not None
+
+        return self._run(tx, write=True)
+
+    def queue_entries(self, run_ids: list[str] | None = None) -> list[QueueEntry]:
+        sql = "SELECT run_id, state, submitted_at, claims, worker, note FROM run_queue "
+        if run_ids is None:
+            rows = self._read(sql + "ORDER BY submitted_at, run_id")
+        else:
+            rows = self._read(sql + "WHERE run_id = ANY(%s) ORDER BY submitted_at, run_id", (run_ids,))
+        return [QueueEntry(str(r[0]), r[1], float(r[2]), int(r[3]), r[4], str(r[5])) for r in rows]
+
     def close(self) -> None:
         with self._close_lock:
             if not self._closed:
@@ -381,6 +457,10 @@ class PostgresStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def _pool_errors() -> tuple[type[BaseException], ...]:
