@@ -378,7 +378,7 @@ class PostgresStore:
             lambda conn: conn.execute(
                 f"INSERT INTO run_queue (run_id, state, submitted_at, updated_at) "  # noqa: S608
                 f"VALUES (%s, 'queued', {_NOW}, {_NOW}) ON CONFLICT (run_id) DO UPDATE SET "
-                f"state = 'queued', note = '', updated_at = {_NOW}",
+                f"state = 'queued', note = '', worker = NULL, updated_at = {_NOW}",
                 (run_id,),
             ),
             write=True,
@@ -394,11 +394,14 @@ class PostgresStore:
             rows = conn.execute(
                 "SELECT q.run_id, l.owner, l.expires_at FROM run_queue q "
                 "LEFT JOIN leases l ON l.run_id = q.run_id "
-                "WHERE q.state = 'queued' AND (l.run_id IS NULL OR l.expires_at <= %s "
-                "OR l.owner LIKE %s) "
+                "WHERE q.state = 'queued' AND ("
+                # never claimed, or its claimant released the lease and went silent for a TTL
+                # (a worker settles its entry right after releasing: don't race it)
+                "  (l.run_id IS NULL AND (q.worker IS NULL OR q.updated_at <= %s)) "
+                "  OR l.expires_at <= %s OR l.owner LIKE %s) "
                 "ORDER BY (l.run_id IS NOT NULL AND l.expires_at > %s), q.submitted_at, q.run_id "
                 "LIMIT 20 FOR UPDATE OF q SKIP LOCKED",
-                (now, _like_prefix(host + ":"), now),
+                (now - ttl_s, now, _like_prefix(host + ":"), now),
             ).fetchall()
             for run_id, holder, expires in rows:
                 if holder is not None and float(expires) > now and not owner_is_dead(str(holder)):

@@ -52,7 +52,8 @@ class RunQueue(Protocol):
     def claim(self, owner: str, ttl_s: float) -> Claim | None:
         """Take the lease of the oldest queued run nobody holds (or whose holder's lease expired
         or who died on this host); ``None`` when there is none. Atomic: two workers never claim
-        the same run."""
+        the same run. A run whose last claimant released its lease is left to that claimant
+        for ``ttl_s`` (it settles the entry right after releasing)."""
         ...
 
     def settle(self, run_id: str, owner: str, state: QueueState, note: str = "") -> bool:
