@@ -13,6 +13,7 @@ through the same store, so `show`, `resume` and `replay` see one continuous log.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -151,6 +152,7 @@ class Agent:
         confidence_threshold: float = 0.0,
         reconfirm_destructive: bool = False,
         record: bool = True,
+        backend: str = "local",
     ) -> None:
         self.tools = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
         self._model_names = {
@@ -170,6 +172,8 @@ class Agent:
         self._store_arg = store
         self._store: Any = None
         self._record = record
+        # Where steps without an ``executor`` run: local (this process) or ray[:ADDRESS].
+        self.backend = backend
         self.last_run_id: str | None = None
 
     # ----------------------------------------------------------------- collaborators
@@ -568,9 +572,19 @@ class Agent:
 
             lease: dict[str, Any] = {} if start.lease_ttl_s is None else {"lease_ttl_s": start.lease_ttl_s}
             return await resume_run(
-                store, start.resume, self.tools, options, on_executor=on_executor, owner=start.owner, **lease
+                store,
+                start.resume,
+                self.tools,
+                options,
+                on_executor=on_executor,
+                owner=start.owner,
+                backend_factories=self._backend_factories(),
+                **lease,
             )
         if store is None:
+            factories = self._backend_factories()
+            if factories:
+                options = dataclasses.replace(options, backends={k: f() for k, f in factories.items()})
             executor = Executor(
                 start.plan,
                 self.tools,
@@ -595,7 +609,22 @@ class Agent:
             goal=start.goal,
             plan_open=start.plan_open,
             on_executor=on_executor,
+            backend_factories=self._backend_factories(),
         )
+
+    def _backend_factories(self) -> dict[str, Callable[[], Any]]:
+        """The default backend (for steps without ``executor``), when it is not this process."""
+        from forethought.execution.backends.ray import parse_backend
+
+        try:
+            name, address = parse_backend(self.backend)
+        except ValueError as exc:
+            raise UserError(f"backend: {exc}") from None
+        if name == "ray":
+            from forethought.execution.backends.ray import RayBackend
+
+            return {"local": lambda: RayBackend(address), "ray": lambda: RayBackend(address)}
+        return {}
 
     def _streamed(
         self, goal: str, approve: ApproveMode, run_config: Mapping[str, Any] | None, force: bool = False

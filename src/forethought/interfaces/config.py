@@ -38,6 +38,12 @@ _SPEC: dict[str, tuple[Any, str, type, str]] = {
         dict,
         "executor pools for agent steps: name = model (env: name=model,name=model)",
     ),
+    "backend": (
+        "local",
+        "FORETHOUGHT_BACKEND",
+        str,
+        "where steps run: local (this process) or ray[:ADDRESS] (a Ray cluster; forethought[ray])",
+    ),
     "db": (
         None,
         "FORETHOUGHT_DB",
@@ -207,6 +213,12 @@ def load_config(
         cfg.settings[key] = setting
     if cfg.get("on_breach") not in ("pause", "abort"):
         raise UserError(f"{cfg.settings['on_breach'].source}: on_breach must be `pause` or `abort`")
+    from forethought.execution.backends.ray import parse_backend
+
+    try:
+        parse_backend(str(cfg.get("backend")))
+    except ValueError as exc:
+        raise UserError(f"{cfg.settings['backend'].source}: {exc}") from None
     return cfg
 
 

@@ -82,6 +82,7 @@ async def open_agent(cfg: Config, setup: Mapping[str, Any], *, store: Any = None
                 memory=PlanMemory(),
                 confidence_threshold=cfg.confidence_threshold,
                 reconfirm_destructive=cfg.reconfirm_destructive,
+                backend=cfg.backend,
             )
         finally:
             if owned:

@@ -59,6 +59,7 @@ def common_run_options(fn: Any) -> Any:
                 help="Root the built-in file tools are confined to (default: .).",
             ),
             click.option("--max-concurrency", type=click.IntRange(1, 1024)),
+            click.option("--backend", help="Where steps run: local (default) or ray[:ADDRESS]."),
             click.option(
                 "--yes",
                 "yes",
@@ -78,7 +79,7 @@ def common_run_options(fn: Any) -> Any:
 
 
 def _config(**flags: Any) -> Any:
-    keys = ("model", "planner_model", "executor_model", "db", "workspace", "max_concurrency")
+    keys = ("model", "planner_model", "executor_model", "db", "workspace", "max_concurrency", "backend")
     return load_config({k: flags.get(k) for k in keys})
 
 

@@ -109,6 +109,7 @@ async def _submit(
     help="Seconds a silent worker keeps a run before another may claim it.",
 )
 @click.option("--until-empty", is_flag=True, help="Exit once no run is queued (batch jobs).")
+@click.option("--backend", help="Where steps run: local (default) or ray[:ADDRESS] (a Ray cluster).")
 def worker(
     tools_paths: tuple[str, ...],
     db: str | None,
@@ -116,13 +117,14 @@ def worker(
     poll_s: float,
     lease_ttl_s: float,
     until_empty: bool,
+    backend: str | None,
 ) -> int:
     """Claim queued runs from the shared run database and drive them (Ctrl-C or SIGTERM stops:
     runs in progress pause and are queued again for another worker)."""
     from forethought.interfaces.config import load_config
     from forethought.interfaces.worker import Worker, WorkerOptions
 
-    cfg = load_config({"db": db})
+    cfg = load_config({"db": db, "backend": backend})
     options = WorkerOptions(
         concurrency=concurrency,
         poll_s=poll_s,
