@@ -62,17 +62,43 @@ def database(kind: str, pg_url: str) -> Iterator[str]:
             yield url
 
 
+def postgres_cpu_s() -> float:
+    """CPU seconds used so far by every ``postgres`` process on this machine (server backends,
+    WAL writer, checkpointer): the server's share of a measurement, read from /proc."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        if comm.startswith("postgres"):
+            fields = stat[stat.rindex(")") + 2 :].split()
+            total += int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def append_rate(db: str, batch: int, n: int) -> dict[str, float]:
     store = open_store(db)
     events = make_events("tp", n)
-    t0 = time.perf_counter()
+    cpu0, server0, t0 = time.process_time(), postgres_cpu_s(), time.perf_counter()
     for i in range(0, n, batch):
         store.append_many(events[i : i + batch])
     dt = time.perf_counter() - t0
+    client_cpu, server_cpu = time.process_time() - cpu0, postgres_cpu_s() - server0
     assert store.last_seq("tp") == n - 1
     store.close()
     commits = -(-n // batch)
-    return {"events_per_s": n / dt, "ms_per_commit": dt / commits * 1000}
+    out = {
+        "events_per_s": n / dt,
+        "ms_per_commit": dt / commits * 1000,
+        "client_cpu_us_per_event": client_cpu / n * 1e6,
+    }
+    if "://" in db:
+        out["server_cpu_us_per_event"] = server_cpu / n * 1e6
+    return out
 
 
 async def recorder_rate(db: str, n: int) -> dict[str, float]:
@@ -96,20 +122,19 @@ async def recorded_steps(
     """One recorded run; ``store``: an open store to reuse (as a worker does), else a new one."""
     owned = store is None
     store = open_store(db) if owned else store
-    t0 = time.perf_counter()
+    server0, t0 = postgres_cpu_s(), time.perf_counter()
     state = await execute_recorded(store, plan, tools, ExecutorOptions(gate=ApproveAll()), run_id=run_id)
     dt = time.perf_counter() - t0
+    server_cpu = postgres_cpu_s() - server0
     assert state.status == "succeeded", state.reason
     events = store.last_seq(run_id) + 1
     if owned:
         store.close()
     n = len(plan.steps)
-    return {
-        "steps_per_s": n / dt,
-        "events_per_s": events / dt,
-        "ms_per_step": dt / n * 1000,
-        "events": events,
-    }
+    out = {"steps_per_s": n / dt, "events_per_s": events / dt, "ms_per_step": dt / n * 1000, "events": events}
+    if "://" in db:
+        out["server_cpu_us_per_step"] = server_cpu / n * 1e6
+    return out
 
 
 def _one_process(db: str, runs: int, steps: int, tag: str, out: Any) -> None:

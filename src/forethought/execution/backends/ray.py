@@ -47,6 +47,9 @@ from forethought.tools.base import Tool, ToolContext
 
 _OPTION_KEYS = ("num_cpus", "num_gpus", "memory", "resources", "accelerator_type")
 _remote_fn: Any = None
+# On a Ray worker: tools located by reference, kept for the worker's later calls (loading a
+# tools file runs it; once per worker process, as the process backend does).
+_located: dict[tuple[str, str], Tool] = {}
 
 
 def _run_on_node(
@@ -58,7 +61,9 @@ def _run_on_node(
 
     try:
         if by_ref is not None:
-            tool = locate(*by_ref)
+            tool = _located.get(by_ref)
+            if tool is None:
+                tool = _located[by_ref] = locate(*by_ref)
         assert tool is not None
         return ("ok", asyncio.run(tool.invoke(args, ctx)))
     except ToolError as exc:
