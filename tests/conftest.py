@@ -60,3 +60,12 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyt
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+
+
+@pytest.fixture(autouse=True)
+def _drop_postgres_schemas() -> Iterator[None]:
+    """Every PostgreSQL schema a test made (``_store_support.postgres_url``) is dropped after it."""
+    yield
+    from _store_support import drop_postgres_schemas
+
+    drop_postgres_schemas()

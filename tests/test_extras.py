@@ -26,7 +26,7 @@ from forethought.interfaces.cli.main import run as cli_run
 from forethought.models import resolve
 from forethought.models.resolve import resolve_model
 
-EXTRA_MODULES = ("openai", "anthropic", "mcp", "mcp_types", "xllamacpp")
+EXTRA_MODULES = ("openai", "anthropic", "mcp", "mcp_types", "xllamacpp", "psycopg", "psycopg_pool", "ray")
 
 
 def _without(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:

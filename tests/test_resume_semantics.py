@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from _store_support import another_database, database, force_lease
 from forethought import Plan, Step, ToolContext, tool
 from forethought.errors import UserError
 from forethought.events.kinds import Event
@@ -22,7 +23,7 @@ from forethought.runs.recording import execute_recorded
 from forethought.runs.resume import resume_run
 from forethought.runs.review import InterruptedStepsReview
 from forethought.runs.store.base import LeaseHeld
-from forethought.runs.store.sqlite import SqliteStore
+from forethought.runs.store.opening import OpenedStore, open_store
 
 CALLS: list[tuple[str, Any, str]] = []
 
@@ -57,6 +58,9 @@ PLAN = Plan(
 )
 
 
+db = pytest.fixture(params=["sqlite", "postgresql"])(database)
+
+
 @pytest.fixture(autouse=True)
 def _clear() -> None:
     CALLS.clear()
@@ -71,11 +75,11 @@ async def _reference_log() -> list[Event]:
     return list(ex.log)
 
 
-def _store_with_prefix(tmp_path: Path, log: list[Event], cut_after: str) -> SqliteStore:
+def _store_with_prefix(db: str, log: list[Event], cut_after: str) -> OpenedStore:
     """Store the log up to and including the first event described by ``kind:step``."""
     kind, _, sid = cut_after.partition(":")
     idx = next(i for i, e in enumerate(log) if e.kind == kind and getattr(e, "step_id", sid) == sid)
-    store = SqliteStore(tmp_path / "runs.db")
+    store = open_store(db)
     store.append_many(log[: idx + 1])
     return store
 
@@ -84,8 +88,8 @@ def _ran(name: str) -> list[tuple[str, Any, str]]:
     return [c for c in CALLS if c[0] == name]
 
 
-async def test_completed_steps_are_not_run_again(tmp_path: Path) -> None:
-    store = _store_with_prefix(tmp_path, await _reference_log(), "step_succeeded:b")
+async def test_completed_steps_are_not_run_again(db: str) -> None:
+    store = _store_with_prefix(db, await _reference_log(), "step_succeeded:b")
     state = await resume_run(store, "r1", TOOLS, approve_all=True)
     assert state.status == "succeeded"
     assert _ran("charge") == []  # b had succeeded: never again
@@ -94,8 +98,8 @@ async def test_completed_steps_are_not_run_again(tmp_path: Path) -> None:
     assert store.get_run("r1").status == "succeeded"  # type: ignore[union-attr]
 
 
-async def test_non_idempotent_step_running_at_crash_needs_review(tmp_path: Path) -> None:
-    store = _store_with_prefix(tmp_path, await _reference_log(), "step_started:b")
+async def test_non_idempotent_step_running_at_crash_needs_review(db: str) -> None:
+    store = _store_with_prefix(db, await _reference_log(), "step_started:b")
     state = await resume_run(store, "r1", TOOLS, approve_all=True)
     assert state.status == "paused"
     assert state.steps["b"].status == "needs_review"
@@ -106,9 +110,9 @@ async def test_non_idempotent_step_running_at_crash_needs_review(tmp_path: Path)
     assert again.status == "paused" and _ran("charge") == []
 
 
-async def test_review_marks_step_done_or_retries_it(tmp_path: Path) -> None:
+async def test_review_marks_step_done_or_retries_it(db: str, tmp_path: Path) -> None:
     log = await _reference_log()
-    store = _store_with_prefix(tmp_path, log, "step_started:b")
+    store = _store_with_prefix(db, log, "step_started:b")
     await resume_run(store, "r1", TOOLS, approve_all=True)  # → needs_review
     state = await resume_run(
         store,
@@ -122,7 +126,7 @@ async def test_review_marks_step_done_or_retries_it(tmp_path: Path) -> None:
     assert _ran("charge") == []  # the human said it took effect: not repeated
     assert state.steps["c"].output == 3
 
-    store2 = _store_with_prefix(tmp_path / "second", log, "step_started:b")
+    store2 = _store_with_prefix(another_database(db, tmp_path), log, "step_started:b")
     await resume_run(store2, "r1", TOOLS, approve_all=True)
     state = await resume_run(
         store2, "r1", TOOLS, approve_all=True, review=InterruptedStepsReview(retry=["b"])
@@ -131,8 +135,8 @@ async def test_review_marks_step_done_or_retries_it(tmp_path: Path) -> None:
     assert len(_ran("charge")) == 1  # the human said it did not: run exactly once more
 
 
-async def test_review_of_a_step_that_is_not_interrupted_is_refused(tmp_path: Path) -> None:
-    store = _store_with_prefix(tmp_path, await _reference_log(), "step_started:b")
+async def test_review_of_a_step_that_is_not_interrupted_is_refused(db: str) -> None:
+    store = _store_with_prefix(db, await _reference_log(), "step_started:b")
     with pytest.raises(UserError, match="'a' of run r1 is succeeded, not awaiting review"):
         await resume_run(store, "r1", TOOLS, review=InterruptedStepsReview(retry=["a"]))
     with pytest.raises(UserError, match="step 'zz' is not in run r1"):
@@ -140,17 +144,17 @@ async def test_review_of_a_step_that_is_not_interrupted_is_refused(tmp_path: Pat
     assert store.get_lease("r1") is None  # refused early, lease released
 
 
-async def test_idempotent_step_reruns_with_the_same_key(tmp_path: Path) -> None:
+async def test_idempotent_step_reruns_with_the_same_key(db: str) -> None:
     log = await _reference_log()
     first_key = next(e.idempotency_key for e in log if e.kind == "step_started" and e.step_id == "u")  # type: ignore[union-attr]
-    store = _store_with_prefix(tmp_path, log, "step_started:u")
+    store = _store_with_prefix(db, log, "step_started:u")
     state = await resume_run(store, "r1", TOOLS, approve_all=True)
     assert state.status == "succeeded"
     assert [c[2] for c in _ran("upsert")] == [first_key]
 
 
-async def test_resume_errors_are_one_line(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "runs.db")
+async def test_resume_errors_are_one_line(db: str) -> None:
+    store = open_store(db)
     with pytest.raises(UserError, match=r"no run 'nope' in .*forethought runs"):
         await resume_run(store, "nope", TOOLS)
     state = await execute_recorded(store, PLAN, TOOLS, ExecutorOptions(gate=ApproveAll()), run_id="done1")
@@ -165,16 +169,16 @@ async def test_resume_errors_are_one_line(tmp_path: Path) -> None:
     assert CALLS == []  # refused before anything ran
 
 
-async def test_side_effects_stay_gated_on_resume_without_approval(tmp_path: Path) -> None:
-    store = _store_with_prefix(tmp_path, await _reference_log(), "step_succeeded:a")
+async def test_side_effects_stay_gated_on_resume_without_approval(db: str) -> None:
+    store = _store_with_prefix(db, await _reference_log(), "step_succeeded:a")
     state = await resume_run(store, "r1", TOOLS)  # the recorded approval is unsigned
     assert state.status == "awaiting_approval"
     assert _ran("charge") == []
 
 
-async def test_two_resumes_at_once_exactly_one_proceeds(tmp_path: Path) -> None:
-    store = _store_with_prefix(tmp_path, await _reference_log(), "step_succeeded:a")
-    other = SqliteStore(tmp_path / "runs.db")  # a second "process"
+async def test_two_resumes_at_once_exactly_one_proceeds(db: str) -> None:
+    store = _store_with_prefix(db, await _reference_log(), "step_succeeded:a")
+    other = open_store(db)  # a second "process"
     gate = asyncio.Event()
 
     @tool(name="fetch")
@@ -198,16 +202,16 @@ async def test_two_resumes_at_once_exactly_one_proceeds(tmp_path: Path) -> None:
     other.close()
 
 
-async def test_missing_tools_are_named_up_front(tmp_path: Path) -> None:
-    store = _store_with_prefix(tmp_path, await _reference_log(), "step_succeeded:a")
+async def test_missing_tools_are_named_up_front(db: str) -> None:
+    store = _store_with_prefix(db, await _reference_log(), "step_succeeded:a")
     with pytest.raises(UserError, match=r"still needs tool\(s\) charge, upsert; pass the --tools"):
         await resume_run(store, "r1", {"fetch": fetch})
     assert store.get_lease("r1") is None
 
 
-async def test_lease_is_renewed_while_running_and_loss_pauses_the_run(tmp_path: Path) -> None:
-    store = _store_with_prefix(tmp_path, await _reference_log(), "step_succeeded:a")
-    other = SqliteStore(tmp_path / "runs.db")
+async def test_lease_is_renewed_while_running_and_loss_pauses_the_run(db: str) -> None:
+    store = _store_with_prefix(db, await _reference_log(), "step_succeeded:a")
+    other = open_store(db)
     release = asyncio.Event()
 
     @tool(name="fetch")
@@ -223,11 +227,7 @@ async def test_lease_is_renewed_while_running_and_loss_pauses_the_run(tmp_path: 
     with pytest.raises(LeaseHeld):
         other.acquire_lease("r1", "host:2:intruder", ttl_s=5)
     # Someone forcibly takes the lease (an operator's override): the runner must stop.
-    other._write(
-        lambda c: c.execute(
-            "UPDATE leases SET owner = 'host:2:intruder', expires_at = expires_at + 60 WHERE run_id = 'r1'"
-        )
-    )
+    force_lease(other, "r1", "host:2:intruder", extend_s=60)
     state = await asyncio.wait_for(task, timeout=5)
     assert state.status == "paused"
     assert "lost the run lease" in state.reason

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from _store_support import full_run
+from _store_support import database, full_run
 from forethought.events.state import fold
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
 from forethought.interfaces.cli import main as cli_main
 from forethought.interfaces.cli._runs_format import show_text
 from forethought.runs.recording import execute_recorded
+from forethought.runs.store.opening import open_store
 from forethought.runs.store.sqlite import SqliteStore
 from forethought.tools.loader import open_tools
 
@@ -63,25 +64,29 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+db_url = pytest.fixture(params=["sqlite", "postgresql"])(database)
+
+
 @pytest.fixture
-def setup(tmp_path: Path) -> tuple[Path, Path]:
+def setup(tmp_path: Path, db_url: str) -> tuple[str, Path]:
+    """The run database (an SQLite file, or a PostgreSQL schema) and the tools file."""
     tools = tmp_path / "tools.py"
     tools.write_text(TOOLS_PY)
-    return tmp_path / "runs.db", tools
+    return db_url, tools
 
 
-async def _record(db: Path, tools: Path, run_id: str) -> None:
+async def _record(db: str, tools: Path, run_id: str) -> None:
     from forethought.plan.model import Plan
 
     async with open_tools([tools], include_entry_points=False) as registry:
-        store = SqliteStore(db)
+        store = open_store(db)
         await execute_recorded(
             store, Plan.model_validate(PLAN), registry, ExecutorOptions(gate=ApproveAll()), run_id=run_id
         )
         store.close()
 
 
-def test_runs_and_show(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_runs_and_show(setup: tuple[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db, tools = setup
     code, out, _err = cli(capsys, "runs", "--db", str(db))
     assert (code, out.strip()) == (0, "no runs recorded yet")
@@ -91,7 +96,8 @@ def test_runs_and_show(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[s
     listed = json.loads(out)
     assert code == 0
     assert [r["run_id"] for r in listed] == ["second", "first"]
-    assert set(listed[0]) == {"run_id", "status", "goal", "created_at", "modified"}
+    shared = {"worker"} if "://" in db else set()  # a shared database says who holds each run
+    assert set(listed[0]) == {"run_id", "status", "goal", "created_at", "modified", *shared}
     assert listed[0]["modified"] is False  # the record verifies (runs.integrity)
     assert listed[0]["status"] == "succeeded"
 
@@ -122,7 +128,7 @@ def test_runs_and_show(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[s
 
 
 def test_show_unknown_run_is_one_line_exit_2(
-    setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    setup: tuple[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     db, _ = setup
     code, _out, err = cli(capsys, "show", "nope", "--db", str(db))
@@ -132,10 +138,10 @@ def test_show_unknown_run_is_one_line_exit_2(
     assert code == 2 and "--events" in err
 
 
-def test_resume_needs_review_then_retry(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_needs_review_then_retry(setup: tuple[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db, tools = setup
     asyncio.run(_record(db, tools, "full"))
-    store = SqliteStore(db)
+    store = open_store(db)
     events = store.events("full")
     cut = next(i for i, e in enumerate(events) if e.kind == "step_started" and e.step_id == "b")  # type: ignore[union-attr]
     crashed = [e.model_copy(update={"run_id": "crashed"}) for e in events[: cut + 1]]
@@ -170,10 +176,10 @@ def test_resume_needs_review_then_retry(setup: tuple[Path, Path], capsys: pytest
     assert code == 2 and "already succeeded" in err
 
 
-def test_resume_while_leased_exits_3(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_while_leased_exits_3(setup: tuple[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db, tools = setup
     asyncio.run(_record(db, tools, "r"))
-    store = SqliteStore(db)
+    store = open_store(db)
     events = store.events("r")
     store.append_many([e.model_copy(update={"run_id": "busy"}) for e in events[:4]])
     store.acquire_lease("busy", f"{socket.gethostname()}:1:live", ttl_s=60)  # pid 1 is alive
@@ -185,7 +191,7 @@ def test_resume_while_leased_exits_3(setup: tuple[Path, Path], capsys: pytest.Ca
     assert "Traceback" not in err
 
 
-def test_replay_cli(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_cli(setup: tuple[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     db, tools = setup
     asyncio.run(_record(db, tools, "orig"))
     log = tools.with_name("effects.log")
@@ -224,7 +230,7 @@ def test_show_text_has_tokens_cost_versions_and_timeline(tmp_path: Path) -> None
 
 
 def test_resume_reopens_the_recorded_tools(
-    setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+    setup: tuple[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     db, tools = setup
 
@@ -232,7 +238,7 @@ def test_resume_reopens_the_recorded_tools(
         from forethought.plan.model import Plan
 
         async with open_tools([tools], include_entry_points=False) as registry:
-            store = SqliteStore(db)
+            store = open_store(db)
             await execute_recorded(
                 store,
                 Plan.model_validate(PLAN),

@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from _store_support import Seq, full_run
+from _store_support import Seq, database, full_run
 from forethought import Plan, Step, ToolContext, tool
 from forethought.errors import StoreError
 from forethought.events import kinds as ev
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
 from forethought.runs.recording import execute_recorded
+from forethought.runs.store.opening import OpenedStore, open_store
 from forethought.runs.store.recorder import Recorder
-from forethought.runs.store.sqlite import SqliteStore
+
+db = pytest.fixture(params=["sqlite", "postgresql"])(database)
 
 
-async def test_group_commit_batches_a_burst(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "r.db")
+async def test_group_commit_batches_a_burst(db: str) -> None:
+    store = open_store(db)
     batches: list[int] = []
     rec = Recorder(store, on_commit=lambda b: batches.append(len(b)))
     events = full_run("r", 200)
@@ -34,8 +35,8 @@ async def test_group_commit_batches_a_burst(tmp_path: Path) -> None:
     assert rec.committed == len(events) and rec.commits == len(batches)
 
 
-async def test_wait_durable_returns_only_after_commit(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "r.db")
+async def test_wait_durable_returns_only_after_commit(db: str) -> None:
+    store = open_store(db)
     rec = Recorder(store, max_delay_s=5.0)  # lingering would take 5 s: waiting must cut it short
     b = Seq("r")
     await rec(b(ev.RunCreated, goal="g"))
@@ -54,8 +55,8 @@ async def test_wait_durable_returns_only_after_commit(tmp_path: Path) -> None:
     await rec.aclose()
 
 
-async def test_lone_run_created_lingers_then_commits_with_the_plan(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "r.db")
+async def test_lone_run_created_lingers_then_commits_with_the_plan(db: str) -> None:
+    store = open_store(db)
     batches: list[list[str]] = []
     rec = Recorder(store, max_delay_s=0.2, on_commit=lambda b: batches.append([e.kind for e in b]))
     events = full_run("r", 1)
@@ -76,7 +77,7 @@ async def test_lone_run_created_lingers_then_commits_with_the_plan(tmp_path: Pat
 
 
 class _FailingStore:
-    def __init__(self, inner: SqliteStore) -> None:
+    def __init__(self, inner: OpenedStore) -> None:
         self.inner = inner
         self.fail = False
 
@@ -89,8 +90,8 @@ class _FailingStore:
         return getattr(self.inner, name)
 
 
-async def test_failure_is_sticky_and_loud(tmp_path: Path) -> None:
-    store = _FailingStore(SqliteStore(tmp_path / "r.db"))
+async def test_failure_is_sticky_and_loud(db: str) -> None:
+    store = _FailingStore(open_store(db))
     rec = Recorder(store)  # type: ignore[arg-type]
     b = Seq("r")
     await rec(b(ev.RunCreated, goal="g"))
@@ -109,14 +110,13 @@ async def test_failure_is_sticky_and_loud(tmp_path: Path) -> None:
     assert store.inner.last_seq("r") == 1
 
 
-async def test_non_idempotent_tool_runs_only_after_its_start_is_durable(tmp_path: Path) -> None:
-    db = tmp_path / "r.db"
+async def test_non_idempotent_tool_runs_only_after_its_start_is_durable(db: str) -> None:
     seen: list[tuple[str, bool]] = []
 
     @tool(effect="mutating", idempotent=False)
     def act(n: int, ctx: ToolContext) -> int:
         # Another connection, as a crash-surviving reader would see the file.
-        with SqliteStore(db) as reader:
+        with open_store(db) as reader:
             started = [
                 e for e in reader.events(ctx.run_id) if e.kind == "step_started" and e.step_id == ctx.step_id
             ]  # type: ignore[union-attr]
@@ -124,14 +124,14 @@ async def test_non_idempotent_tool_runs_only_after_its_start_is_durable(tmp_path
         return n
 
     plan = Plan(goal="g", steps=tuple(Step(id=f"s{i}", tool="act", args={"n": i}) for i in range(8)))
-    store = SqliteStore(db)
+    store = open_store(db)
     state = await execute_recorded(store, plan, {"act": act}, ExecutorOptions(gate=ApproveAll()))
     assert state.status == "succeeded"
     assert sorted(seen) == [(f"s{i}", True) for i in range(8)]
 
 
-async def test_a_broken_store_fails_the_run_with_a_reason(tmp_path: Path) -> None:
-    inner = SqliteStore(tmp_path / "r.db")
+async def test_a_broken_store_fails_the_run_with_a_reason(db: str) -> None:
+    inner = open_store(db)
     store = _FailingStore(inner)
     store.fail = True
 
@@ -143,13 +143,13 @@ async def test_a_broken_store_fails_the_run_with_a_reason(tmp_path: Path) -> Non
     # The lease is taken (that write works); then no event can be recorded: the caller must
     # hear about it rather than get a "succeeded" run that left no record.
     with pytest.raises(StoreError, match="disk full"):
-        await execute_recorded(store, plan, {"ok": ok})  # type: ignore[arg-type]
+        await execute_recorded(store, plan, {"ok": ok}, run_id="broken")  # type: ignore[arg-type]
     assert inner.list_runs() == []
-    assert inner._read("SELECT count(*) FROM leases") == [(0,)]  # lease released anyway
+    assert inner.get_lease("broken") is None  # lease released anyway
 
 
-async def test_redaction_can_be_disabled_explicitly(tmp_path: Path) -> None:
-    store = SqliteStore(tmp_path / "r.db")
+async def test_redaction_can_be_disabled_explicitly(db: str) -> None:
+    store = open_store(db)
     secret = "sk-proj-" + "Q" * 30
     b = Seq("r")
     rec = Recorder(store, redact=False)

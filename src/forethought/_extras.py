@@ -2,7 +2,8 @@
 
 A core install (``pip install forethought``) lints, graphs, diffs and executes plans with Python
 and command tools; everything that talks to a model or to MCP is an extra
-(``forethought[openai]``, ``[anthropic]``, ``[mcp]``, ``[local]``, ``[all]``). So no module imports
+(``forethought[openai]``, ``[anthropic]``, ``[mcp]``, ``[local]``, ``[postgres]``, ``[ray]``,
+``[all]``). So no module imports
 an extra at import time: the adapter that needs one asks here when it is built or first used, and
 a missing extra is one line naming it and the fix (a ``UserError``, exit 2), never a traceback.
 """
@@ -21,6 +22,8 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "anthropic": ("anthropic", "the Anthropic SDK"),
     "mcp": ("mcp", "the MCP SDK"),
     "local": ("xllamacpp", "the embedded model's runtime (xllamacpp)"),
+    "postgres": ("psycopg", "the PostgreSQL driver (psycopg 3)"),
+    "ray": ("ray", "Ray"),
 }
 
 

@@ -13,6 +13,7 @@ through the same store, so `show`, `resume` and `replay` see one continuous log.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -127,6 +128,8 @@ class _Execution:
     # Streaming: extends the open plan once the executor runs, then closes it.
     feed: PlanFeed | None = None
     remember: bool = True  # a succeeded plan goes to the plan memory
+    owner: str | None = None  # resume under this lease owner (a worker's claim)
+    lease_ttl_s: float | None = None
 
 
 class Agent:
@@ -149,6 +152,7 @@ class Agent:
         confidence_threshold: float = 0.0,
         reconfirm_destructive: bool = False,
         record: bool = True,
+        backend: str = "local",
     ) -> None:
         self.tools = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
         self._model_names = {
@@ -168,6 +172,8 @@ class Agent:
         self._store_arg = store
         self._store: Any = None
         self._record = record
+        # Where steps without an ``executor`` run: local (this process) or ray[:ADDRESS].
+        self.backend = backend
         self.last_run_id: str | None = None
 
     # ----------------------------------------------------------------- collaborators
@@ -194,7 +200,7 @@ class Agent:
         if self._store is None and self._record:
             arg = self._store_arg
             if arg is None or isinstance(arg, (str, Path)):
-                from forethought.runs.store.sqlite import open_store
+                from forethought.runs.store.opening import open_store
 
                 arg = open_store(arg)
             self._store = arg
@@ -230,6 +236,7 @@ class Agent:
         run_config: Mapping[str, Any] | None = None,
         stream: bool = False,
         force: bool = False,
+        queue: bool = False,
     ) -> RunResult:
         """Plan (unless given a plan), review, execute. ``approve`` is the non-interactive policy:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
@@ -242,7 +249,11 @@ class Agent:
         no tool can produce fails before planning, naming the missing capability.
 
         A secret in the goal is redacted first: the model, the plan and the run record never
-        see it (reference secrets in plan arguments as ``${env.NAME}``)."""
+        see it (reference secrets in plan arguments as ``${env.NAME}``).
+
+        ``queue``: record the reviewed run (plan, approvals) and queue it for workers
+        (``forethought worker``) instead of executing it here; the result's status is
+        ``running`` (queued). Needs a store that has a run queue (PostgreSQL)."""
         goal_or_plan = redact_goal(goal_or_plan)
         if force:
             run_config = {**(run_config or {}), "force": True}
@@ -302,6 +313,8 @@ class Agent:
         if reviewed is None:
             return self._finish_without_executing(pre, plans[-1], [])
         plan = reviewed
+        if queue:
+            return self._enqueue(pre, plan)
         if approve == "none" and reviewer is None:
             # Nobody approved anything, not even read-only work: stop before executing.
             pre.add(
@@ -470,6 +483,18 @@ class Agent:
         approvals.append(approval)
         pre.add(E.PlanApproved, **approval.event_fields())
 
+    def _enqueue(self, pre: _Preamble, plan: Plan) -> RunResult:
+        from forethought.runs.store.queue import RunQueue
+
+        store = self.store
+        if not isinstance(store, RunQueue):
+            raise UserError(
+                "queueing a run for workers needs a shared run database: pass --db postgresql://…"
+            )
+        result = self._finish_without_executing(pre, plan, [])
+        store.enqueue(pre.run_id)
+        return result
+
     def _finish_without_executing(
         self, pre: _Preamble, plan: Plan | None, problems: list[Problem]
     ) -> RunResult:
@@ -545,8 +570,21 @@ class Agent:
         if start.resume is not None:
             from forethought.runs.resume import resume_run
 
-            return await resume_run(store, start.resume, self.tools, options, on_executor=on_executor)
+            lease: dict[str, Any] = {} if start.lease_ttl_s is None else {"lease_ttl_s": start.lease_ttl_s}
+            return await resume_run(
+                store,
+                start.resume,
+                self.tools,
+                options,
+                on_executor=on_executor,
+                owner=start.owner,
+                backend_factories=self._backend_factories(),
+                **lease,
+            )
         if store is None:
+            factories = self._backend_factories()
+            if factories:
+                options = dataclasses.replace(options, backends={k: f() for k, f in factories.items()})
             executor = Executor(
                 start.plan,
                 self.tools,
@@ -571,7 +609,22 @@ class Agent:
             goal=start.goal,
             plan_open=start.plan_open,
             on_executor=on_executor,
+            backend_factories=self._backend_factories(),
         )
+
+    def _backend_factories(self) -> dict[str, Callable[[], Any]]:
+        """The default backend (for steps without ``executor``), when it is not this process."""
+        from forethought.execution.backends.ray import parse_backend
+
+        try:
+            name, address = parse_backend(self.backend)
+        except ValueError as exc:
+            raise UserError(f"backend: {exc}") from None
+        if name == "ray":
+            from forethought.execution.backends.ray import RayBackend
+
+            return {"local": lambda: RayBackend(address), "ray": lambda: RayBackend(address)}
+        return {}
 
     def _streamed(
         self, goal: str, approve: ApproveMode, run_config: Mapping[str, Any] | None, force: bool = False
@@ -650,15 +703,28 @@ class Agent:
         *,
         approve: ApproveMode = "none",
         on_event: Callable[[Event], Awaitable[None]] | None = None,
+        owner: str | None = None,
+        lease_ttl_s: float | None = None,
     ) -> RunResult:
-        """Continue a stored run with this agent's tools, models, gate and budgets."""
+        """Continue a stored run with this agent's tools, models, gate and budgets.
+
+        ``owner``: the lease owner id to resume under (a worker that claimed the run already
+        holds its lease under that id); ``lease_ttl_s`` how long a silent holder keeps it."""
         run_id = self._resolve_run(run_id)
         self.last_run_id = run_id
         events = self.store.events(run_id)
         plans, approvals = recorded_plans_and_approvals(events)
-        return await self._execute(
-            _Execution(plans, approvals, approve, prior=events, resume=run_id, remember=False), on_event
+        start = _Execution(
+            plans,
+            approvals,
+            approve,
+            prior=events,
+            resume=run_id,
+            remember=False,
+            owner=owner,
+            lease_ttl_s=lease_ttl_s,
         )
+        return await self._execute(start, on_event)
 
     async def approve(
         self,

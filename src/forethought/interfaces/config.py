@@ -38,7 +38,18 @@ _SPEC: dict[str, tuple[Any, str, type, str]] = {
         dict,
         "executor pools for agent steps: name = model (env: name=model,name=model)",
     ),
-    "db": (None, "FORETHOUGHT_DB", str, "run database (default: in the user data directory)"),
+    "backend": (
+        "local",
+        "FORETHOUGHT_BACKEND",
+        str,
+        "where steps run: local (this process) or ray[:ADDRESS] (a Ray cluster; forethought[ray])",
+    ),
+    "db": (
+        None,
+        "FORETHOUGHT_DB",
+        str,
+        "run database: a file or a postgresql:// URL (default: in the user data directory)",
+    ),
     "tools": ([], "FORETHOUGHT_TOOLS", list, "tool files (.py / .yaml), os.pathsep-separated in env"),
     "builtins": (
         list(DEFAULT_BUILTINS),
@@ -202,6 +213,12 @@ def load_config(
         cfg.settings[key] = setting
     if cfg.get("on_breach") not in ("pause", "abort"):
         raise UserError(f"{cfg.settings['on_breach'].source}: on_breach must be `pause` or `abort`")
+    from forethought.execution.backends.ray import parse_backend
+
+    try:
+        parse_backend(str(cfg.get("backend")))
+    except ValueError as exc:
+        raise UserError(f"{cfg.settings['backend'].source}: {exc}") from None
     return cfg
 
 
@@ -209,6 +226,8 @@ def _relative(key: str, value: Any, base: Path | None) -> Any:
     # Paths in a config file are relative to that file, not to wherever the command runs.
     if base is None or value is None:
         return value
+    if key == "db" and "://" in str(value):
+        return value  # a database server's URL, not a path
     if key in ("db", "workspace"):
         return str((base / value).resolve())
     if key == "tools":

@@ -58,7 +58,7 @@ class ConfiguredService:
         from forethought.events.state import fold
         from forethought.execution._parts import run_summary
         from forethought.runs.run_ids import resolve_run_id
-        from forethought.runs.store.sqlite import open_store
+        from forethought.runs.store.opening import open_store
 
         with open_store(self.cfg.db) as store:
             events = store.events(resolve_run_id(store, run_id))
@@ -66,7 +66,7 @@ class ConfiguredService:
 
     async def approve(self, run_id: str, plan_hash: str) -> dict[str, Any]:
         from forethought.runs.run_ids import resolve_run_id
-        from forethought.runs.store.sqlite import open_store
+        from forethought.runs.store.opening import open_store
 
         with open_store(self.cfg.db) as store:
             run_id = resolve_run_id(store, run_id)

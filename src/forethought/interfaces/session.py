@@ -57,13 +57,17 @@ def tool_setup(cfg: Config, extra_paths: Sequence[str]) -> dict[str, Any]:
 
 
 @contextlib.asynccontextmanager
-async def open_agent(cfg: Config, setup: Mapping[str, Any]) -> AsyncIterator[Agent]:
+async def open_agent(cfg: Config, setup: Mapping[str, Any], *, store: Any = None) -> AsyncIterator[Agent]:
+    """An agent for ``setup``'s tools; ``store``: a store the caller keeps open (a worker's),
+    else the configured one, opened and closed here."""
     extra = builtins_for(setup["workspace"], setup["builtins"], db=cfg.db)
     async with open_tools(setup["tools"], extra=extra) as registry:
         from forethought.planning.memory import PlanMemory
-        from forethought.runs.store.sqlite import open_store
+        from forethought.runs.store.opening import open_store
 
-        store = open_store(cfg.db)
+        owned = store is None
+        if store is None:
+            store = open_store(cfg.db)
         try:
             yield Agent(
                 registry,
@@ -78,9 +82,11 @@ async def open_agent(cfg: Config, setup: Mapping[str, Any]) -> AsyncIterator[Age
                 memory=PlanMemory(),
                 confidence_threshold=cfg.confidence_threshold,
                 reconfirm_destructive=cfg.reconfirm_destructive,
+                backend=cfg.backend,
             )
         finally:
-            store.close()
+            if owned:
+                store.close()
 
 
 def recorded_setup(events: Sequence[Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from forethought.errors import UserError
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, fold
+from forethought.execution.backends.base import Backend
 from forethought.execution.executor import (
     Executor,
     ExecutorOptions,
@@ -62,6 +63,7 @@ async def resume_run(
     lease_ttl_s: float = DEFAULT_LEASE_TTL_S,
     on_commit: OnCommit | None = None,
     on_executor: Callable[[Executor], None] | None = None,
+    backend_factories: Mapping[str, Callable[[], Backend]] | None = None,
 ) -> RunState:
     """Continue a stored run: completed steps keep their outputs and are never run again.
 
@@ -130,6 +132,7 @@ async def resume_run(
             owner=owner,
             lease_ttl_s=lease_ttl_s,
             on_executor=on_executor,
+            backend_factories=backend_factories,
         )
     finally:
         # execute_recorded released it already on the normal path; this covers early errors.

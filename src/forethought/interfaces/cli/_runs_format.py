@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from forethought.events.kinds import Event
@@ -34,14 +34,19 @@ def short(value: Any, width: int = 70) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def runs_table(rows: Sequence[RunRow], modified: Collection[str] = ()) -> str:
-    """``modified``: ids of runs whose record fails verification; their status is marked."""
+def runs_table(
+    rows: Sequence[RunRow], modified: Collection[str] = (), workers: Mapping[str, str] | None = None
+) -> str:
+    """``modified``: ids of runs whose record fails verification; their status is marked.
+    ``workers`` (a shared database): who holds each run, or its place in the queue."""
     if not rows:
         return "no runs recorded yet"
-    lines = [f"{'RUN':<14} {'STATUS':<18} {'CREATED':<19}  GOAL"]
+    head = f"{'RUN':<14} {'STATUS':<18} {'CREATED':<19}  "
+    lines = [head + (f"{'WORKER':<28} GOAL" if workers is not None else "GOAL")]
     for r in rows:
         status = f"{r.status} (MODIFIED)" if r.run_id in modified else r.status
-        lines.append(f"{r.run_id:<14} {status:<18} {fmt_time(r.created_at):<19}  {short(r.goal, 60)}")
+        worker = "" if workers is None else f"{short(workers.get(r.run_id, '-'), 28):<28} "
+        lines.append(f"{r.run_id:<14} {status:<18} {fmt_time(r.created_at):<19}  {worker}{short(r.goal, 60)}")
     if modified:
         lines.append(
             "MODIFIED: the record was changed outside forethought (`forethought show RUN` says where)"

@@ -95,6 +95,7 @@ async def _execute(
     max_concurrency: int | None,
     db: str | None,
     holder: list[RunResult | Agent],
+    backend: str | None = None,
 ) -> None:
     """Load, validate and run the plan through the Agent: recorded, gated by signed approvals,
     supervised by the configured budgets (no model is loaded unless the plan replans or has
@@ -104,7 +105,7 @@ async def _execute(
     from forethought.interfaces.session import open_agent, tool_setup
     from forethought.plan.files import load_plan
 
-    cfg = load_config({"db": db, "max_concurrency": max_concurrency})
+    cfg = load_config({"db": db, "max_concurrency": max_concurrency, "backend": backend})
     # Recorded in run_created so that `forethought approve/resume RUN` reopen the same tools.
     setup = tool_setup(cfg, tools_paths)
     async with open_agent(cfg, setup) as agent:
@@ -142,8 +143,9 @@ async def _execute(
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),
-    help="Run database file (default: $FORETHOUGHT_DB or the user data directory).",
+    help="Run database: a file or a postgresql:// URL (default: $FORETHOUGHT_DB or the user data directory).",
 )
+@click.option("--backend", help="Where steps run: local (default) or ray[:ADDRESS] (a Ray cluster).")
 def exec_command(
     plan_file: str,
     tools_paths: tuple[str, ...],
@@ -152,12 +154,13 @@ def exec_command(
     approve_all: bool,
     max_concurrency: int | None,
     db: str | None,
+    backend: str | None,
 ) -> int:
     """Execute PLAN_FILE with the given tools (exit 0 done, 1 failed, 2 invalid, 3 paused)."""
     approve: ApproveMode = "all" if approve_all else "read_only" if approve_read_only else "none"
     holder: list[RunResult | Agent] = []
     try:
-        eventloop.run(_execute(plan_file, tools_paths, approve, max_concurrency, db, holder))
+        eventloop.run(_execute(plan_file, tools_paths, approve, max_concurrency, db, holder, backend))
     except KeyboardInterrupt:
         # The executor recorded a resumable pause before the interrupt propagated.
         agent = holder[0] if holder and isinstance(holder[0], Agent) else None

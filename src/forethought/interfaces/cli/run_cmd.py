@@ -50,13 +50,16 @@ def common_run_options(fn: Any) -> Any:
             ),
             click.option("--planner-model", help="Model that writes the plan."),
             click.option("--executor-model", help="Model that runs agent steps."),
-            click.option("--db", type=click.Path(dir_okay=False), help="Run database file."),
+            click.option(
+                "--db", type=click.Path(dir_okay=False), help="Run database: a file or a postgresql:// URL."
+            ),
             click.option(
                 "--workspace",
                 type=click.Path(file_okay=False),
                 help="Root the built-in file tools are confined to (default: .).",
             ),
             click.option("--max-concurrency", type=click.IntRange(1, 1024)),
+            click.option("--backend", help="Where steps run: local (default) or ray[:ADDRESS]."),
             click.option(
                 "--yes",
                 "yes",
@@ -76,7 +79,7 @@ def common_run_options(fn: Any) -> Any:
 
 
 def _config(**flags: Any) -> Any:
-    keys = ("model", "planner_model", "executor_model", "db", "workspace", "max_concurrency")
+    keys = ("model", "planner_model", "executor_model", "db", "workspace", "max_concurrency", "backend")
     return load_config({k: flags.get(k) for k in keys})
 
 
@@ -238,7 +241,7 @@ def run(
 @click.command()
 @click.argument("run_id")
 @click.option("--plan-hash", help="Approve only if the current plan still has this hash.")
-@click.option("--db", type=click.Path(dir_okay=False), help="Run database file.")
+@click.option("--db", type=click.Path(dir_okay=False), help="Run database: a file or a postgresql:// URL.")
 @click.option("--no-run", is_flag=True, help="Record the approval but do not continue the run.")
 @click.option(
     "--step",
@@ -255,7 +258,7 @@ def approve(
     cfg = load_config({"db": db})
     console = Console(stderr=not as_json, no_color=not is_interactive())
     from forethought.runs.run_ids import resolve_run_id
-    from forethought.runs.store.sqlite import open_store
+    from forethought.runs.store.opening import open_store
 
     with open_store(cfg.db) as store:
         run_id = resolve_run_id(store, run_id)

@@ -30,7 +30,8 @@ from forethought.interfaces.cli._common import (
 )
 from forethought.interfaces.cli._runs_format import runs_table, show_text
 from forethought.oversight.redaction import default_redactor, redact_text
-from forethought.runs.store.sqlite import SqliteStore, open_store, open_store_for_reading
+from forethought.runs.store.base import Store
+from forethought.runs.store.opening import OpenedStore, open_store, open_store_for_reading
 
 F = TypeVar("F", bound=Callable[..., Any])
 _EXIT_BY_STATUS = {
@@ -49,16 +50,19 @@ def db_option(fn: F) -> F:
         "db",
         type=click.Path(dir_okay=False),
         default=None,
-        help="Run database (default: $FORETHOUGHT_DB, else runs.db in the user data dir).",
+        help=(
+            "Run database: a file, or a postgresql:// URL (default: $FORETHOUGHT_DB, else runs.db in "
+            "the user data dir)."
+        ),
     )(fn)
 
 
-def _open(db: str | None) -> SqliteStore:
+def _open(db: str | None) -> OpenedStore:
     """``--db``, else ``$FORETHOUGHT_DB`` or forethought.toml's ``db``, else the default path."""
     return open_store(_config(db).db)
 
 
-def _open_for_reading(db: str | None) -> SqliteStore:
+def _open_for_reading(db: str | None) -> OpenedStore:
     """As ``_open``, but a database this process cannot write is opened read-only."""
     return open_store_for_reading(_config(db).db)
 
@@ -96,6 +100,7 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
     with _open_for_reading(db) as store:
         rows = store.list_runs(limit=limit)
         modified = {r.run_id for r in rows if _record_check(store, r.run_id)["modified"]}
+        workers = _workers(store, [r.run_id for r in rows])
     if as_json:
         print_json(
             _scrub(
@@ -106,14 +111,32 @@ def runs_command(db: str | None, as_json: bool, limit: int) -> int:
                         "goal": r.goal,
                         "created_at": r.created_at,
                         "modified": r.run_id in modified,
+                        **({} if workers is None else {"worker": workers.get(r.run_id)}),
                     }
                     for r in rows
                 ]
             )
         )
     else:
-        click.echo(runs_table(rows, modified))
+        click.echo(runs_table(rows, modified, workers))
     return EXIT_OK
+
+
+def _workers(store: Store, run_ids: list[str]) -> dict[str, str] | None:
+    """On a shared database: the lease holder of each run being driven, else its queue state
+    (``queued``, ``held: why``); ``None`` for a store without a run queue (an SQLite file)."""
+    from forethought.runs.store.queue import RunQueue
+
+    if not isinstance(store, RunQueue):
+        return None
+    out = {
+        e.run_id: e.state if e.state != "held" else f"held: {e.note}" for e in store.queue_entries(run_ids)
+    }
+    for run_id in run_ids:
+        lease = store.get_lease(run_id)
+        if lease is not None:
+            out[run_id] = lease.owner
+    return {k: v for k, v in out.items() if v != "done"}
 
 
 # ------------------------------------------------------------------------------------- show
@@ -216,7 +239,7 @@ def _pending(state: RunState, events: Sequence[Event]) -> list[dict[str, Any]]:
     return out
 
 
-def _record_check(store: SqliteStore, run_id: str) -> dict[str, Any]:
+def _record_check(store: Store, run_id: str) -> dict[str, Any]:
     """Whether the run's record verifies (read-only: a modified run is shown, and marked)."""
     from forethought.runs.integrity import check_run
 

@@ -190,11 +190,21 @@ class Materializer:
 
     def write(self, conn: sqlite3.Connection, chain: Mapping[str, tuple[str, str]]) -> None:
         """``chain``: each run's new chain head and seal (``_chain``), stored with its summary."""
-        conn.executemany(_RUN_UPSERT, [_run_params(p, *chain[p.run_id]) for p in self._runs.values()])
-        if self._steps:
-            conn.executemany(_STEP_UPSERT, [_step_params(k, p) for k, p in self._steps.items()])
-        if self._plans:
-            conn.executemany(_PLAN_UPSERT, self._plans)
+        runs, steps, plans = self.row_params(chain)
+        conn.executemany(_RUN_UPSERT, runs)
+        if steps:
+            conn.executemany(_STEP_UPSERT, steps)
+        if plans:
+            conn.executemany(_PLAN_UPSERT, plans)
+
+    def row_params(
+        self, chain: Mapping[str, tuple[str, str]]
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[tuple[str, int, str, str, float]]]:
+        """The batch's upsert parameters (runs, steps, plan versions), for a backend whose SQL
+        dialect differs from ``write``'s (the PostgreSQL store)."""
+        runs = [_run_params(p, *chain[p.run_id]) for p in self._runs.values()]
+        steps = [_step_params(k, p) for k, p in self._steps.items()]
+        return runs, steps, list(self._plans)
 
 
 def _val(value: Any, default: Any) -> Any:

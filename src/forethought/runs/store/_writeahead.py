@@ -21,7 +21,7 @@ environment tag resume also looks for (see ``tools._proc``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from forethought.events import kinds as E
@@ -52,12 +52,31 @@ class WriteAheadBackend:
             await self._recorder.wait_durable(ctx.run_id, self._current_seq())
         if self._inner is None:
             self._inner = self._make_inner()  # e.g. a process pool, only when first needed
+        options = self._ray_options(ctx.step_id)
+        if options is not None:  # per-step Ray resources travel with the call
+            ctx = dataclasses.replace(ctx, extra={**ctx.extra, "ray_options": options})
         recorder = _event_recorder(self._current_seq)
         if recorder is not None and self.name == "local":
             ctx = dataclasses.replace(
                 ctx, extra={**ctx.extra, "on_process": _process_observer(recorder, ctx)}
             )
         return await self._inner.call(tool, args, ctx)
+
+    def _ray_options(self, step_id: str) -> Any:
+        """The step's Ray task options from the plan's ``metadata.ray`` (see
+        ``execution.backends.ray``); ``None`` when the plan has none (the common case: cheap)."""
+        plan = getattr(getattr(self._current_seq, "executor", None), "plan", None)
+        wanted = plan.metadata.get("ray") if plan is not None else None
+        if wanted is None:
+            return None
+        if not isinstance(wanted, Mapping):
+            return wanted  # the backend names the problem
+        steps = wanted.get("steps") or {}
+        own = steps.get(step_id) if isinstance(steps, Mapping) else None
+        default = wanted.get("default") or {}
+        if not isinstance(own, Mapping) or not isinstance(default, Mapping):
+            return own if own is not None else default
+        return {**default, **own}
 
     async def aclose(self) -> None:
         if self._inner is not None:
@@ -105,6 +124,15 @@ def durable_backends(
 
         return ProcessBackend()
 
-    factories: dict[str, Callable[[], Backend]] = {"local": LocalBackend, "process": make_process}
+    def make_ray() -> Backend:
+        from forethought.execution.backends.ray import RayBackend
+
+        return RayBackend()
+
+    factories: dict[str, Callable[[], Backend]] = {
+        "local": LocalBackend,
+        "process": make_process,
+        "ray": make_ray,
+    }
     factories.update(extra or {})
     return {name: WriteAheadBackend(name, f, recorder, current_seq) for name, f in factories.items()}

@@ -18,10 +18,8 @@ Why these choices:
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import random
-import socket
 import sqlite3
 import threading
 import time
@@ -31,13 +29,16 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import platformdirs
-from pydantic import TypeAdapter, ValidationError
 
 from forethought.errors import StoreError
 from forethought.events.kinds import Event, PlanProposed, PlanRevised, event_to_json
 from forethought.runs.store import _chain
 from forethought.runs.store._materialize import Materializer, canonical_plan_text
 from forethought.runs.store._migrations import migrate
+from forethought.runs.store._owners import new_owner_id
+from forethought.runs.store._owners import owner_is_dead as _owner_is_dead
+from forethought.runs.store._rows import parse_bodies as _parse_bodies
+from forethought.runs.store._rows import stored_head as _stored_head
 from forethought.runs.store.base import (
     ChainRow,
     Lease,
@@ -45,7 +46,6 @@ from forethought.runs.store.base import (
     LeaseLost,
     PlanVersionRow,
     RecordChain,
-    RecordModified,
     RunRow,
     SequenceError,
     StepRow,
@@ -54,7 +54,6 @@ from forethought.runs.store.base import (
 T = TypeVar("T")
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
-_EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 _BUSY_CODES = {5, 6, 261, 517}  # SQLITE_BUSY, SQLITE_LOCKED, BUSY_RECOVERY, BUSY_SNAPSHOT
 _RUN_COLUMNS = (
     "run_id, goal, status, created_at, updated_at, plan_version, plan_hash, last_seq, "
@@ -127,28 +126,6 @@ def describe_sqlite_error(path: str, exc: sqlite3.Error) -> str:
             "backup or pass another --db"
         )
     return f"{path}: {text}"
-
-
-def new_owner_id() -> str:
-    """``host:pid:random`` — enough to tell whether a lease holder on this host is still alive."""
-    return f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}"
-
-
-def _owner_is_dead(owner: str) -> bool:
-    host, _, rest = owner.partition(":")
-    pid_text = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid_text.isdigit():
-        return False  # another machine: only expiry can tell
-    pid = int(pid_text)
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
@@ -529,54 +506,6 @@ class SqliteStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _stored_head(run_id: str, row: tuple[Any, ...] | None, key: bytes) -> bytes:
-    """The run's chain head to extend, once its seal is checked.
-
-    Without this check an append would seal whatever head an editor left behind (say, after
-    cutting off a finished run's tail and recomputing the plain chain): never extend a head we
-    did not seal ourselves.
-    """
-    if row is None:
-        return _chain.genesis(run_id)
-    last_seq, head_hex, seal = int(row[0]), str(row[1]), str(row[2])
-    try:
-        head = bytes.fromhex(head_hex)
-    except ValueError:
-        head = b""
-    if len(head) != 32 or not _chain.seal_matches(key, run_id, last_seq, head, seal):
-        raise RecordModified(
-            f"run {run_id}'s record was modified outside forethought (the seal on its last event "
-            f"{last_seq} does not verify); nothing was recorded — `forethought show {run_id}` "
-            "still reads it"
-        )
-    return head
-
-
-def _parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
-    # Validated per event (measured faster than one list validation on pydantic 2.x, and the
-    # error can name the seq). Validation, not trust: a hand-edited database yields a StoreError,
-    # never an object of the wrong shape.
-    out: list[Event] = []
-    parse = _EVENT_ADAPTER.validate_json
-    # Tens of thousands of new objects and no garbage: without this the cyclic GC runs full
-    # collections over the growing heap many times and doubles the load time of a long run.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for body in bodies:
-            out.append(parse(body))
-    except ValidationError as exc:
-        raise StoreError(
-            f"run {run_id}: stored event #{len(out)} does not parse "
-            f"({exc.error_count()} errors, first: {exc.errors()[0]['msg']}); "
-            "the database was edited by hand or by an incompatible version"
-        ) from None
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    return out
 
 
 __all__ = [

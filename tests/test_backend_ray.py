@@ -1,0 +1,166 @@
+"""The Ray backend on a real local Ray instance (started once for the module, loopback only):
+steps run as Ray tasks on Ray's worker processes, per-step resources come from step metadata,
+and a killed worker, a timeout and bad options fail with the same classes as local steps."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forethought import Agent
+from forethought.errors import UserError
+from forethought.plan.model import Plan, RetryPolicy, Step
+from forethought.runs.store.sqlite import SqliteStore
+from forethought.tools.loader import open_tools
+
+ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'forethought[ray]'")
+
+TOOLS_PY = """
+import os
+import signal
+import time
+from pathlib import Path
+
+from forethought import ToolContext, tool
+
+HERE = Path(__file__).parent
+
+
+@tool
+def where(i: int) -> dict:
+    import ray
+
+    cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
+    return {"i": i, "pid": os.getpid(), "cpus": cpus}
+
+
+@tool
+def die_once(ctx: ToolContext) -> str:
+    if ctx.attempt == 1:
+        os.kill(os.getpid(), signal.SIGKILL)  # the Ray worker process dies mid-call
+    return f"attempt {ctx.attempt}"
+
+
+@tool
+def hang(seconds: float) -> str:
+    (HERE / "hang.pid").write_text(str(os.getpid()))
+    time.sleep(seconds)
+    return "woke"
+"""
+
+
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[None]:
+    # One instance for the module (starting Ray takes seconds); every address on loopback.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+    yield
+    ray.shutdown()
+
+
+async def _run(tmp_path: Path, plan: Plan) -> Any:
+    tools = tmp_path / "ray_tools.py"
+    tools.write_text(TOOLS_PY)
+    async with open_tools([tools], include_entry_points=False) as registry:
+        store = SqliteStore(tmp_path / "runs.db")
+        agent = Agent(registry, store=store, backend="ray", max_concurrency=4)
+        result = await agent.run(plan, approve="all")
+        store.close()
+        return result
+
+
+async def test_steps_run_as_ray_tasks_in_ray_worker_processes(ray_instance: None, tmp_path: Path) -> None:
+    plan = Plan(
+        goal="where do steps run",
+        steps=tuple(Step(id=f"s{i}", tool="where", args={"i": i}) for i in range(4)),
+        metadata={"ray": {"default": {"num_cpus": 0.5}, "steps": {"s3": {"num_cpus": 1}}}},
+    )
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "succeeded"
+    pids = {result.state.steps[f"s{i}"].output["pid"] for i in range(4)}
+    assert os.getpid() not in pids  # not in the driver: on Ray's workers
+    outputs = [result.state.steps[f"s{i}"].output for i in range(4)]
+    assert [o["i"] for o in outputs] == [0, 1, 2, 3]
+    # The plan's metadata.ray reached Ray: the default for s0-s2, s3's own for s3.
+    assert [o["cpus"] for o in outputs] == [0.5, 0.5, 0.5, 1.0]
+
+
+async def test_a_killed_ray_worker_fails_the_step_as_crashed_and_it_is_retried(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    plan = Plan(
+        goal="survive", steps=(Step(id="d", tool="die_once", retry=RetryPolicy(attempts=2, backoff_s=0)),)
+    )
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "succeeded"
+    assert result.state.steps["d"].output == "attempt 2"
+    failed = [e for e in result_events(tmp_path) if e.kind == "step_failed"]
+    assert [(e.failure_class, e.final) for e in failed] == [("crashed", False)]
+    assert "Ray worker running the tool died" in failed[0].error
+
+
+async def test_a_timed_out_step_is_a_timeout_and_its_ray_worker_is_killed(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    plan = Plan(goal="wait", steps=(Step(id="h", tool="hang", args={"seconds": 60}, timeout_s=2.0),))
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "failed"
+    failed = [e for e in result_events(tmp_path) if e.kind == "step_failed"]
+    assert failed[-1].failure_class == "timeout"
+    pid = int((tmp_path / "hang.pid").read_text())
+    deadline = time.monotonic() + 20
+    while _alive(pid):  # ray.cancel(force=True) kills the worker; give it time to go
+        assert time.monotonic() < deadline, f"the Ray worker {pid} still runs the timed-out call"
+        await asyncio.sleep(0.1)
+
+
+async def test_unknown_ray_options_in_metadata_fail_the_step_naming_them(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    plan = Plan(
+        goal="x",
+        steps=(Step(id="s", tool="where", args={"i": 1}),),
+        metadata={"ray": {"steps": {"s": {"cpus": 1}}}},
+    )
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "failed"
+    assert "metadata.ray.cpus is not a Ray task option" in (result.state.steps["s"].error or "")
+
+
+def test_without_the_ray_extra_the_backend_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forethought.execution.backends.ray import RayBackend
+
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(UserError, match=r"the ray backend needs Ray: pip install 'forethought\[ray\]'"):
+        RayBackend()._ensure_ray()
+
+
+def test_an_unknown_backend_is_one_line(tmp_path: Path) -> None:
+    from forethought.interfaces.config import load_config
+
+    with pytest.raises(UserError, match="--backend: unknown backend 'spark': use local, ray or ray:ADDRESS"):
+        load_config({"backend": "spark"}, cwd=tmp_path)
+
+
+def result_events(tmp_path: Path) -> list[Any]:
+    with SqliteStore(tmp_path / "runs.db") as store:
+        (run,) = store.list_runs()
+        return store.events(run.run_id)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (killed, not yet reaped by its raylet parent) counts as gone.
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
