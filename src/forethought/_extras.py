@@ -21,6 +21,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "anthropic": ("anthropic", "the Anthropic SDK"),
     "mcp": ("mcp", "the MCP SDK"),
     "local": ("xllamacpp", "the embedded model's runtime (xllamacpp)"),
+    "web": ("uvicorn", "the web UI's server (Starlette, Jinja2, uvicorn)"),
 }
 
 

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "resume": "forethought.interfaces.cli.runs_cmd:resume_command",
     "replay": "forethought.interfaces.cli.runs_cmd:replay_command",
     "memory": "forethought.interfaces.cli.memory_cmd:memory",
+    "ui": "forethought.interfaces.cli.ui_cmd:ui",
 }
 
 

@@ -1,0 +1,128 @@
+"""Shared pieces of the web UI tests: tools that wait on gates the test opens, an agent opener
+with a scripted planner, and a real uvicorn server on a loopback port in a thread."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import AsyncIterator, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from forethought import tool
+from forethought.agent import Agent
+from forethought.interfaces.web.app import create_app
+from forethought.interfaces.web.runner import RunManager
+from forethought.interfaces.web.security import Guard
+from forethought.models.scripted import ScriptedModel
+from forethought.runs.store.sqlite import SqliteStore
+
+GATE_LIMIT_S = 30.0  # a gate nobody opens fails the step instead of hanging the suite
+
+
+class Gates:
+    """One threading.Event per name: a tool call waits until the test opens its gate."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, threading.Event] = {}
+        self._lock = threading.Lock()
+
+    def event(self, name: str) -> threading.Event:
+        with self._lock:
+            return self._events.setdefault(name, threading.Event())
+
+    def open(self, name: str) -> None:
+        self.event(name).set()
+
+    def wait(self, name: str) -> None:
+        if not self.event(name).wait(GATE_LIMIT_S):
+            raise TimeoutError(f"gate {name!r} was never opened by the test")
+
+
+GATES = Gates()
+
+
+@tool
+def gate(name: str) -> str:
+    """Wait until the test opens the gate called ``name``; return the name."""
+    GATES.wait(name)
+    return name
+
+
+@tool(effect="mutating")
+def press(name: str) -> str:
+    """A side effect: waits for the gate ``press:<name>``, then reports it pressed."""
+    GATES.wait(f"press:{name}")
+    return f"pressed {name}"
+
+
+TOOLS = [gate, press]
+
+# g1 → g2 (read-only, each waits for its gate), then the side effect, which uses g2's output.
+PLAN_WITH_EFFECT = {
+    "steps": [
+        {"id": "g1", "tool": "gate", "args": {"name": "a"}},
+        {"id": "g2", "tool": "gate", "args": {"name": "${g1}"}},
+        {"id": "p1", "tool": "press", "args": {"name": "${g2}"}},
+    ]
+}
+GOAL = "gate a, then press it"
+
+
+class Planner:
+    """Hands each agent the next scripted planner (a run started from the New run page plans
+    once; approve/resume open agents that make no model call)."""
+
+    def __init__(self) -> None:
+        self.replies: list[str] = []
+
+    def plan(self, plan: Mapping[str, Any]) -> None:
+        self.replies.append(json.dumps(plan))
+
+    def model(self) -> ScriptedModel:
+        replies, self.replies = self.replies, []
+        return ScriptedModel(replies)
+
+
+def make_manager(store: SqliteStore, planner: Planner) -> RunManager:
+    @contextlib.asynccontextmanager
+    async def opener(setup: Mapping[str, Any], model: str | None) -> AsyncIterator[Agent]:
+        yield Agent(TOOLS, model=planner.model(), store=store, approver="tester")
+
+    return RunManager(store=store, open_agent=opener, base_setup={"tools": [], "builtins": [], "workspace": "."})
+
+
+def make_app(store: SqliteStore, planner: Planner, token: str | None = None) -> Any:
+    return create_app(make_manager(store, planner), Guard(token=token))
+
+
+@contextlib.contextmanager
+def served(app: Any) -> Iterator[str]:
+    """Run ``app`` under uvicorn on 127.0.0.1 (a free port) in a thread; yields its base URL."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    ready = threading.Event()
+    original = server.startup
+
+    async def startup(sockets: Any = None) -> None:
+        await original(sockets)
+        ready.set()
+
+    server.startup = startup  # type: ignore[method-assign]
+    thread = threading.Thread(target=server.run, name="ui-server", daemon=True)
+    thread.start()
+    if not ready.wait(30):
+        raise RuntimeError("the UI server did not start")
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def tmp_store(path: Path) -> SqliteStore:
+    return SqliteStore(path / "runs.db")
