@@ -32,6 +32,10 @@ class Gates:
         with self._lock:
             return self._events.setdefault(name, threading.Event())
 
+    def reset(self) -> None:
+        with self._lock:
+            self._events.clear()
+
     def open(self, name: str) -> None:
         self.event(name).set()
 
