@@ -63,11 +63,11 @@ def press(name: str) -> str:
 
 TOOLS = [gate, press]
 
-# g1 → g2 (read-only, each waits for its gate), then the side effect, which uses g2's output.
+# g1 → g2 (read-only, waiting for gates "a" and "a2"), then the side effect (gate "press:a2").
 PLAN_WITH_EFFECT = {
     "steps": [
         {"id": "g1", "tool": "gate", "args": {"name": "a"}},
-        {"id": "g2", "tool": "gate", "args": {"name": "${g1}"}},
+        {"id": "g2", "tool": "gate", "args": {"name": "${g1}2"}},
         {"id": "p1", "tool": "press", "args": {"name": "${g2}"}},
     ]
 }

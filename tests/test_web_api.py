@@ -163,6 +163,7 @@ def test_approve_from_the_ui_is_a_signed_approval_bound_to_the_reviewed_hash(sto
         csrf = _csrf(client)
         run_id = _start(client, app, planner, csrf)
         GATES.open("a")
+        GATES.open("a2")
         _wait_for_run(client, app, run_id)
         assert store.get_run(run_id).status == "awaiting_approval"  # type: ignore[union-attr]
         review = client.get(f"/runs/{run_id}/review").text
@@ -171,7 +172,7 @@ def test_approve_from_the_ui_is_a_signed_approval_bound_to_the_reviewed_hash(sto
         # A stale hash is refused on the page, and nothing is recorded.
         r = client.post(f"/runs/{run_id}/approve", data={"csrf": csrf, "plan_hash": "0" * 64}, headers=ORIGIN)
         assert r.status_code == 409 and "changed since it was reviewed" in r.text
-        GATES.open("press:a")
+        GATES.open("press:a2")
         r = client.post(
             f"/runs/{run_id}/approve",
             data={"csrf": csrf, "plan_hash": plan_hash},
@@ -197,6 +198,7 @@ def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteS
         csrf = _csrf(client)
         run_id = _start(client, app, planner, csrf)
         GATES.open("a")
+        GATES.open("a2")
         _wait_for_run(client, app, run_id)
         specs = {t.spec.name: t.spec for t in TOOLS}
         grant_approval(store, run_id, specs, "tester")  # `forethought approve RUN --no-run`
@@ -210,7 +212,7 @@ def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteS
         assert "nosuchtool" in lint.text
         edited = (
             f"goal: {GOAL}\nsteps:\n  - id: g1\n    tool: gate\n    args: {{name: a}}\n"
-            "  - id: g2\n    tool: gate\n    args: {name: '${g1}'}\n"
+            "  - id: g2\n    tool: gate\n    args: {name: '${g1}2'}\n"
             "  - id: p1\n    tool: press\n    args: {name: 'other ${g2}'}\n"
         )
         r = client.post(
@@ -235,6 +237,7 @@ def test_reject_cancels_a_waiting_run(store: SqliteStore) -> None:
         csrf = _csrf(client)
         run_id = _start(client, app, planner, csrf)
         GATES.open("a")
+        GATES.open("a2")
         _wait_for_run(client, app, run_id)
         r = client.post(f"/runs/{run_id}/reject", data={"csrf": csrf, "note": "not today"}, headers=ORIGIN)
         assert r.status_code == 200

@@ -149,9 +149,9 @@ def run_view(store: Store, run_id: str) -> RunView:
     view = RunView(run_id, state, events, plan)
     if plan is None:
         return view
-    durations = {sid: st.duration_s for sid, st in state.steps.items() if st.duration_s is not None}
-    if not durations:  # before the run: estimates, as `forethought graph` shows them
-        durations = estimate_durations(plan)
+    # Measured where a step has run, the estimate (as `forethought graph` uses) where not yet.
+    measured = {sid: st.duration_s for sid, st in state.steps.items() if st.duration_s is not None}
+    durations = {**estimate_durations(plan), **measured}
     deps = plan.dependency_map()
     view.critical = critical_path(deps, durations)
     tokens, cost = _step_tokens(events), _step_cost(events)
