@@ -94,7 +94,9 @@ def make_manager(store: SqliteStore, planner: Planner) -> RunManager:
     async def opener(setup: Mapping[str, Any], model: str | None) -> AsyncIterator[Agent]:
         yield Agent(TOOLS, model=planner.model(), store=store, approver="tester")
 
-    return RunManager(store=store, open_agent=opener, base_setup={"tools": [], "builtins": [], "workspace": "."})
+    return RunManager(
+        store=store, open_agent=opener, base_setup={"tools": [], "builtins": [], "workspace": "."}
+    )
 
 
 def make_app(store: SqliteStore, planner: Planner, token: str | None = None) -> Any:

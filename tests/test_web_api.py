@@ -104,7 +104,9 @@ def test_with_a_token_set_every_request_needs_it(store: SqliteStore, presented: 
         assert r.status_code == 401
 
 
-def test_opening_the_token_link_sets_a_cookie_and_drops_the_token_from_the_address(store: SqliteStore) -> None:
+def test_opening_the_token_link_sets_a_cookie_and_drops_the_token_from_the_address(
+    store: SqliteStore,
+) -> None:
     with TestClient(make_app(store, Planner(), token="right-token")) as client:
         r = client.get("/?token=right-token", follow_redirects=False)
         assert r.status_code == 303 and "token" not in r.headers["location"]
@@ -189,8 +191,8 @@ def test_approve_from_the_ui_is_a_signed_approval_bound_to_the_reviewed_hash(sto
 
 
 def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteStore) -> None:
-    from forethought.runs.approval import grant_approval
     from _web_support import TOOLS
+    from forethought.runs.approval import grant_approval
 
     planner = Planner()
     app = make_app(store, planner)
@@ -216,7 +218,10 @@ def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteS
             "  - id: p1\n    tool: press\n    args: {name: 'other ${g2}'}\n"
         )
         r = client.post(
-            f"/runs/{run_id}/edit", data={"csrf": csrf, "plan_yaml": edited}, headers=ORIGIN, follow_redirects=False
+            f"/runs/{run_id}/edit",
+            data={"csrf": csrf, "plan_yaml": edited},
+            headers=ORIGIN,
+            follow_redirects=False,
         )
         assert r.status_code == 303, r.text
         review = client.get(f"/runs/{run_id}/review").text
@@ -278,7 +283,10 @@ def test_pages_never_show_an_unredacted_secret(store: SqliteStore) -> None:
 def test_the_runs_list_filters(store: SqliteStore) -> None:
     store.append_many([E.RunCreated(run_id="r1", seq=0, goal="count words")])
     store.append_many(
-        [E.RunCreated(run_id="r2", seq=0, goal="copy files"), E.RunFinished(run_id="r2", seq=1, status="failed")]
+        [
+            E.RunCreated(run_id="r2", seq=0, goal="copy files"),
+            E.RunFinished(run_id="r2", seq=1, status="failed"),
+        ]
     )
     with TestClient(make_app(store, Planner())) as client:
         assert "r1" in client.get("/runs/table?goal=count").text

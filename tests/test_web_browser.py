@@ -19,14 +19,24 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwrig
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip(
-        f"{CHROMIUM} is absent: install Debian's chromium (apt-get install chromium) to run the browser tests",
+        f"{CHROMIUM} is absent: install Debian's chromium (apt-get install chromium) "
+        "to run the browser tests",
         allow_module_level=True,
     )
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
-from _web_support import GATES, GOAL, PLAN_WITH_EFFECT, TOOLS, Planner, make_app, served, tmp_store
-from forethought.runs.store.sqlite import SqliteStore
+from _web_support import (  # noqa: E402
+    GATES,
+    GOAL,
+    PLAN_WITH_EFFECT,
+    TOOLS,
+    Planner,
+    make_app,
+    served,
+    tmp_store,
+)
+from forethought.runs.store.sqlite import SqliteStore  # noqa: E402
 
 BROWSER_ARGS = [
     "--headless",
@@ -210,4 +220,3 @@ def test_the_browser_needs_no_network(ui: Ui) -> None:
     ui.page.goto(ui.base + "/")
     expect(ui.page.locator("body")).to_have_attribute("data-live", "on", timeout=WAIT_MS)
     assert seen and all(u.startswith(ui.base) for u in seen), seen
-

@@ -145,7 +145,10 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
     def run_filter(request: Request) -> views.RunFilter:
         q = request.query_params
         return views.RunFilter(
-            status=q.get("status", ""), goal=q.get("goal", ""), since=q.get("since", ""), until=q.get("until", "")
+            status=q.get("status", ""),
+            goal=q.get("goal", ""),
+            since=q.get("since", ""),
+            until=q.get("until", ""),
         )
 
     async def runs_page(request: Request) -> Response:
@@ -298,7 +301,7 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
                 output = json.loads(raw) if raw else None
             except json.JSONDecodeError as exc:
                 raise UserError(
-                    f"step {sid}: the output is not JSON ({exc.msg}); quote text, e.g. \"done\""
+                    f'step {sid}: the output is not JSON ({exc.msg}); quote text, e.g. "done"'
                 ) from None
             review = InterruptedStepsReview(succeeded={sid: output})
         elif what == "retry":

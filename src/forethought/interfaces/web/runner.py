@@ -194,7 +194,9 @@ class RunManager:
 
         def build(state: Any) -> list[dict[str, Any]]:
             if state.status not in WAITING:
-                raise UserError(f"run {run_id} is {state.status}; only a run awaiting approval can be rejected")
+                raise UserError(
+                    f"run {run_id} is {state.status}; only a run awaiting approval can be rejected"
+                )
             reason = f"plan rejected by {self.approver}" + (f": {note}" if note else "")
             return [
                 {

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from forethought.errors import UserError
 
 SESSION_COOKIE = "forethought_session"
-TOKEN_COOKIE = "forethought_token"
+TOKEN_COOKIE = "forethought_token"  # noqa: S105 (a cookie name, not a secret)
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
