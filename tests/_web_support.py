@@ -3,6 +3,7 @@ with a scripted planner, and a real uvicorn server on a loopback port in a threa
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import threading
@@ -15,6 +16,7 @@ from forethought.agent import Agent
 from forethought.interfaces.web.app import create_app
 from forethought.interfaces.web.runner import RunManager
 from forethought.interfaces.web.security import Guard
+from forethought.models.base import ModelRequest, ModelResponse, StreamChunk, Usage
 from forethought.models.scripted import ScriptedModel
 from forethought.runs.store.sqlite import SqliteStore
 
@@ -74,19 +76,65 @@ PLAN_WITH_EFFECT = {
 GOAL = "gate a, then press it"
 
 
+class GatedStreamModel:
+    """Streams a plan's JSON in two parts: up to the end of the first step, then — once the
+    test opens the gate ``plan:rest`` — the rest, so the test can watch the plan arrive."""
+
+    name = "gated-stream"
+
+    def __init__(self, plan: Mapping[str, Any]) -> None:
+        text = json.dumps(plan)
+        # Through the `{` that opens the second step: a step counts as written once the next begins.
+        cut = text.index("}}, {", text.index('"steps"')) + 5
+        self.parts = (text[:cut], text[cut:])
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        raise AssertionError("the New run page streams the plan")
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        yield StreamChunk(delta=self.parts[0])
+        await asyncio.to_thread(GATES.wait, "plan:rest")
+        yield StreamChunk(delta=self.parts[1])
+        yield StreamChunk(done=True, usage=Usage(input_tokens=50, output_tokens=40), finish_reason="stop")
+
+
 class Planner:
-    """Hands each agent the next scripted planner (a run started from the New run page plans
-    once; approve/resume open agents that make no model call)."""
+    """Hands each agent the next queued planner model (a run started from the New run page
+    plans once; approve/resume open agents that make no model call)."""
 
     def __init__(self) -> None:
-        self.replies: list[str] = []
+        self.models: list[Any] = []
 
-    def plan(self, plan: Mapping[str, Any]) -> None:
-        self.replies.append(json.dumps(plan))
+    def plan(self, plan: Mapping[str, Any], *, gated: bool = False) -> None:
+        self.models.append(GatedStreamModel(plan) if gated else ScriptedModel([json.dumps(plan)]))
 
-    def model(self) -> ScriptedModel:
-        replies, self.replies = self.replies, []
-        return ScriptedModel(replies)
+    def model(self) -> Any:
+        return QueuedModel(self)
+
+
+class QueuedModel:
+    """An agent's planner: takes the next queued model at its first call, so agents opened only
+    to read tool specs or to approve consume nothing."""
+
+    name = "queued"
+
+    def __init__(self, planner: Planner) -> None:
+        self._planner = planner
+        self._model: Any = None
+
+    def _take(self) -> Any:
+        if self._model is None:
+            queued = self._planner.models
+            self._model = queued.pop(0) if queued else ScriptedModel([])
+        return self._model
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        response: ModelResponse = await self._take().complete(request)
+        return response
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:
+        async for chunk in self._take().stream(request):
+            yield chunk
 
 
 def make_manager(store: SqliteStore, planner: Planner) -> RunManager:

@@ -23,7 +23,8 @@ from forethought.interfaces.cli.main import run as cli_run
 from forethought.interfaces.web.security import Guard, check_bind, is_loopback
 from forethought.runs.store.sqlite import SqliteStore
 
-ORIGIN = {"origin": "http://testserver"}
+BASE = "http://127.0.0.1:8765"
+ORIGIN = {"origin": BASE}
 POSTS = ["approve", "reject", "edit", "lint", "review-steps", "resume", "pause", "cancel"]
 
 
@@ -87,8 +88,20 @@ def test_a_non_loopback_bind_with_a_token_passes_the_check() -> None:
 # ------------------------------------------------------------------------------ token
 
 
+def test_without_a_token_only_loopback_host_names_are_served(store: SqliteStore) -> None:
+    """A site whose name is rebound to 127.0.0.1 (DNS rebinding) gets nothing."""
+    app = make_app(store, Planner())
+    with TestClient(app, base_url="http://evil.example:8765") as client:
+        assert client.get("/").status_code == 421
+        assert client.get("/runs/stream").status_code == 421
+    with TestClient(app, base_url="http://localhost:8765") as client:
+        assert client.get("/").status_code == 200
+    with TestClient(make_app(store, Planner(), token="t0ken"), base_url="http://ui.example") as client:
+        assert client.get("/", headers={"authorization": "Bearer t0ken"}).status_code == 200
+
+
 def test_without_a_token_set_pages_are_open_on_loopback(store: SqliteStore) -> None:
-    with TestClient(make_app(store, Planner())) as client:
+    with TestClient(make_app(store, Planner()), base_url=BASE) as client:
         r = client.get("/")
         assert r.status_code == 200 and "Runs" in r.text
         assert "forethought_session" in r.cookies
@@ -96,7 +109,7 @@ def test_without_a_token_set_pages_are_open_on_loopback(store: SqliteStore) -> N
 
 @pytest.mark.parametrize("presented", [None, "wrong-token"])
 def test_with_a_token_set_every_request_needs_it(store: SqliteStore, presented: str | None) -> None:
-    with TestClient(make_app(store, Planner(), token="right-token")) as client:
+    with TestClient(make_app(store, Planner(), token="right-token"), base_url=BASE) as client:
         headers = {"authorization": f"Bearer {presented}"} if presented else {}
         assert client.get("/", headers=headers).status_code == 401
         assert client.get("/runs/stream", headers=headers).status_code == 401
@@ -107,7 +120,7 @@ def test_with_a_token_set_every_request_needs_it(store: SqliteStore, presented: 
 def test_opening_the_token_link_sets_a_cookie_and_drops_the_token_from_the_address(
     store: SqliteStore,
 ) -> None:
-    with TestClient(make_app(store, Planner(), token="right-token")) as client:
+    with TestClient(make_app(store, Planner(), token="right-token"), base_url=BASE) as client:
         r = client.get("/?token=right-token", follow_redirects=False)
         assert r.status_code == 303 and "token" not in r.headers["location"]
         assert client.get("/").status_code == 200  # the cookie carries it from now on
@@ -118,7 +131,7 @@ def test_opening_the_token_link_sets_a_cookie_and_drops_the_token_from_the_addre
 def test_every_state_changing_endpoint_refuses_bad_requests(store: SqliteStore, endpoint: str) -> None:
     app = make_app(store, Planner(), token="right-token")
     good = {"authorization": "Bearer right-token"}
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE) as client:
         csrf = _csrf(client, good)
         url = f"/runs/abc/{endpoint}"
         # no token, a wrong token
@@ -141,7 +154,7 @@ def test_every_state_changing_endpoint_refuses_bad_requests(store: SqliteStore, 
 
 def test_new_run_refuses_a_cross_origin_form(store: SqliteStore) -> None:
     planner = Planner()
-    with TestClient(make_app(store, planner)) as client:
+    with TestClient(make_app(store, planner), base_url=BASE) as client:
         csrf = _csrf(client)
         r = client.post("/new", data={"goal": GOAL, "csrf": csrf}, headers={"origin": "http://evil.example"})
         assert r.status_code == 403
@@ -149,7 +162,7 @@ def test_new_run_refuses_a_cross_origin_form(store: SqliteStore) -> None:
 
 
 def test_the_csrf_token_may_come_as_a_header(store: SqliteStore) -> None:
-    with TestClient(make_app(store, Planner())) as client:
+    with TestClient(make_app(store, Planner()), base_url=BASE) as client:
         csrf = _csrf(client)
         r = client.post("/runs/abc/cancel", headers={**ORIGIN, "x-csrf-token": csrf})
         assert r.status_code == 409  # past the checks
@@ -161,7 +174,7 @@ def test_the_csrf_token_may_come_as_a_header(store: SqliteStore) -> None:
 def test_approve_from_the_ui_is_a_signed_approval_bound_to_the_reviewed_hash(store: SqliteStore) -> None:
     planner = Planner()
     app = make_app(store, planner)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE) as client:
         csrf = _csrf(client)
         run_id = _start(client, app, planner, csrf)
         GATES.open("a")
@@ -196,7 +209,7 @@ def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteS
 
     planner = Planner()
     app = make_app(store, planner)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE) as client:
         csrf = _csrf(client)
         run_id = _start(client, app, planner, csrf)
         GATES.open("a")
@@ -238,7 +251,7 @@ def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteS
 def test_reject_cancels_a_waiting_run(store: SqliteStore) -> None:
     planner = Planner()
     app = make_app(store, planner)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE) as client:
         csrf = _csrf(client)
         run_id = _start(client, app, planner, csrf)
         GATES.open("a")
@@ -272,7 +285,7 @@ def test_pages_never_show_an_unredacted_secret(store: SqliteStore) -> None:
             E.RunFinished(run_id="r1", seq=4, status="succeeded", reason=f"used {secret}"),
         ]
     )
-    with TestClient(make_app(store, Planner())) as client:
+    with TestClient(make_app(store, Planner()), base_url=BASE) as client:
         for path in ("/", "/runs/r1", "/runs/r1/live", "/runs/r1/review", "/runs/table"):
             r = client.get(path)
             assert r.status_code == 200, (path, r.text[:300])
@@ -288,7 +301,7 @@ def test_the_runs_list_filters(store: SqliteStore) -> None:
             E.RunFinished(run_id="r2", seq=1, status="failed"),
         ]
     )
-    with TestClient(make_app(store, Planner())) as client:
+    with TestClient(make_app(store, Planner()), base_url=BASE) as client:
         assert "r1" in client.get("/runs/table?goal=count").text
         assert "r2" not in client.get("/runs/table?goal=count").text
         failed = client.get("/runs/table?status=failed").text
@@ -297,7 +310,7 @@ def test_the_runs_list_filters(store: SqliteStore) -> None:
 
 
 def test_assets_are_served_from_the_package(store: SqliteStore) -> None:
-    with TestClient(make_app(store, Planner())) as client:
+    with TestClient(make_app(store, Planner()), base_url=BASE) as client:
         htmx = client.get("/static/htmx.min.js")
         assert htmx.status_code == 200 and "htmx" in htmx.text[:2000]
         page = client.get("/").text

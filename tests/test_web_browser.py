@@ -65,9 +65,9 @@ class Ui:
     def node(self, step: str) -> Any:
         return self.page.locator(f'svg.dag g.node[data-step="{step}"]')
 
-    def start_run(self) -> str:
+    def start_run(self, *, gated: bool = False) -> str:
         """The New run page: type the goal, plan it; lands on the run page."""
-        self.planner.plan(PLAN_WITH_EFFECT)
+        self.planner.plan(PLAN_WITH_EFFECT, gated=gated)
         self.page.goto(self.base + "/new")
         self.page.fill("#goal", GOAL)
         self.page.click("#start")
@@ -92,6 +92,8 @@ def ui(browser: Browser, tmp_path: Path) -> Iterator[Ui]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # Console errors include Content-Security-Policy violations (e.g. an inline style or script).
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     try:
         with served(app) as base:
             yield Ui(base, page, store, planner, app)
@@ -148,6 +150,21 @@ def test_a_running_plans_steps_turn_green_live(ui: Ui) -> None:
     expect(row.locator("td").nth(3)).to_have_text("1")
     # The critical path is marked.
     expect(ui.page.locator("svg.dag g.node.critical")).to_have_count(3)
+
+
+def test_a_new_runs_plan_streams_in_as_it_is_written(ui: Ui) -> None:
+    ui.start_run(gated=True)
+    ui.page.evaluate("window.__not_reloaded = true")
+    # The planner has written one step: it is drawn, and (read-only) already running.
+    expect(ui.node("g1")).to_have_attribute("data-status", "running", timeout=WAIT_MS)
+    expect(ui.page.locator("svg.dag g.node")).to_have_count(1)
+    GATES.open("plan:rest")
+    expect(ui.page.locator("svg.dag g.node")).to_have_count(3, timeout=WAIT_MS)
+    expect(ui.node("p1")).to_have_attribute("data-status", "pending")
+    GATES.open("a")
+    GATES.open("a2")
+    expect(ui.page.locator("#run-status")).to_have_text("awaiting_approval", timeout=WAIT_MS)
+    assert ui.page.evaluate("window.__not_reloaded") is True
 
 
 def test_approve_a_plan_awaiting_approval_and_see_it_run(ui: Ui) -> None:

@@ -61,6 +61,7 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
     env.filters["secs"] = lambda v: "" if v is None else f"{v:.2f}s"
     env.filters["usd"] = lambda v: f"${v:.4f}"
     closing = asyncio.Event()
+    streams = StreamCount()
 
     def page(request: Request, name: str, status_code: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("statuses", STATUSES)
@@ -74,6 +75,12 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
 
     class Access(BaseHTTPMiddleware):
         async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+            if not guard.host_ok(request.headers.get("host")):
+                return PlainTextResponse(
+                    "forethought ui: this server answers only to a loopback address (127.0.0.1, "
+                    "localhost); serve it with --host and --token to reach it by another name",
+                    status_code=421,
+                )
             query_token = request.query_params.get("token")
             presented = guard.presented_token(
                 request.headers.get("authorization"), request.cookies.get(TOKEN_COOKIE), query_token
@@ -170,7 +177,7 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
                     yield "event: runs\ndata: changed\n\n"
                 version = await manager.changes.wait(version, POLL_S)
 
-        return _sse(gen())
+        return _sse(streams.counted(gen()))
 
     # ------------------------------------------------------------------ one run
 
@@ -178,6 +185,11 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
         try:
             run_id = run_id_of(request)
         except UserError as exc:
+            raw = str(request.path_params["run_id"])
+            if raw in manager.notes:  # it failed before anything was recorded (e.g. the model)
+                return problem(
+                    request, f"run {raw} stopped before it was recorded: {manager.notes[raw]}", 409
+                )
             return problem(request, str(exc), 404)
         view = await asyncio.to_thread(views.run_view, manager.store, run_id)
         vers = await asyncio.to_thread(views.versions, manager.store, run_id)
@@ -218,7 +230,7 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
                     yield f"event: state\ndata: {json.dumps({'seq': seq})}\n\n"
                 version = await manager.changes.wait(version, POLL_S)
 
-        return _sse(gen())
+        return _sse(streams.counted(gen()))
 
     # ------------------------------------------------------------------ review
 
@@ -232,9 +244,7 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
         view = await asyncio.to_thread(views.run_view, manager.store, run_id)
         if view.plan is None:
             return problem(request, f"run {run_id} has no plan yet", 409)
-        setup = await asyncio.to_thread(manager._recorded_setup, run_id)
-        async with manager.open_agent(setup, None) as agent:
-            specs = agent.specs
+        specs = await manager.specs(run_id)
         from forethought.oversight.approvals import needs_new_approval
         from forethought.plan.files import dump_plan
         from forethought.runs.approval import approval_gate
@@ -329,16 +339,30 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
     # ------------------------------------------------------------------ new run
 
     async def new_page(request: Request) -> Response:
+        setup = manager.base_setup
+        try:
+            specs = await manager.tools_of(setup)
+            tools_error = ""
+        except UserError as exc:
+            specs, tools_error = {}, str(exc)
         return page(
-            request, "new.html", models=opts.models, default_model=opts.default_model, goal="", error=""
+            request,
+            "new.html",
+            models=opts.models,
+            default_model=opts.default_model,
+            tool_files=list(setup.get("tools", [])),
+            builtins=list(setup.get("builtins", [])),
+            specs=sorted(specs.values(), key=lambda s: s.name),
+            tools_error=views.clean_text(tools_error),
         )
 
     async def new_run(request: Request, form: FormData) -> Response:
-        tools = tuple(line.strip() for line in str(form.get("tools", "")).splitlines() if line.strip())
+        extra = [line.strip() for line in str(form.get("tools", "")).splitlines() if line.strip()]
         new = NewRun(
             goal=str(form.get("goal", "")),
             model=str(form.get("model", "")).strip() or None,
-            tools=tools,
+            tools=(*(str(f) for f in form.getlist("tool_file")), *extra),
+            builtins=tuple(str(b) for b in form.getlist("builtin")),
             approve="read_only" if form.get("start_read_only") else "none",
         )
         run_id = await manager.start(new)
@@ -376,11 +400,27 @@ def create_app(manager: RunManager, guard: Guard, options: UiOptions | None = No
     app = Starlette(routes=routes, middleware=[Middleware(Access)], lifespan=lifespan)
     app.state.manager = manager
     app.state.closing = closing
+    app.state.streams = streams
     return app
 
 
 class Refused(Exception):
     """A state-changing request that fails the CSRF checks."""
+
+
+class StreamCount:
+    """How many live streams are open: each ends within ``POLL_S`` of its page closing."""
+
+    def __init__(self) -> None:
+        self.open = 0
+
+    async def counted(self, body: AsyncIterator[str]) -> AsyncIterator[str]:
+        self.open += 1
+        try:
+            async for chunk in body:
+                yield chunk
+        finally:
+            self.open -= 1
 
 
 def _sse(body: AsyncIterator[str]) -> StreamingResponse:

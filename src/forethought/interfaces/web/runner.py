@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from forethought.agent import Agent
@@ -31,6 +32,7 @@ from forethought.runs.review import InterruptedStepsReview, record_review
 from forethought.runs.run_ids import resolve_run_id
 from forethought.runs.store.base import Store
 from forethought.runs.store.sqlite import new_owner_id
+from forethought.tools.base import ToolSpec
 
 # (recorded tool setup, model override) → an open Agent for the duration of the block.
 AgentOpener = Callable[[Mapping[str, Any], str | None], contextlib.AbstractAsyncContextManager[Agent]]
@@ -62,7 +64,8 @@ class Changes:
 class NewRun:
     goal: str
     model: str | None = None
-    tools: tuple[str, ...] = ()
+    tools: tuple[str, ...] | None = None  # tool files (None: the configured ones)
+    builtins: tuple[str, ...] | None = None  # enabled built-ins (None: the configured ones)
     # "read_only": read-only steps start as the plan streams in; side effects wait for approval.
     # "none": the whole plan waits for review.
     approve: str = "read_only"
@@ -77,6 +80,7 @@ class RunManager:
     changes: Changes = field(default_factory=Changes)
     tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)  # run id → why its last action failed
+    _specs: dict[str, dict[str, ToolSpec]] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ helpers
 
@@ -100,7 +104,7 @@ class RunManager:
             try:
                 await work()
             except UserError as exc:
-                self.notes[run_id] = str(exc)
+                self.notes[run_id] = redact_text(str(exc))
             except Exception as exc:  # shown on the run page: the server keeps serving
                 self.notes[run_id] = f"{type(exc).__name__}: {redact_text(str(exc))}"
             finally:
@@ -118,7 +122,11 @@ class RunManager:
         """Start planning ``new.goal``; returns the run id as soon as it is known."""
         if not new.goal.strip():
             raise UserError("the goal is empty; say what you want done")
-        setup = {**self.base_setup, "tools": [*self.base_setup.get("tools", []), *new.tools]}
+        setup = dict(self.base_setup)
+        if new.tools is not None:
+            setup["tools"] = await asyncio.to_thread(_absolute, new.tools)
+        if new.builtins is not None:
+            setup["builtins"] = list(new.builtins)
         known: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         holder: list[Agent] = []
 
@@ -238,11 +246,21 @@ class RunManager:
 
         await asyncio.to_thread(self._append, run_id, build)
 
-    async def lint(self, run_id: str, text: str) -> tuple[Plan | None, list[str]]:
-        """Parse and validate an edited plan against the run's recorded tools."""
-        setup = self._recorded_setup(run_id)
+    async def specs(self, run_id: str, *, fresh: bool = True) -> dict[str, ToolSpec]:
+        """The specs of the run's recorded tools, opened now (``fresh``) or as last opened for
+        this run (linting while typing must not restart MCP servers on every keystroke)."""
+        if fresh or run_id not in self._specs:
+            async with self.open_agent(self._recorded_setup(run_id), None) as agent:
+                self._specs[run_id] = agent.specs
+        return self._specs[run_id]
+
+    async def tools_of(self, setup: Mapping[str, Any]) -> dict[str, ToolSpec]:
         async with self.open_agent(setup, None) as agent:
-            specs = agent.specs
+            return agent.specs
+
+    async def lint(self, run_id: str, text: str, *, fresh: bool = False) -> tuple[Plan | None, list[str]]:
+        """Parse and validate an edited plan against the run's recorded tools."""
+        specs = await self.specs(run_id, fresh=fresh)
         try:
             data = parse_text(text, "yaml", "plan.yaml")
         except UserError as exc:
@@ -253,12 +271,10 @@ class RunManager:
     async def edit(self, run_id: str, text: str) -> list[str]:
         """Save an edited plan as a new version of a waiting run; it needs a fresh approval (the
         review screen's edit). Returns the problems (nothing is saved while there are any)."""
-        plan, problems = await self.lint(run_id, text)
+        plan, problems = await self.lint(run_id, text, fresh=True)
         if plan is None or problems:
             return problems or ["the plan is empty"]
-        setup = self._recorded_setup(run_id)
-        async with self.open_agent(setup, None) as agent:
-            specs = agent.specs
+        specs = await self.specs(run_id, fresh=False)  # the ones just validated against
         await asyncio.to_thread(self._record_edit, run_id, plan, specs)
         return []
 
@@ -322,6 +338,11 @@ class RunManager:
         for task in self.tasks.values():
             task.cancel()
         await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+
+
+def _absolute(paths: Sequence[str]) -> list[str]:
+    """Tool files as absolute paths: a run records them so `resume` works from anywhere."""
+    return [str(Path(p).resolve()) for p in dict.fromkeys(paths)]
 
 
 def config_opener(cfg: Any) -> AgentOpener:

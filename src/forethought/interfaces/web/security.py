@@ -73,6 +73,16 @@ class Guard:
             return authorization[7:].strip()
         return query or cookie
 
+    def host_ok(self, host: str | None) -> bool:
+        """Without a token only loopback names are served: a page on another site whose name
+        was rebound to 127.0.0.1 (DNS rebinding) must not be able to read or drive the UI."""
+        if self.token:
+            return True
+        if not host:
+            return False
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return is_loopback(name.strip("[]"))
+
     # ------------------------------------------------------------------ CSRF
 
     @staticmethod
