@@ -25,7 +25,13 @@ from forethought.runs.store.sqlite import SqliteStore
 
 BASE = "http://127.0.0.1:8765"
 ORIGIN = {"origin": BASE}
-POSTS = ["approve", "reject", "edit", "lint", "review-steps", "resume", "pause", "cancel"]
+# Every state-changing endpoint, and what it answers once past the checks (an unknown run "abc",
+# an empty goal): proof the request got through.
+POSTS = [
+    *((f"/runs/abc/{a}", "abc") for a in ("approve", "reject", "edit", "lint", "review-steps")),
+    *((f"/runs/abc/{a}", "abc") for a in ("resume", "pause", "cancel")),
+    ("/new", "the goal is empty"),
+]
 
 
 @pytest.fixture(autouse=True)
@@ -127,13 +133,14 @@ def test_opening_the_token_link_sets_a_cookie_and_drops_the_token_from_the_addre
         assert client.get("/", headers={"authorization": "Bearer right-token"}).status_code == 200
 
 
-@pytest.mark.parametrize("endpoint", POSTS)
-def test_every_state_changing_endpoint_refuses_bad_requests(store: SqliteStore, endpoint: str) -> None:
+@pytest.mark.parametrize(("url", "answer"), POSTS)
+def test_every_state_changing_endpoint_refuses_bad_requests(
+    store: SqliteStore, url: str, answer: str
+) -> None:
     app = make_app(store, Planner(), token="right-token")
     good = {"authorization": "Bearer right-token"}
     with TestClient(app, base_url=BASE) as client:
         csrf = _csrf(client, good)
-        url = f"/runs/abc/{endpoint}"
         # no token, a wrong token
         assert client.post(url, data={"csrf": csrf}, headers=ORIGIN).status_code == 401
         bad = {"authorization": "Bearer nope", **ORIGIN}
@@ -147,9 +154,9 @@ def test_every_state_changing_endpoint_refuses_bad_requests(store: SqliteStore, 
         assert client.post(url, data={}, headers={**good, **ORIGIN}).status_code == 403
         other = Guard(token="right-token").csrf_for("another-session")
         assert client.post(url, data={"csrf": other}, headers={**good, **ORIGIN}).status_code == 403
-        # everything right: the request reaches the action (an unknown run: 409 with one line)
+        # everything right: the request reaches the action (which refuses it with one line)
         r = client.post(url, data={"csrf": csrf}, headers={**good, **ORIGIN})
-        assert r.status_code == 409 and "abc" in r.text
+        assert r.status_code == 409 and answer in r.text
 
 
 def test_new_run_refuses_a_cross_origin_form(store: SqliteStore) -> None:
@@ -293,8 +300,8 @@ def test_pages_never_show_an_unredacted_secret(store: SqliteStore) -> None:
         assert "s1" in client.get("/runs/r1").text
 
 
-def test_the_runs_list_filters(store: SqliteStore) -> None:
-    store.append_many([E.RunCreated(run_id="r1", seq=0, goal="count words")])
+def test_the_runs_list_filters_and_escapes(store: SqliteStore) -> None:
+    store.append_many([E.RunCreated(run_id="r1", seq=0, goal="count words <script>alert(1)</script>")])
     store.append_many(
         [
             E.RunCreated(run_id="r2", seq=0, goal="copy files"),
@@ -302,7 +309,8 @@ def test_the_runs_list_filters(store: SqliteStore) -> None:
         ]
     )
     with TestClient(make_app(store, Planner()), base_url=BASE) as client:
-        assert "r1" in client.get("/runs/table?goal=count").text
+        listed = client.get("/runs/table?goal=count").text
+        assert "r1" in listed and "<script>alert" not in listed and "&lt;script&gt;" in listed
         assert "r2" not in client.get("/runs/table?goal=count").text
         failed = client.get("/runs/table?status=failed").text
         assert "r2" in failed and "r1" not in failed
