@@ -323,3 +323,22 @@ def test_assets_are_served_from_the_package(store: SqliteStore) -> None:
         assert htmx.status_code == 200 and "htmx" in htmx.text[:2000]
         page = client.get("/").text
         assert "http://" not in re.sub(r'xmlns="http://www.w3.org/2000/svg"', "", page)  # no CDN
+
+
+def test_cancel_stops_a_run_this_server_drives(store: SqliteStore) -> None:
+    planner = Planner()
+    app = make_app(store, planner)
+    with TestClient(app, base_url=BASE) as client:
+        csrf = _csrf(client)
+        run_id = _start(client, app, planner, csrf)  # g1 waits for its gate, which stays shut
+        assert app.state.manager.driving(run_id)
+        r = client.post(f"/runs/{run_id}/cancel", data={"csrf": csrf}, headers=ORIGIN, follow_redirects=False)
+        assert r.status_code == 303
+        assert not app.state.manager.driving(run_id)
+        # Cancelled is final: cancelling again says so.
+        r = client.post(f"/runs/{run_id}/cancel", data={"csrf": csrf}, headers=ORIGIN)
+        assert r.status_code == 409 and "already cancelled" in r.text
+    GATES.open("a")  # release the abandoned tool thread
+    row = store.get_run(run_id)
+    assert row is not None and row.status == "cancelled"
+    assert store.events(run_id)[-1].kind == "run_finished"
