@@ -24,6 +24,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "local": ("xllamacpp", "the embedded model's runtime (xllamacpp)"),
     "postgres": ("psycopg", "the PostgreSQL driver (psycopg 3)"),
     "ray": ("ray", "Ray"),
+    "web": ("uvicorn", "the web UI's server (Starlette, Jinja2, uvicorn)"),
 }
 
 

@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "memory": "forethought.interfaces.cli.memory_cmd:memory",
     "submit": "forethought.interfaces.cli.worker_cmd:submit",
     "worker": "forethought.interfaces.cli.worker_cmd:worker",
+    "ui": "forethought.interfaces.cli.ui_cmd:ui",
 }
 
 
