@@ -4,6 +4,7 @@ for approval says what it waits for. The model's decisions come from the scripte
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -139,15 +140,97 @@ async def test_reviewer_sees_the_findings(ws: Path, store: SqliteStore) -> None:
     assert seen[0].plan.version == 2
 
 
-async def test_streamed_uncovered_plan_pauses_and_force_runs_it(ws: Path, store: SqliteStore) -> None:
+async def test_streamed_uncovered_plan_is_repaired_then_waits_like_a_planned_one(
+    ws: Path, store: SqliteStore
+) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, COUNT)])
+    agent = make_agent(ws, store, model, budgets=Budgets(max_replans=1))
+    held = await agent.run(COPY, approve="all", stream=True)
+    model.assert_all_used()  # the streamed plan, then one repair round
+    assert held.status == "awaiting_approval"
+    assert held.state.reason.startswith("plan does not cover the goal: ")
+    assert '"notes-backup.txt"' in held.state.reason
+    assert not (ws / "notes-backup.txt").exists()
+    assert "does not do the whole goal" in model.requests[1].messages[-1].content
+    # The repair is the next version, recorded as a revision, with its own coverage check.
+    revised = events_of(store, held.run_id, E.PlanRevised)
+    assert [(e.old_version, e.new_version) for e in revised] == [(1, 2)]
+    checked = events_of(store, held.run_id, E.PlanValidated)
+    assert [e.coverage["covered"] for e in checked] == [False, False]
+    assert events_of(store, held.run_id, E.ApprovalRequested)[-1].reason == held.state.reason
+    assert not events_of(store, held.run_id, E.PlanApproved)  # --yes-all approves covered plans only
+
+
+async def test_streamed_plan_whose_repair_covers_the_goal_runs_the_repair(
+    ws: Path, store: SqliteStore
+) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, WRITE)])
+    result = await make_agent(ws, store, model).run(COPY, approve="all", stream=True)
+    model.assert_all_used()
+    assert result.status == "succeeded", result.state.reason
+    assert (ws / "notes-backup.txt").read_text() == "alpha beta gamma\n"
+    assert result.plan is not None and result.plan.version == 2
+    assert [e.coverage["covered"] for e in events_of(store, result.run_id, E.PlanValidated)] == [False, True]
+    approved = events_of(store, result.run_id, E.PlanApproved)
+    assert [e.plan_version for e in approved] == [2]  # the uncovered version was never approved
+    # s1 (read-only, unchanged by the repair) ran once, from the stream.
+    started = [e.step_id for e in events_of(store, result.run_id, E.StepStarted)]
+    assert started.count("s1") == 1 and started.count("s2") == 1
+    assert result.state.steps["s2"].output is not None
+
+
+async def test_streamed_uncovered_plan_continues_once_a_person_approves(ws: Path, store: SqliteStore) -> None:
     model = ScriptedModel([plan_json(READ, COUNT)])
-    paused = await make_agent(ws, store, model).run(COPY, approve="all", stream=True)
-    assert paused.status == "paused"
-    assert "plan does not cover the goal" in paused.state.reason
-    assert paused.state.steps["s2"].status != "succeeded"
-    model = ScriptedModel([plan_json(READ, COUNT)])
+    agent = make_agent(ws, store, model, budgets=Budgets(max_replans=0))
+    held = await agent.run(COPY, approve="all", stream=True)
+    assert held.status == "awaiting_approval"
+    assert held.state.steps["s2"].status != "succeeded"
+    resumed = await agent.approve(held.run_id)
+    assert resumed is not None and resumed.status == "succeeded", resumed.state.reason if resumed else None
+    assert resumed.state.steps["s2"].status == "succeeded"
+
+
+async def test_streamed_uncovered_plan_runs_under_force(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT)])  # no repair call under --force
     forced = await make_agent(ws, store, model).run(COPY, approve="all", stream=True, force=True)
+    model.assert_all_used()
     assert forced.status == "succeeded"
+    assert events_of(store, forced.run_id, E.PlanValidated)[0].coverage["covered"] is False
+
+
+async def test_streamed_repair_that_changes_a_step_already_run_waits_for_a_person(
+    ws: Path, store: SqliteStore
+) -> None:
+    (ws / "other.txt").write_text("other\n")
+    changed = {"id": "s1", "tool": "read_file", "args": {"path": "other.txt"}}
+    scripted = ScriptedModel([plan_json(READ, COUNT), plan_json(changed, WRITE)])
+    s1_done = asyncio.Event()
+
+    class RepairAfterS1:
+        """The scripted model, whose repair answer comes only once s1 has run."""
+
+        name = scripted.name
+
+        async def complete(self, request: Any) -> Any:
+            await s1_done.wait()
+            return await scripted.complete(request)
+
+        def stream(self, request: Any) -> Any:
+            return scripted.stream(request)
+
+    async def on_event(event: Any) -> None:
+        if isinstance(event, E.StepSucceeded) and event.step_id == "s1":
+            s1_done.set()
+
+    agent = Agent(
+        ToolRegistry(builtin_tools(ws)), model=RepairAfterS1(), store=store, budgets=Budgets(max_replans=1)
+    )
+    result = await agent.run(COPY, approve="all", stream=True, on_event=on_event)
+    scripted.assert_all_used()
+    # s1 already read notes.txt; keeping its output under new arguments would be a lie.
+    assert result.status == "awaiting_approval"
+    assert not events_of(store, result.run_id, E.PlanRevised)
+    assert not (ws / "notes-backup.txt").exists()
 
 
 async def test_covered_plan_runs_without_a_repair_call(ws: Path, store: SqliteStore) -> None:
@@ -314,11 +397,12 @@ def test_cli_uncovered_plan_exits_3_naming_the_missing_output(cli_env: Path, ws:
     assert "plan does not cover the goal" in result.stderr and "notes-backup.txt" in result.stderr
     assert result.stdout == ""
     assert not (ws / "notes-backup.txt").exists()
-    # Streamed (the default with --yes-all) the plan is checked when it closes: the run pauses.
+    # Streamed (the default with --yes-all) it is repaired as well, and ends the same way.
     as_json = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json")
     assert as_json.return_value == 3
     data = json.loads(as_json.stdout)
-    assert data["status"] == "paused" and data["coverage"]["covered"] is False
+    assert data["status"] == "awaiting_approval" and data["coverage"]["covered"] is False
+    assert data["plan_version"] == 4
     # Planned first, it is repaired and then waits for approval before anything runs.
     planned = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json", "--no-stream")
     assert planned.return_value == 3

@@ -641,7 +641,7 @@ class Agent:
             try:
                 async for item in stream_plan(goal, self.specs, self.model("planner"), memory=self.memory):
                     if isinstance(item, PlanDone):
-                        self._close_streamed(wiring, item, goal, force)
+                        await self._close_streamed(wiring, item, goal, force)
                         return
                     executor.extend([item])
             except Exception as exc:  # the model failed mid-plan: stop, and say why
@@ -656,14 +656,16 @@ class Agent:
         }
         return _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed)
 
-    def _close_streamed(self, wiring: Wiring, done: PlanDone, goal: str, force: bool = False) -> None:
-        """The planner finished: record its calls, close the plan, check its coverage, approve
-        it if allowed. A streamed plan that misses the goal is not repaired (its read-only steps
-        may already have run): unless ``force``, the run pauses for a person, naming what is
-        missing (``approve`` continues it).
+    async def _close_streamed(self, wiring: Wiring, done: PlanDone, goal: str, force: bool = False) -> None:
+        """The planner finished: record its calls, repair the plan if it misses the goal, close
+        it, approve it if allowed — the same outcome as a run planned before executing.
 
-        Synchronous on purpose: no other task runs between closing the plan and re-asking the
-        gate, so the executor cannot conclude "awaiting approval" in between.
+        While the repair is asked for, the plan stays open: read-only steps already streamed go
+        on, side effects keep waiting, and the executor cannot conclude. A repaired plan is the
+        next version (``plan_revised``). A plan that still misses the goal stops the run in
+        ``awaiting_approval``, naming what is missing (``approve`` continues it, ``--force``
+        runs it as written). From closing the plan on, this is synchronous: no other task runs
+        between closing it and asking the gate again.
         """
         executor = wiring.executor
         assert executor is not None
@@ -674,20 +676,21 @@ class Agent:
             executor.record(E.PlanValidated, plan_hash="", problems=[str(p) for p in done.problems])
             executor.stop("failed", f"invalid plan: {first}")
             return
-        plan = executor.close_plan(rollback=done.plan.rollback)
-        wiring.plans.append(plan)
-        wiring.gate.add(plan=plan)
-        coverage = check_coverage(plan, goal, self.specs)
-        confidence = done.plan.metadata.get("confidence")
-        executor.record(
-            E.PlanValidated,
-            plan_hash=plan.plan_hash(),
-            problems=[],
-            coverage=coverage.to_dict(),
-            confidence=confidence if isinstance(confidence, (int, float)) else None,
-        )
+        coverage = check_coverage(done.plan, goal, self.specs)
+        repaired: list[tuple[Plan, Coverage]] = []
         if not coverage.covered and not force:
-            executor.stop("paused", uncovered_reason(coverage))
+            repaired = await self._repairs_while_streaming(executor, goal, done.plan, coverage)
+        plan = executor.close_plan(rollback=done.plan.rollback, release=False)
+        self._checked_streamed(wiring, plan, goal, done.plan.metadata.get("confidence"))
+        for candidate, _ in repaired:
+            # Refused when it changes a step already under way: then a person decides.
+            if executor.revise(candidate, "coverage repair") is not None:
+                break
+            plan = executor.plan or plan
+            self._checked_streamed(wiring, plan, goal, candidate.metadata.get("confidence"))
+        coverage = check_coverage(plan, goal, self.specs)
+        if not coverage.covered and not force:
+            executor.stop("awaiting_approval", uncovered_reason(coverage))
             return
         if (
             wiring.approve == "all"
@@ -696,6 +699,47 @@ class Agent:
         ):
             wiring.grant(plan, self.approver + " (--yes-all)")
         executor.reconsider()
+
+    def _checked_streamed(self, wiring: Wiring, plan: Plan, goal: str, confidence: Any) -> None:
+        """Record the check of a streamed plan version and make it known to the gate."""
+        executor = wiring.executor
+        assert executor is not None
+        wiring.plans.append(plan)
+        wiring.gate.add(plan=plan)
+        executor.record(
+            E.PlanValidated,
+            plan_hash=plan.plan_hash(),
+            problems=[],
+            coverage=check_coverage(plan, goal, self.specs).to_dict(),
+            confidence=confidence if isinstance(confidence, (int, float)) else None,
+        )
+
+    async def _repairs_while_streaming(
+        self, executor: Executor, goal: str, plan: Plan, coverage: Coverage
+    ) -> list[tuple[Plan, Coverage]]:
+        """The repair rounds of a streamed plan (within ``max_replans``), each a valid plan with
+        its coverage; the last one is the best the planner managed."""
+        from forethought.planning.planner import repair_coverage
+
+        model = self.model("planner")
+        rounds: list[tuple[Plan, Coverage]] = []
+        for _ in range(self.budgets.max_replans):
+            try:
+                result = await repair_coverage(
+                    goal, plan, [str(f) for f in coverage.missing], self.specs, model
+                )
+            except ModelError:
+                break  # the repair is a courtesy: the uncovered plan then waits for a person
+            for call in result.calls:
+                executor.record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
+            if result.plan is None or result.problems:
+                break
+            plan = result.plan
+            coverage = check_coverage(plan, goal, self.specs)
+            rounds.append((plan, coverage))
+            if coverage.covered:
+                break
+        return rounds
 
     async def resume(
         self,

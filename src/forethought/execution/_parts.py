@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 class StopRequest:
     """What a supervisor returns to stop a run; ``reason`` ends up in ``run_finished.reason``."""
 
-    status: Literal["paused", "failed"]
+    status: Literal["paused", "failed", "awaiting_approval"]
     reason: str
 
 

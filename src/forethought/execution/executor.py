@@ -219,8 +219,11 @@ class Executor:
         event: Event = self._emit(cls, **fields)
         return event
 
-    def stop(self, status: Literal["paused", "failed"] = "paused", reason: str = "stopped") -> None:
-        """Stop the run: cancel running steps and drain; ``paused`` runs can be resumed."""
+    def stop(
+        self, status: Literal["paused", "failed", "awaiting_approval"] = "paused", reason: str = "stopped"
+    ) -> None:
+        """Stop the run: cancel running steps and drain; ``paused`` runs can be resumed, and
+        ``awaiting_approval`` ones continue once a person approves their plan."""
         self._request_stop(StopRequest(status, reason))
 
     def extend(self, steps: Iterable[Step]) -> None:
@@ -247,8 +250,10 @@ class Executor:
                 self._enqueue_or_launch(sid)
         self._poke()
 
-    def close_plan(self, rollback: Sequence[Step] = ()) -> Plan:
-        """Mark a streaming plan complete; steps needing approval may be considered from now on."""
+    def close_plan(self, rollback: Sequence[Step] = (), *, release: bool = True) -> Plan:
+        """Mark a streaming plan complete; steps needing approval may be considered from now on
+        (at once, or with ``release=False`` only at the next ``reconsider``, so the caller can
+        revise or stop the plan first)."""
         if self._plan_closed:
             raise RuntimeError("the plan is already closed")
         self._plan_closed = True
@@ -268,12 +273,29 @@ class Executor:
                 self._halt(f"run aborted: {self._fatal}", skip=True)
                 return plan
             self._fail_unreachable()
-            for sid in list(self._blocked):
-                if self._gate.allows(self._steps[sid], self._specs[sid]):
-                    del self._blocked[sid]
-                    self._enqueue_or_launch(sid)
-            self._poke()
+            if release:
+                self.reconsider()
         return plan
+
+    def revise(self, plan: Plan, reason: str) -> str | None:
+        """Continue under ``plan``, a revision of the current one (recorded as ``plan_revised``);
+        returns why it was refused, or None.
+
+        Refused when it is invalid, or when it changes or drops a step that has already started:
+        that step's result belongs to the arguments it ran with. Steps under way that the
+        revision keeps as they are go on and are not started again.
+        """
+        if not self._plan_closed:
+            raise RuntimeError("close the streaming plan before revising it")
+        states = self.state.steps
+        in_flight = {s.id for s in self._ready_q} | set(self._tasks)
+        in_flight.update(sid for queue in self._queues.values() for _, sid in queue)
+        kept = plan.step_map()
+        for sid, step in self._steps.items():
+            begun = sid in in_flight or (sid in states and states[sid].status != "pending")
+            if begun and kept.get(sid) != step:
+                return f"step {sid!r} has already started and the revision changes it"
+        return recovery.adopt(self._run, _Control(self, frozenset(in_flight)), plan, reason)
 
     async def run(self) -> RunState:
         """Execute to the end (or a pause) and return the final state."""
@@ -367,7 +389,7 @@ class Executor:
             if direct is not None and limit_s is None and s.check is None:
                 self._quick[sid] = direct  # see attempts.quick_attempt
 
-    def _link(self, steps: Iterable[Step]) -> None:
+    def _link(self, steps: Iterable[Step], under_way: frozenset[str] = frozenset()) -> None:
         """Wire dependency counters for ``steps`` and launch those already satisfiable."""
         status = self.state.steps
         dependents = self._dependents
@@ -375,6 +397,8 @@ class Executor:
         for s in steps:
             st = status.get(s.id)
             if st is not None and st.status in TERMINAL_STEP_STATUSES and st.status != "cancelled":
+                continue
+            if s.id in under_way:
                 continue
             n = 0
             for d in s.all_dependencies():
@@ -403,11 +427,12 @@ class Executor:
             if n == 0:
                 self._ready(sid)
 
-    def _install(self, plan: Plan) -> None:
+    def _install(self, plan: Plan, under_way: frozenset[str] = frozenset()) -> None:
+        """Switch to ``plan``; steps ``under_way`` (launched, unchanged) are not started again."""
         self._steps, self._specs, self._dependents, self._waiting = {}, {}, {}, {}
         self._how, self._quick = {}, {}
         self._add_steps(plan.steps)
-        self._link(plan.steps)
+        self._link(plan.steps, under_way)
 
     def _fail_unreachable(self) -> None:
         """At plan close: steps waiting on ids that are not in the plan can never start."""
@@ -538,11 +563,16 @@ class Executor:
         if status == "awaiting_approval":
             plan = self._run.plan
             plan_hash = self._run.plan_hash or (plan.plan_hash() if plan else "")
+            held = list(self._blocked) or [
+                sid for sid in self._gated if sid in self._steps and self.state.steps[sid].status == "pending"
+            ]
             self._emit(
                 E.ApprovalRequested,
                 plan_hash=plan_hash,
-                step_ids=list(self._blocked),
-                reason=f"{len(self._blocked)} step(s) need approval before they run",
+                step_ids=held,
+                reason=reason
+                if self._stop is not None
+                else f"{len(held)} step(s) need approval before they run",
             )
         self._finished = True
         self._emit(E.RunFinished, status=status, reason=reason)
@@ -885,10 +915,11 @@ class _Control:
     surface stays what users call, and recovery's view of the scheduler is written down here.
     """
 
-    __slots__ = ("_ex",)
+    __slots__ = ("_ex", "_under_way")
 
-    def __init__(self, ex: Executor) -> None:
+    def __init__(self, ex: Executor, under_way: frozenset[str] = frozenset()) -> None:
         self._ex = ex
+        self._under_way = under_way  # launched steps a revision keeps: not started twice
 
     def take_replan_requests(self) -> list[dict[str, Any]]:
         ex = self._ex
@@ -899,7 +930,7 @@ class _Control:
         ex = self._ex
         ex._halted = False
         ex._blocked.clear()
-        ex._install(plan)
+        ex._install(plan, self._under_way)
 
     def give_up(self, reason: str) -> None:
         ex = self._ex

@@ -80,6 +80,19 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
     if new is None:
         scheduler.give_up(f"{reason}; the replanner returned no revised plan")
         return
+    problem = adopt(run, scheduler, new, reason)
+    if problem is not None:
+        scheduler.give_up(f"{reason}; {problem}")
+
+
+def adopt(run: RunContext, scheduler: Scheduler, new: Plan, reason: str) -> str | None:
+    """Install ``new`` as the run's next plan version (``plan_revised``), or say why not.
+
+    Steps already succeeded keep their results when the new version keeps them by id; a changed
+    step is a new call and gets a new idempotency key. Shared by the replan after a failure and
+    the coverage repair of a streamed plan.
+    """
+    assert run.plan is not None
     old = run.plan
     if new.version <= old.version:
         new = new.model_copy(update={"version": old.version + 1, "parent_version": old.version})
@@ -88,8 +101,7 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
 
     problems = validate_plan(new, {n: t.spec for n, t in run.tools.items()})
     if problems:
-        scheduler.give_up(f"{reason}; revised plan v{new.version} is invalid: {problems[0]}")
-        return
+        return f"revised plan v{new.version} is invalid: {problems[0]}"
     diff = diff_plans(old, new)
     for sid in diff.changed:  # a changed step is a new call: it must not reuse the old key
         run.keys[sid] = f"{run.run_id}:{sid}:v{new.version}"
@@ -106,6 +118,7 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
         reason=reason,
     )
     scheduler.install(new)
+    return None
 
 
 async def rollback(run: RunContext, scheduler: Scheduler) -> None:
