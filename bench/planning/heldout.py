@@ -323,7 +323,9 @@ DOCUMENTS = ToolSet(
             'Write the lines of server.log containing "WARN" to warnings.txt',
             file_lines("warnings.txt", [ln for ln in SERVER_LOG.splitlines() if "WARN" in ln]),
         ),
-        Goal("Put the first 3 lines of guests.txt in head.txt", file_lines("head.txt", GUESTS.splitlines()[:3])),
+        Goal(
+            "Put the first 3 lines of guests.txt in head.txt", file_lines("head.txt", GUESTS.splitlines()[:3])
+        ),
         Goal('Store "draft one" in draft.txt', file_is("draft.txt", "draft one")),
         Goal("Uppercase outro.md and save it as shouted.md", file_is("shouted.md", OUTRO.upper())),
     ],
