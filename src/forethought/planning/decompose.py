@@ -127,10 +127,19 @@ class GoalFacts:
     verbs: frozenset[str]  # the first word of each clause (the action, not an object)
 
 
+# A file named right after "into", "as" or "to" is where a result goes, whatever the verb
+# ("sort a.txt into b.txt", "join a.md and b.md into c.md", "save a.txt as b.txt").
+_TARGET_RE = re.compile(
+    r"\b(?:into|as|to)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+)", re.IGNORECASE
+)
+
+
 def goal_facts(goal: str) -> GoalFacts:
     lits = goal_literals(goal)
     files = [s for s in lits.strings if _FILE_RE.fullmatch(s)]
-    outputs = tuple(o for o in goal_outputs(goal) if o in files or _FILE_RE.fullmatch(o))
+    targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
+    named = [*goal_outputs(goal), *(t for t in targets if t in files)]
+    outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
     inputs = tuple(f for f in files if f not in outputs)
     contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
     clauses = tuple(split_clauses(goal))
@@ -360,10 +369,12 @@ def bind(chain: Sequence[str], goal: str, tools: Mapping[str, ToolSpec], *, type
         spec = tools[name]
         args: dict[str, list[Any] | dict[str, Any]] = {}
         required = set(_required(spec))
+        this_step: set[int] = set()  # one output feeds one argument of a step, not two
         for pname, pschema in _props(spec).items():
             want = param_types(spec, pname)
+            visible = [o for o in outputs if o.step not in this_step]
             options = _param_options(
-                spec, pname, pschema, want, facts, outputs, consumed, used_literals, explained
+                spec, pname, pschema, want, facts, visible, consumed, used_literals, explained
             )
             if options is None:
                 continue
@@ -377,6 +388,7 @@ def bind(chain: Sequence[str], goal: str, tools: Mapping[str, ToolSpec], *, type
                 m = re.fullmatch(r"\$\{s(\d+)[^}]*\}(?:\n)?", first)
                 if m:
                     consumed.add(int(m.group(1)) - 1)
+                    this_step.add(int(m.group(1)) - 1)
                 else:
                     used_literals.add(first)
         slots.steps.append((name, args))
@@ -415,14 +427,20 @@ def _param_options(
             exact.append(o)
         elif want is not None and "string" in want and not path:
             as_text.append(o)
-    fresh = [o.text for o in exact if o.step not in consumed]
+    # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
+    fresh_exact = [o for o in exact if o.step not in consumed]
+    fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
+    fresh = [o.text for o in fresh_exact]
     if not fresh:  # as text only when nothing fits as it is: fields the goal names first
-        as_text.sort(key=lambda o: (not o.relevant, o.text.count(".")))
-        fresh = [o.text + "\n" for o in as_text if o.step not in consumed]
+        fresh_text = [o for o in as_text if o.step not in consumed]
+        fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
+        fresh_text.sort(key=lambda o: (not o.relevant, o.text.count(".")))
+        fresh = [o.text + "\n" for o in fresh_text]
     used = [o.text for o in reversed(exact) if o.step in consumed]
     if path:
         pool = facts.outputs if spec.effect != "read_only" else facts.inputs
-        unused = [s for s in pool if s not in used_literals]
+        # Literals are consumed in the goal's order: the first unused one, else any.
+        unused = [s for s in pool if s not in used_literals][:1]
         return (unused or list(pool)) or fresh + used or ([] if required else None)
     if fresh:
         return fresh
