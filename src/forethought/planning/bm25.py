@@ -3,8 +3,8 @@
 Why BM25 and not an embedding model: it needs no weights and no deep-learning framework, runs in
 microseconds for a few hundred tools, and a tool's own vocabulary (``count_words``, "Add up the
 numbers in one column") is usually the vocabulary of the goals that need it. Terms are lower-case
-words (``snake_case`` and ``camelCase`` split) cut to a 5-letter stem, so "sorted" meets "sort"
-and "summary" meets "summarize"; the tool's name counts twice, since a name is the densest
+words (``snake_case`` and ``camelCase`` split), a plural ``s`` dropped, cut to a 5-letter stem,
+so "rows" meets "row", "sorted" meets "sort" and "summary" meets "summarize"; the tool's name counts twice, since a name is the densest
 statement of what a tool does.
 """
 
@@ -79,6 +79,9 @@ STOP_WORDS = frozenset(
         "file",
         "files",
         "text",
+        "have",
+        "has",
+        "had",
     )
 )
 
@@ -86,7 +89,15 @@ STOP_WORDS = frozenset(
 def terms(text: str) -> list[str]:
     """``text`` as BM25 terms: lower-case word stems, stop words dropped."""
     words = _WORD_RE.findall(_CAMEL_RE.sub(" ", text.replace("_", " ")))
-    return [w.lower()[:5] for w in words if w.lower() not in STOP_WORDS and len(w) > 1]
+    return [stem(w) for w in words if w.lower() not in STOP_WORDS and len(w) > 1]
+
+
+def stem(word: str) -> str:
+    """A crude stem: lower case, a plural ``s`` dropped, cut to 5 letters ("rows" → "row")."""
+    word = word.lower()
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return word[:5]
 
 
 def tool_terms(spec: ToolSpec) -> list[str]:

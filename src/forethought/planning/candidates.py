@@ -5,9 +5,10 @@ ties of the previous one):
 
 1. the validator's problems (``plan.validation``): an invalid plan never beats a valid one;
 2. the goal coverage check's findings (``plan.coverage.check_coverage``): every goal literal
-   used, every requested output produced by a side-effecting step, no dead steps;
-3. the skeleton's lexical prior (goal words its tools explain, minus a cost per step), less a
-   point per argument that takes an output only *as text* (an exact type fit is the likelier
+   used, every requested output produced by a side-effecting step, no dead steps; plus every
+   read-only step's output used (``unused_outputs``), the answer of a read-only plan aside;
+3. the skeleton's lexical prior (goal words its tools explain, minus a cost per step), less half
+   a point per argument that takes an output only *as text* (an exact type fit is the likelier
    intent);
 4. the model's own likelihood of its answer (mean log-probability per generated token); a plan
    the grammar fully determined has no alternative under the grammar and counts as certain (0).
@@ -25,7 +26,8 @@ from forethought.plan.model import Plan
 from forethought.plan.validation import Problem
 from forethought.tools.base import ToolSpec
 
-_AS_TEXT_RE = re.compile(r"^\$\{[^}]+\}\n$")
+_AS_TEXT_RE = re.compile(r"^\$\{[^}]+\}\n\Z")
+AS_TEXT_COST = 0.5  # prior points per argument fed as text: less than a goal word explained
 
 
 @dataclass(frozen=True, order=True)
@@ -39,6 +41,28 @@ class CandidateScore:
 def as_text_arguments(plan: Plan) -> int:
     """Arguments that take an earlier output interpolated as text rather than as its own type."""
     return sum(1 for s in plan.steps for v in s.args.values() if isinstance(v, str) and _AS_TEXT_RE.match(v))
+
+
+def unused_outputs(plan: Plan, tools: Mapping[str, ToolSpec]) -> int:
+    """Read-only steps whose output no other step references: work that goes nowhere.
+
+    The coverage check's ``dead_step`` also counts these, but only where the step is not a sink
+    of a read-only plan; here the answer of a read-only plan is its *last* step only, so two
+    parallel computations of which one is discarded count against the plan too.
+    """
+    referenced = {r for s in plan.steps for r in s.referenced_steps()}
+    changes = any(
+        tools.get(s.tool or "") is None or tools[s.tool or ""].effect != "read_only" for s in plan.steps
+    )
+    answer = None if changes or not plan.steps else plan.steps[-1].id
+    return sum(
+        1
+        for s in plan.steps
+        if s.id not in referenced
+        and s.id != answer
+        and s.tool in tools
+        and tools[s.tool].effect == "read_only"
+    )
 
 
 def mean_logprob(raw: Any) -> float | None:
@@ -62,10 +86,10 @@ def score_candidate(
 ) -> CandidateScore:
     if plan is None:
         return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
-    findings = len(check_coverage(plan, goal, tools).missing)
+    findings = len(check_coverage(plan, goal, tools).missing) + unused_outputs(plan, tools)
     return CandidateScore(
         len(problems),
         findings,
-        -(prior - as_text_arguments(plan)),
+        -(prior - AS_TEXT_COST * as_text_arguments(plan)),
         -(likelihood if likelihood is not None else 0.0),
     )

@@ -11,7 +11,8 @@ fill a handful of slots when everything else is fixed. So planning is split:
    step in the chain reads files, a *reader* (a read-only tool whose only required parameter is
    path-like) is put first, one per input file, chosen by whether its output fits what the next
    step needs. Every combination of clause choices is a skeleton; its *prior* is how many of the
-   goal's words the chosen tools' documents explain, minus a little per step.
+   goal's words the chosen tools' documents explain (readers aside: they are there for the
+   types), minus a little per step.
 2. **Slots** (``bind``): for each argument of each step, the values it may take. Without typed
    flow these are the old strict-literal rules (``PlanSchemaBuilder``). With typed flow:
 
@@ -204,11 +205,14 @@ def _clause_options(
     return [(p,) for p in picks] + list(itertools.permutations(picks, 2)) or [()]
 
 
-def _explained(chain: Sequence[str], facts: GoalFacts, docs: Mapping[str, set[str]]) -> int:
+def _explained(
+    chain: Sequence[str], facts: GoalFacts, docs: Mapping[str, set[str]], readers: set[str]
+) -> int:
     goal_terms = set(terms(" ".join(facts.words)))
     covered: set[str] = set()
     for name in chain:
-        covered |= goal_terms & docs[name]
+        if name not in readers:  # a reader is there for the types, not for the goal's words
+            covered |= goal_terms & docs[name]
     return len(covered)
 
 
@@ -240,7 +244,8 @@ def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit
             if not key or key in seen:
                 continue
             seen.add(key)
-            out.append(Skeleton(key, _explained(key, facts, docs) - STEP_COST * len(key)))
+            prior = _explained(key, facts, docs, set(readers)) - STEP_COST * len(key)
+            out.append(Skeleton(key, prior))
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
 
@@ -331,10 +336,8 @@ def _outputs_of(k: int, spec: ToolSpec, goal_terms: set[str]) -> list[_Output]:
     return found
 
 
-def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str]) -> list[str]:
-    """Goal words for a short free string: a plain word right next to the parameter's name in
-    the goal ("the amount column"), else the goal's plain words that neither start a clause nor
-    are explained by a chosen tool's description."""
+def _near_words(pname: str, facts: GoalFacts) -> list[str]:
+    """Plain goal words right before or after the parameter's name in the goal."""
     pterm = terms(pname)
     plain = {w.lower() for w in facts.words}
     tokens = _WORDS_RE.findall(facts.goal)
@@ -346,6 +349,15 @@ def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[s
                 for j in (i - 1, i + 1)
                 if 0 <= j < len(tokens) and tokens[j].lower() in plain and terms(tokens[j]) != pterm
             ]
+    return list(dict.fromkeys(near))
+
+
+def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str]) -> list[str]:
+    """Goal words for a short free string: a plain word right next to the parameter's name in
+    the goal ("the amount column"), else the goal's plain words that neither start a clause nor
+    are explained by a chosen tool's description."""
+    pterm = terms(pname)
+    near = _near_words(pname, facts)
     rest = [
         w
         for w in facts.words
@@ -425,8 +437,8 @@ def _param_options(
             continue
         if compatible(set(o.types) if o.types is not None else None, want):
             exact.append(o)
-        elif want is not None and "string" in want and not path:
-            as_text.append(o)
+        elif want is not None and "string" in want and not path and spec.effect != "read_only":
+            as_text.append(o)  # a number or list written out as text; never fed on as text
     # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
     fresh_exact = [o for o in exact if o.step not in consumed]
     fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
@@ -437,6 +449,10 @@ def _param_options(
         fresh_text.sort(key=lambda o: (not o.relevant, o.text.count(".")))
         fresh = [o.text + "\n" for o in fresh_text]
     used = [o.text for o in reversed(exact) if o.step in consumed]
+    # A plain goal word right next to the parameter's name ("the amount column") names its value.
+    near = _near_words(pname, facts) if want == {"string"} and not path and required else []
+    if near:
+        return near
     if path:
         pool = facts.outputs if spec.effect != "read_only" else facts.inputs
         # Literals are consumed in the goal's order: the first unused one, else any.

@@ -442,13 +442,17 @@ async def plan_by_decomposition(
     _, typed, count = _decompose(opts, model)
     result = PlanResult(plan=None)
     best: tuple[CandidateScore, Plan, list[Problem]] | None = None
-    for skeleton in skeletons(goal, tools, limit=count):
+    tried = 0
+    for skeleton in skeletons(goal, tools, limit=8 * count):
+        if tried == count:
+            break
         covering = best is not None and best[0].problems == 0 and best[0].findings == 0
         if covering and best is not None and skeleton.prior < -best[0].neg_prior:
             break  # sorted by prior: no later chain can beat a valid, covering plan
         slots = bind(skeleton.tools, goal, tools, typed=typed)
         if not slots.feasible:
-            continue
+            continue  # only chains whose every required argument can be bound count as tried
+        tried += 1
         likelihood: float | None = None
         meta: dict[str, Any] = {"planner": model.name, "decomposed": list(skeleton.tools)}
         if slots.decided():
