@@ -4,8 +4,8 @@ Why BM25 and not an embedding model: it needs no weights and no deep-learning fr
 microseconds for a few hundred tools, and a tool's own vocabulary (``count_words``, "Add up the
 numbers in one column") is usually the vocabulary of the goals that need it. Terms are lower-case
 words (``snake_case`` and ``camelCase`` split), a plural ``s`` dropped, cut to a 5-letter stem,
-so "rows" meets "row", "sorted" meets "sort" and "summary" meets "summarize"; the tool's name counts twice, since a name is the densest
-statement of what a tool does.
+so "rows" meets "row", "sorted" meets "sort" and "summary" meets "summarize"; the tool's name
+counts twice, since a name is the densest statement of what a tool does.
 """
 
 from __future__ import annotations
