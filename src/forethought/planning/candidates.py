@@ -55,14 +55,12 @@ def unused_outputs(plan: Plan, tools: Mapping[str, ToolSpec]) -> int:
         tools.get(s.tool or "") is None or tools[s.tool or ""].effect != "read_only" for s in plan.steps
     )
     answer = None if changes or not plan.steps else plan.steps[-1].id
-    return sum(
-        1
-        for s in plan.steps
-        if s.id not in referenced
-        and s.id != answer
-        and s.tool in tools
-        and tools[s.tool].effect == "read_only"
-    )
+    unused = 0
+    for s in plan.steps:
+        spec = tools.get(s.tool or "")
+        if s.id not in referenced and s.id != answer and spec is not None and spec.effect == "read_only":
+            unused += 1
+    return unused
 
 
 def mean_logprob(raw: Any) -> float | None:

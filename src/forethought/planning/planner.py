@@ -24,7 +24,7 @@ from forethought.plan.files import check_data
 from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
 from forethought.planning.candidates import CandidateScore, mean_logprob, score_candidate
-from forethought.planning.decompose import bind, plan_text, skeletons
+from forethought.planning.decompose import Slots, bind, plan_text, skeletons
 from forethought.planning.grammar import (
     PlanSchemaBuilder,
     goal_literals,
@@ -308,11 +308,24 @@ def build_planning_request(
     budget: str | None = None,
     memory: PlanMemory | None = None,
     options: PlannerOptions | None = None,
+    decompose: bool = True,
 ) -> tuple[list[Message], dict[bool, dict[str, Any]], bool]:
-    """Messages, output schemas (keyed by "strict literals?") and whether to start strict."""
+    """Messages, output schemas (keyed by "strict literals?") and whether to start strict.
+
+    With decompose-then-fill on (and ``decompose``), a goal whose best tool chain binds into a
+    valid plan that covers the goal gets that chain's slot grammar instead of the whole-plan
+    one: a single streamed call then writes the same plan ``make_plan`` returns (forced where
+    every slot is decided), so ``run`` and ``plan`` agree.
+    """
     opts = options or PlannerOptions()
     if not tools:
         raise PlanningError("there are no tools to plan with; pass --tools or enable built-ins")
+    if decompose and opts.constrained and _decompose(opts, model)[0]:
+        chosen = best_chain(goal, tools, _decompose(opts, model)[1])
+        if chosen is not None:
+            sub = {n: tools[n] for n in dict.fromkeys(chosen.steps_tools)}
+            strict = _strict_literals(opts.literal_mode, model)
+            return _fill_messages(goal, sub, constraints), {strict: chosen.slots.schema()}, strict
     tools = rank_tools(goal, tools)
     literals = goal_literals(goal)
     strict = _strict_literals(opts.literal_mode, model)
@@ -381,7 +394,14 @@ async def make_plan(
         if decomposed.ok and decomposed.plan is not None and decomposed.plan.metadata.get("covered"):
             return decomposed
     messages, schemas, strict = build_planning_request(
-        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts
+        goal,
+        tools,
+        model,
+        constraints=constraints,
+        budget=budget,
+        memory=memory,
+        options=opts,
+        decompose=False,
     )
     result = PlanResult(plan=None, calls=list(decomposed.calls) if decomposed is not None else [])
     for attempt in range(max_repairs + 1):
@@ -423,6 +443,44 @@ def _better(
     return whole
 
 
+def _fill_messages(goal: str, tools: Mapping[str, ToolSpec], constraints: Sequence[str]) -> list[Message]:
+    """The prompt for filling a chain's slots: only the chain's tools are listed."""
+    return [
+        Message(role="system", content=SYSTEM + "\n\nTools:\n" + render_tools(tools)),
+        Message(role="user", content=user_prompt(goal, tools, constraints=constraints, with_tools=False)),
+    ]
+
+
+@dataclass(frozen=True)
+class ChosenChain:
+    steps_tools: tuple[str, ...]
+    slots: Slots
+
+
+def best_chain(
+    goal: str, tools: Mapping[str, ToolSpec], typed: bool, *, limit: int = 8
+) -> ChosenChain | None:
+    """The best chain by its preferred slot values, without a model: the first ``limit``
+    feasible chains are bound, each at its first values, and scored; None unless the best is
+    valid and covers the goal."""
+    best: tuple[CandidateScore, ChosenChain] | None = None
+    tried = 0
+    for skeleton in skeletons(goal, tools, limit=8 * limit):
+        if tried == limit:
+            break
+        slots = bind(skeleton.tools, goal, tools, typed=typed)
+        if not slots.feasible:
+            continue
+        tried += 1
+        plan, problems = parse_plan_text(plan_text(slots.first_plan()), goal, tools)
+        score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior)
+        if plan is not None and (best is None or score < best[0]):
+            best = (score, ChosenChain(skeleton.tools, slots))
+    if best is None or best[0].problems or best[0].findings:
+        return None
+    return best[1]
+
+
 async def plan_by_decomposition(
     goal: str,
     tools: Mapping[str, ToolSpec],
@@ -460,14 +518,7 @@ async def plan_by_decomposition(
             meta["model_filled"] = False
         else:
             sub = {n: tools[n] for n in dict.fromkeys(skeleton.tools)}
-            messages = [
-                Message(role="system", content=SYSTEM + "\n\nTools:\n" + render_tools(sub)),
-                Message(
-                    role="user",
-                    content=user_prompt(goal, sub, constraints=constraints, with_tools=False),
-                ),
-            ]
-            request = plan_request(messages, slots.schema(), opts)
+            request = plan_request(_fill_messages(goal, sub, constraints), slots.schema(), opts)
             response = await model.complete(request)
             result.calls.append(ModelCall(request, response))
             text = response.text
@@ -501,7 +552,7 @@ async def repair_coverage(
     N+1 (``parent_version`` N, ``metadata.repair = "coverage"``), never a silent replacement.
     The caller bounds the rounds (the run's ``max_replans``) and re-checks coverage."""
     opts = options or PlannerOptions()
-    messages, schemas, strict = build_planning_request(goal, tools, model, options=opts)
+    messages, schemas, strict = build_planning_request(goal, tools, model, options=opts, decompose=False)
     messages += [
         Message(role="assistant", content=plan_json_text(plan)),
         Message(role="user", content=coverage_repair_prompt(findings)),
