@@ -31,6 +31,7 @@ from rows import LABELS, ROWS
 
 from forethought import Agent
 from forethought.models.base import Model
+from forethought.models.local import LocalModel
 from forethought.models.resolve import resolve_model
 from forethought.planning.planner import make_plan
 
@@ -131,8 +132,11 @@ async def main() -> None:
     parser.add_argument("--rows", default=",".join(ROWS))
     parser.add_argument("--suites", default=",".join(s.name for s in HELD_OUT))
     parser.add_argument("--out", default=None)
+    parser.add_argument(
+        "--threads", type=int, default=None, help="llama.cpp threads for local (default: all cores)"
+    )
     args = parser.parse_args()
-    model = resolve_model(args.model)
+    model = LocalModel(threads=args.threads) if args.model == "local" else resolve_model(args.model)
     if hasattr(model, "server"):
         await model.server()  # load the weights outside the timed region
     suites = [s for s in HELD_OUT if s.name in args.suites.split(",")]
