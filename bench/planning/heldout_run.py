@@ -135,7 +135,15 @@ async def main() -> None:
     parser.add_argument(
         "--threads", type=int, default=None, help="llama.cpp threads for local (default: all cores)"
     )
+    parser.add_argument(
+        "--merge", default=None, help="print the table of saved results (comma-separated json files)"
+    )
     args = parser.parse_args()
+    if args.merge:
+        saved = [r for f in args.merge.split(",") for r in json.loads(Path(f).read_text())]  # noqa: ASYNC240
+        saved.sort(key=lambda r: list(ROWS).index(r["row"]))
+        print(table(saved))
+        return
     model = LocalModel(threads=args.threads) if args.model == "local" else resolve_model(args.model)
     if hasattr(model, "server"):
         await model.server()  # load the weights outside the timed region
