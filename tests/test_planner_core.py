@@ -245,7 +245,9 @@ async def test_invalid_tail_is_pruned_for_the_embedded_model() -> None:
         ("count_words", {"text": "${s2}"}),
     )  # int into a text argument
     model = ScriptedModel([answer], name="local")
-    result = await make_plan("Count the words in notes.txt", SPECS, model)
+    # The whole-plan path (decompose-then-fill would plan this goal without the model).
+    whole = PlannerOptions(decompose=False)
+    result = await make_plan("Count the words in notes.txt", SPECS, model, options=whole)
     model.assert_all_used()  # no repair call: pruning sufficed
     assert result.ok and result.plan is not None
     assert [s.id for s in result.plan.steps] == ["s1", "s2"]

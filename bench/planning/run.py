@@ -24,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from rows import ROWS
 from tools import BENCH_TOOLS, summarize
 
 from forethought.models.resolve import resolve_model
@@ -122,7 +123,7 @@ async def execute(plan: Plan, workspace: Path) -> list[Any]:
     return list(outputs.values())
 
 
-async def run_mode(model_name: str, mode: str, goals: list[Goal]) -> dict[str, Any]:
+async def run_mode(model_name: str, mode: str, goals: list[Goal], row: str = "sample") -> dict[str, Any]:
     model = resolve_model(model_name)
     specs = {t.spec.name: t.spec for t in BENCH_TOOLS}
     rows = []
@@ -149,7 +150,7 @@ async def run_mode(model_name: str, mode: str, goals: list[Goal]) -> dict[str, A
             for name, content in FILES.items():
                 (ws / name).write_text(content)
             start = time.perf_counter()
-            result = await make_plan(goal.text, specs, model, memory=memory)
+            result = await make_plan(goal.text, specs, model, memory=memory, options=ROWS[row])
             elapsed = time.perf_counter() - start
             achieved, error = False, None
             if result.ok and result.plan is not None:
@@ -173,7 +174,7 @@ async def run_mode(model_name: str, mode: str, goals: list[Goal]) -> dict[str, A
                 }
             )
             print(
-                f"[{mode}] {'V' if result.ok else '-'}{'A' if achieved else '-'} "
+                f"[{row}/{mode}] {'V' if result.ok else '-'}{'A' if achieved else '-'} "
                 f"{elapsed:5.1f}s {goal.text!r}: {rows[-1]['plan']}",
                 flush=True,
             )
@@ -181,6 +182,7 @@ async def run_mode(model_name: str, mode: str, goals: list[Goal]) -> dict[str, A
     return {
         "model": model.name,
         "mode": mode,
+        "row": row,
         "goals": len(rows),
         "valid": sum(r["valid"] for r in rows),
         "achieved": sum(r["achieved"] for r in rows),
@@ -197,12 +199,17 @@ async def main() -> None:
     parser.add_argument("--model", default="local")
     parser.add_argument("--modes", default="none,memory")
     parser.add_argument("--limit", type=int, default=len(GOALS))
+    parser.add_argument("--rows", default="sample", help=f"planner techniques, of {', '.join(ROWS)}")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    results = [await run_mode(args.model, mode, GOALS[: args.limit]) for mode in args.modes.split(",")]
+    results = [
+        await run_mode(args.model, mode, GOALS[: args.limit], row)
+        for row in args.rows.split(",")
+        for mode in args.modes.split(",")
+    ]
     for r in results:
         print(
-            f"{r['model']} memory={r['mode']}: valid {r['valid']}/{r['goals']} "
+            f"{r['model']} {r['row']} memory={r['mode']}: valid {r['valid']}/{r['goals']} "
             f"(first try {r['first_try_valid']}), achieved {r['achieved']}/{r['goals']}, "
             f"plan time median {r['median_s']}s mean {r['mean_s']}s max {r['max_s']}s"
         )

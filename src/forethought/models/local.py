@@ -132,6 +132,9 @@ class LocalModel:
     async def complete(self, request: ModelRequest) -> ModelResponse:
         server = await self.server()
         body = self._body(request, stream=False)
+        # Token log-probabilities ride along in ``raw``: the planner breaks ties between
+        # candidate plans by the model's own likelihood (cheap: no extra forward pass).
+        body["logprobs"] = True
         start = time.perf_counter()
         try:
             result = await asyncio.to_thread(server.handle_chat_completions, body)

@@ -32,7 +32,8 @@ _REF_BODY = (
     r"""((?:\.[A-Za-z_][A-Za-z0-9_-]*|\[-?\d+\]|\["(?:[^"\\]|\\.)*"\])*)"""
 )
 _REF_RE = re.compile(r"(?<!\$)\$\{" + _REF_BODY + r"\}")
-_WHOLE_RE = re.compile(r"^\$\{" + _REF_BODY + r"\}$")
+# \Z, not $: "${s1}\\n" is text with a reference in it, not a whole-value reference.
+_WHOLE_RE = re.compile(r"^\$\{" + _REF_BODY + r"\}\Z")
 # One pass that handles both escapes and references, so substituted output is never rescanned.
 _SUB_RE = re.compile(r"(\$\$\{)|(?<!\$)\$\{" + _REF_BODY + r"\}")
 _SEGMENT_RE = re.compile(r"""\.([A-Za-z_][A-Za-z0-9_-]*)|\[(-?\d+)\]|\["((?:[^"\\]|\\.)*)"\]""")

@@ -23,6 +23,8 @@ from forethought.models.base import Message, Model, ModelRequest, ModelResponse,
 from forethought.plan.files import check_data
 from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
+from forethought.planning.candidates import CandidateScore, mean_logprob, score_candidate
+from forethought.planning.decompose import Slots, bind, plan_text, skeletons
 from forethought.planning.grammar import (
     PlanSchemaBuilder,
     goal_literals,
@@ -76,6 +78,16 @@ class PlannerOptions:
     # at once for the embedded model (a repair round rarely helps it and costs seconds), and
     # only once repairs are exhausted for other models.
     prune_invalid: bool | None = None
+    # Decompose, then fill (``decompose.py``): clauses pick tools by BM25, the model only fills
+    # argument slots. None: on for the embedded model. Falls back to the whole-plan grammar
+    # (with plan memory's examples) when no candidate is valid and covers the goal.
+    decompose: bool | None = None
+    # Typed data flow in the slots (types, input/output roles of literals, unused outputs
+    # first); off = the strict-literal rules of the whole-plan grammar. None: as ``decompose``.
+    typed_flow: bool | None = None
+    # How many tool chains to fill and score (``candidates.py``); 1 = the best prior only.
+    # None: 4 for the embedded model.
+    candidates: int | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +137,14 @@ def _max_steps(opts: PlannerOptions, model: Model) -> int:
     if opts.max_steps is not None:
         return opts.max_steps
     return 4 if _is_local(model) else 10
+
+
+def _decompose(opts: PlannerOptions, model: Model) -> tuple[bool, bool, int]:
+    """(decompose?, typed flow?, candidates) for this model."""
+    on = opts.decompose if opts.decompose is not None else _is_local(model)
+    typed = opts.typed_flow if opts.typed_flow is not None else on
+    count = opts.candidates if opts.candidates is not None else (4 if _is_local(model) else 1)
+    return on, typed, max(1, count)
 
 
 def _strict_literals(mode: LiteralMode, model: Model) -> bool:
@@ -288,11 +308,24 @@ def build_planning_request(
     budget: str | None = None,
     memory: PlanMemory | None = None,
     options: PlannerOptions | None = None,
+    decompose: bool = True,
 ) -> tuple[list[Message], dict[bool, dict[str, Any]], bool]:
-    """Messages, output schemas (keyed by "strict literals?") and whether to start strict."""
+    """Messages, output schemas (keyed by "strict literals?") and whether to start strict.
+
+    With decompose-then-fill on (and ``decompose``), a goal whose best tool chain binds into a
+    valid plan that covers the goal gets that chain's slot grammar instead of the whole-plan
+    one: a single streamed call then writes the same plan ``make_plan`` returns (forced where
+    every slot is decided), so ``run`` and ``plan`` agree.
+    """
     opts = options or PlannerOptions()
     if not tools:
         raise PlanningError("there are no tools to plan with; pass --tools or enable built-ins")
+    if decompose and opts.constrained and _decompose(opts, model)[0]:
+        chosen = best_chain(goal, tools, _decompose(opts, model)[1])
+        if chosen is not None:
+            sub = {n: tools[n] for n in dict.fromkeys(chosen.steps_tools)}
+            strict = _strict_literals(opts.literal_mode, model)
+            return _fill_messages(goal, sub, constraints), {strict: chosen.slots.schema()}, strict
     tools = rank_tools(goal, tools)
     literals = goal_literals(goal)
     strict = _strict_literals(opts.literal_mode, model)
@@ -355,10 +388,22 @@ async def make_plan(
 ) -> PlanResult:
     """Plan ``goal`` with ``tools``; see the module docstring. Model failures raise ModelError."""
     opts = options or PlannerOptions()
+    decomposed: PlanResult | None = None
+    if _decompose(opts, model)[0] and tools:
+        decomposed = await plan_by_decomposition(goal, tools, model, options=opts, constraints=constraints)
+        if decomposed.ok and decomposed.plan is not None and decomposed.plan.metadata.get("covered"):
+            return decomposed
     messages, schemas, strict = build_planning_request(
-        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts
+        goal,
+        tools,
+        model,
+        constraints=constraints,
+        budget=budget,
+        memory=memory,
+        options=opts,
+        decompose=False,
     )
-    result = PlanResult(plan=None)
+    result = PlanResult(plan=None, calls=list(decomposed.calls) if decomposed is not None else [])
     for attempt in range(max_repairs + 1):
         # Repairs keep the same grammar: for a tiny model the constrained space is its best
         # chance, and the feedback in the prompt is what changes between attempts.
@@ -371,17 +416,125 @@ async def make_plan(
         )
         result.plan, result.problems = plan, problems
         if plan is not None and not problems:
-            return result
+            return _better(result, decomposed, goal, tools)
         prune_now = opts.prune_invalid if opts.prune_invalid is not None else _is_local(model)
         if plan is not None and (prune_now or (opts.prune_invalid is None and attempt == max_repairs)):
             pruned = prune_invalid_steps(plan, problems, tools)
             if pruned is not None:
                 result.plan, result.problems = pruned, []
-                return result
+                return _better(result, decomposed, goal, tools)
         messages += [
             Message(role="assistant", content=response.text),
             Message(role="user", content=repair_prompt([str(p) for p in problems])),
         ]
+    return _better(result, decomposed, goal, tools)
+
+
+def _better(
+    whole: PlanResult, decomposed: PlanResult | None, goal: str, tools: Mapping[str, ToolSpec]
+) -> PlanResult:
+    """The whole-plan answer, unless the decomposed one scores better (valid, covers more)."""
+    if decomposed is None or decomposed.plan is None:
+        return whole
+    mine = score_candidate(decomposed.plan, decomposed.problems, goal, tools)
+    theirs = score_candidate(whole.plan, whole.problems, goal, tools)
+    if (mine.problems, mine.findings) <= (theirs.problems, theirs.findings):
+        return PlanResult(decomposed.plan, decomposed.problems, whole.calls)
+    return whole
+
+
+def _fill_messages(goal: str, tools: Mapping[str, ToolSpec], constraints: Sequence[str]) -> list[Message]:
+    """The prompt for filling a chain's slots: only the chain's tools are listed."""
+    return [
+        Message(role="system", content=SYSTEM + "\n\nTools:\n" + render_tools(tools)),
+        Message(role="user", content=user_prompt(goal, tools, constraints=constraints, with_tools=False)),
+    ]
+
+
+@dataclass(frozen=True)
+class ChosenChain:
+    steps_tools: tuple[str, ...]
+    slots: Slots
+
+
+def best_chain(
+    goal: str, tools: Mapping[str, ToolSpec], typed: bool, *, limit: int = 8
+) -> ChosenChain | None:
+    """The best chain by its preferred slot values, without a model: the first ``limit``
+    feasible chains are bound, each at its first values, and scored; None unless the best is
+    valid and covers the goal."""
+    best: tuple[CandidateScore, ChosenChain] | None = None
+    tried = 0
+    for skeleton in skeletons(goal, tools, limit=8 * limit):
+        if tried == limit:
+            break
+        slots = bind(skeleton.tools, goal, tools, typed=typed)
+        if not slots.feasible:
+            continue
+        tried += 1
+        plan, problems = parse_plan_text(plan_text(slots.first_plan()), goal, tools)
+        score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior)
+        if plan is not None and (best is None or score < best[0]):
+            best = (score, ChosenChain(skeleton.tools, slots))
+    if best is None or best[0].problems or best[0].findings:
+        return None
+    return best[1]
+
+
+async def plan_by_decomposition(
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    model: Model,
+    *,
+    options: PlannerOptions | None = None,
+    constraints: Sequence[str] = (),
+) -> PlanResult:
+    """Decompose, then fill (``decompose.py``), scoring candidates (``candidates.py``).
+
+    Each candidate tool chain gets its argument slots; a chain whose slots are all decided is
+    a plan without a model call, otherwise the model fills the slots under a grammar of exactly
+    those values. The best-scoring candidate is returned with ``metadata.covered`` saying
+    whether the coverage check found nothing missing; ``metadata.decomposed`` records the chain.
+    """
+    opts = options or PlannerOptions()
+    _, typed, count = _decompose(opts, model)
+    result = PlanResult(plan=None)
+    best: tuple[CandidateScore, Plan, list[Problem]] | None = None
+    tried = 0
+    for skeleton in skeletons(goal, tools, limit=8 * count):
+        if tried == count:
+            break
+        covering = best is not None and best[0].problems == 0 and best[0].findings == 0
+        if covering and best is not None and skeleton.prior < -best[0].neg_prior:
+            break  # sorted by prior: no later chain can beat a valid, covering plan
+        slots = bind(skeleton.tools, goal, tools, typed=typed)
+        if not slots.feasible:
+            continue  # only chains whose every required argument can be bound count as tried
+        tried += 1
+        likelihood: float | None = None
+        meta: dict[str, Any] = {"planner": model.name, "decomposed": list(skeleton.tools)}
+        if slots.decided():
+            text = plan_text(slots.first_plan())
+            meta["model_filled"] = False
+        else:
+            sub = {n: tools[n] for n in dict.fromkeys(skeleton.tools)}
+            request = plan_request(_fill_messages(goal, sub, constraints), slots.schema(), opts)
+            response = await model.complete(request)
+            result.calls.append(ModelCall(request, response))
+            text = response.text
+            likelihood = mean_logprob(response.raw)
+            meta["model_filled"] = True
+        plan, problems = parse_plan_text(text, goal, tools, metadata=meta)
+        score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior, likelihood=likelihood)
+        if plan is not None and (best is None or score < best[0]):
+            best = (score, plan, problems)
+    if best is not None:
+        score, plan, problems = best
+        covered = score.problems == 0 and score.findings == 0
+        result.plan = plan.model_copy(update={"metadata": {**plan.metadata, "covered": covered}})
+        result.problems = problems
+    else:
+        result.problems = [Problem("no_candidate", "no tool chain fits the goal's clauses")]
     return result
 
 
@@ -399,7 +552,7 @@ async def repair_coverage(
     N+1 (``parent_version`` N, ``metadata.repair = "coverage"``), never a silent replacement.
     The caller bounds the rounds (the run's ``max_replans``) and re-checks coverage."""
     opts = options or PlannerOptions()
-    messages, schemas, strict = build_planning_request(goal, tools, model, options=opts)
+    messages, schemas, strict = build_planning_request(goal, tools, model, options=opts, decompose=False)
     messages += [
         Message(role="assistant", content=plan_json_text(plan)),
         Message(role="user", content=coverage_repair_prompt(findings)),

@@ -1,0 +1,19 @@
+"""The technique rows of the planning benchmarks: each switched on on top of the previous one."""
+
+from __future__ import annotations
+
+from forethought.planning.planner import PlannerOptions
+
+ROWS: dict[str, PlannerOptions] = {
+    "baseline": PlannerOptions(decompose=False),
+    "decompose": PlannerOptions(decompose=True, typed_flow=False, candidates=1),
+    "typed": PlannerOptions(decompose=True, typed_flow=True, candidates=1),
+    "sample": PlannerOptions(decompose=True, typed_flow=True, candidates=4),
+}
+
+LABELS = {
+    "baseline": "whole-plan grammar (before issue 17)",
+    "decompose": "+ decompose, then fill (BM25 per clause, slots from the strict-literal rules)",
+    "typed": "+ typed data flow in the slots",
+    "sample": "+ 4 candidates, keep the best (validation, coverage, prior, likelihood)",
+}

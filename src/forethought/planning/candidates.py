@@ -1,0 +1,93 @@
+"""Sample several plans, keep the best: how candidate plans are compared.
+
+A candidate is scored, in this order (lower is better at each level, the next level only breaks
+ties of the previous one):
+
+1. the validator's problems (``plan.validation``): an invalid plan never beats a valid one;
+2. the goal coverage check's findings (``plan.coverage.check_coverage``): every goal literal
+   used, every requested output produced by a side-effecting step, no dead steps; plus every
+   read-only step's output used (``unused_outputs``), the answer of a read-only plan aside;
+3. the skeleton's lexical prior (goal words its tools explain, minus a cost per step), less half
+   a point per argument that takes an output only *as text* (an exact type fit is the likelier
+   intent);
+4. the model's own likelihood of its answer (mean log-probability per generated token); a plan
+   the grammar fully determined has no alternative under the grammar and counts as certain (0).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from forethought.plan.coverage import check_coverage
+from forethought.plan.model import Plan
+from forethought.plan.validation import Problem
+from forethought.tools.base import ToolSpec
+
+_AS_TEXT_RE = re.compile(r"^\$\{[^}]+\}\n\Z")
+AS_TEXT_COST = 0.5  # prior points per argument fed as text: less than a goal word explained
+
+
+@dataclass(frozen=True, order=True)
+class CandidateScore:
+    problems: int
+    findings: int
+    neg_prior: float
+    neg_likelihood: float
+
+
+def as_text_arguments(plan: Plan) -> int:
+    """Arguments that take an earlier output interpolated as text rather than as its own type."""
+    return sum(1 for s in plan.steps for v in s.args.values() if isinstance(v, str) and _AS_TEXT_RE.match(v))
+
+
+def unused_outputs(plan: Plan, tools: Mapping[str, ToolSpec]) -> int:
+    """Read-only steps whose output no other step references: work that goes nowhere.
+
+    The coverage check's ``dead_step`` also counts these, but only where the step is not a sink
+    of a read-only plan; here the answer of a read-only plan is its *last* step only, so two
+    parallel computations of which one is discarded count against the plan too.
+    """
+    referenced = {r for s in plan.steps for r in s.referenced_steps()}
+    changes = any(
+        tools.get(s.tool or "") is None or tools[s.tool or ""].effect != "read_only" for s in plan.steps
+    )
+    answer = None if changes or not plan.steps else plan.steps[-1].id
+    unused = 0
+    for s in plan.steps:
+        spec = tools.get(s.tool or "")
+        if s.id not in referenced and s.id != answer and spec is not None and spec.effect == "read_only":
+            unused += 1
+    return unused
+
+
+def mean_logprob(raw: Any) -> float | None:
+    """Mean log-probability per generated token from an OpenAI-style response, if it has them."""
+    try:
+        content = raw["choices"][0]["logprobs"]["content"]
+        values = [float(t["logprob"]) for t in content]
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return sum(values) / len(values) if values else None
+
+
+def score_candidate(
+    plan: Plan | None,
+    problems: Sequence[Problem],
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    *,
+    prior: float = 0.0,
+    likelihood: float | None = None,
+) -> CandidateScore:
+    if plan is None:
+        return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
+    findings = len(check_coverage(plan, goal, tools).missing) + unused_outputs(plan, tools)
+    return CandidateScore(
+        len(problems),
+        findings,
+        -(prior - AS_TEXT_COST * as_text_arguments(plan)),
+        -(likelihood if likelihood is not None else 0.0),
+    )

@@ -1,0 +1,520 @@
+"""Decompose, then fill: the goal's clauses choose the tools, typed data flow binds the arguments.
+
+A 135M model cannot choose among a dozen tools and wire their arguments at the same time; it can
+fill a handful of slots when everything else is fixed. So planning is split:
+
+1. **Skeletons** (``skeletons``): the goal is split into clauses (``clauses.split_clauses``); for
+   each clause the tools are ranked by BM25 (``bm25``). A clause that names an output of the goal
+   (``… to summary.md``, found by ``plan.coverage.goal_outputs``) ends in a *writer* (a
+   side-effecting tool with a path-like parameter), optionally after the best-ranked transformers;
+   another clause takes its first or second-ranked tool. When the goal names input files and no
+   step in the chain reads files, a *reader* (a read-only tool whose only required parameter is
+   path-like) is put first, one per input file, chosen by whether its output fits what the next
+   step needs. Every combination of clause choices is a skeleton; its *prior* is how many of the
+   goal's words the chosen tools' documents explain (readers aside: they are there for the
+   types), minus a little per step.
+2. **Slots** (``bind``): for each argument of each step, the values it may take. Without typed
+   flow these are the old strict-literal rules (``PlanSchemaBuilder``). With typed flow:
+
+   - an earlier step's output (or a field of it) only where its JSON type fits the parameter; a
+     number, list or object output may feed a string parameter *as text* (``"${s2}\\n"``, the
+     reference interpolated), never the other way round; a path-named output field feeds only
+     path-like parameters and other fields only other parameters;
+   - outputs no later step has taken yet come first, and when one fits, already-used ones are
+     not offered (so a computed result is written rather than the input it came from);
+   - a file name the goal names as an output only to a path-like parameter of a writer, an input
+     file only to a path-like parameter of a read-only tool, each unused one first;
+   - a quoted goal string to a non-path string parameter; a number of the goal to a numeric one;
+     a short free string (a column, a search term) to a goal word next to the parameter's name in
+     the goal, else a goal word that neither starts a clause nor is explained by a chosen tool.
+3. **Fill**: a slot with one value is decided; when every slot is, the plan is built without a
+   model call. Otherwise the model fills the plan under a grammar of exactly these slots.
+
+Nothing here knows a particular goal, tool or phrasing: the rules read types, effects, parameter
+names' path-likeness and the goal's literals and words.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from forethought.plan._schema import compatible, types_of
+from forethought.plan.coverage import goal_outputs
+from forethought.planning.bm25 import BM25, STOP_WORDS, terms, tool_index, tool_terms
+from forethought.planning.clauses import split_clauses
+from forethought.planning.grammar import (
+    _DIR_PARAM,
+    _DIR_TOOL,
+    _FILE_RE,
+    _PATHY_PARAM,
+    Literals,
+    PlanSchemaBuilder,
+    RefCandidate,
+    goal_literals,
+    reference_candidates,
+)
+from forethought.tools.base import ToolSpec
+
+STEP_COST = 0.25  # prior points per step: more steps must explain more of the goal
+_WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+# ------------------------------------------------------------------------------- tool roles
+
+
+def _props(spec: ToolSpec) -> dict[str, Any]:
+    props = spec.input_schema.get("properties")
+    return dict(props) if isinstance(props, Mapping) else {}
+
+
+def _required(spec: ToolSpec) -> list[str]:
+    return [str(r) for r in spec.input_schema.get("required") or ()]
+
+
+def param_types(spec: ToolSpec, pname: str) -> set[str] | None:
+    return types_of(_props(spec).get(pname, {}), spec.input_schema)
+
+
+def is_path_param(spec: ToolSpec, pname: str) -> bool:
+    """A parameter that takes a file name (not a directory)."""
+    return (
+        param_types(spec, pname) == {"string"}
+        and bool(_PATHY_PARAM.search(pname))
+        and not is_dir_param(spec, pname)
+    )
+
+
+def is_dir_param(spec: ToolSpec, pname: str) -> bool:
+    """A directory parameter: named so, or the ``path`` of a tool named for directories."""
+    return param_types(spec, pname) == {"string"} and (
+        bool(_DIR_PARAM.search(pname)) or (bool(_DIR_TOOL.search(spec.name)) and pname == "path")
+    )
+
+
+def is_writer(spec: ToolSpec) -> bool:
+    """Side-effecting, with a path-like parameter: where a goal's output file goes."""
+    return spec.effect != "read_only" and any(is_path_param(spec, p) for p in _props(spec))
+
+
+def is_reader(spec: ToolSpec) -> bool:
+    """Read-only, and its only required parameter is path-like: turns an input file into data."""
+    req = _required(spec)
+    return spec.effect == "read_only" and len(req) == 1 and is_path_param(spec, req[0])
+
+
+def reads_files(spec: ToolSpec) -> bool:
+    return spec.effect == "read_only" and any(is_path_param(spec, p) for p in _required(spec))
+
+
+# ------------------------------------------------------------------------------- the goal
+
+
+@dataclass(frozen=True)
+class GoalFacts:
+    """What the goal text offers: its clauses, literals by role, and its plain words."""
+
+    goal: str
+    clauses: tuple[str, ...]
+    literals: Literals
+    outputs: tuple[str, ...]  # file names the goal asks to produce
+    inputs: tuple[str, ...]  # other file names of the goal
+    contents: tuple[str, ...]  # quoted strings that are not file names
+    words: tuple[str, ...]  # plain words, in order (no stop words, no literals)
+    verbs: frozenset[str]  # the first word of each clause (the action, not an object)
+
+
+# A file named right after "into", "as" or "to" is where a result goes, whatever the verb
+# ("sort a.txt into b.txt", "join a.md and b.md into c.md", "save a.txt as b.txt").
+_TARGET_RE = re.compile(
+    r"\b(?:into|as|to)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+)", re.IGNORECASE
+)
+
+
+def goal_facts(goal: str) -> GoalFacts:
+    lits = goal_literals(goal)
+    files = [s for s in lits.strings if _FILE_RE.fullmatch(s)]
+    targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
+    named = [*goal_outputs(goal), *(t for t in targets if t in files)]
+    outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
+    inputs = tuple(f for f in files if f not in outputs)
+    contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
+    clauses = tuple(split_clauses(goal))
+    masked = goal
+    for s in lits.strings:
+        masked = masked.replace(s, " ")
+    words = tuple(w for w in _WORDS_RE.findall(masked) if w.lower() not in STOP_WORDS)
+    verbs = frozenset(c.split()[0].lower() for c in clauses if c.split())
+    return GoalFacts(goal, clauses, lits, outputs, inputs, contents, words, verbs)
+
+
+def _query(clause: str, facts: GoalFacts) -> list[str]:
+    for s in facts.literals.strings:  # file names say nothing about the action
+        clause = clause.replace(s, " ")
+    return terms(clause)
+
+
+# ------------------------------------------------------------------------------- skeletons
+
+
+@dataclass(frozen=True)
+class Skeleton:
+    """An ordered choice of tools, one or more per clause, and its lexical prior."""
+
+    tools: tuple[str, ...]
+    prior: float
+
+
+def _output_fields(spec: ToolSpec | None) -> list[RefCandidate]:
+    return reference_candidates("x", spec)
+
+
+def _fits_first_need(reader: ToolSpec, consumer: ToolSpec | None) -> bool:
+    """Can the reader's output (or a field of it) feed the consumer's first data parameter?"""
+    if consumer is None:
+        return True
+    needs = [p for p in _required(consumer) if not is_path_param(consumer, p)]
+    if not needs:
+        return True
+    want = param_types(consumer, needs[0])
+    return any(
+        compatible(set(c.types) if c.types is not None else None, want) for c in _output_fields(reader)
+    )
+
+
+def _clause_options(
+    clause: str, facts: GoalFacts, tools: Mapping[str, ToolSpec], index: BM25, width: int
+) -> list[tuple[str, ...]]:
+    ranked = [(n, s) for n, s in index.rank(_query(clause, facts)) if s > 0]
+    names_out = [o for o in facts.outputs if o in clause]
+    writers = [n for n, _ in index.rank(_query(clause, facts)) if is_writer(tools[n])]
+    if names_out and writers:
+        middle = [n for n, _ in ranked if not is_writer(tools[n]) and not is_reader(tools[n])][:width]
+        tails = writers[:1]
+        bodies: list[tuple[str, ...]] = [()]
+        bodies += [(m,) for m in middle]
+        bodies += [p for p in itertools.permutations(middle, 2)]
+        return [(*b, t) for t in tails for b in bodies]
+    picks = [n for n, _ in ranked if not is_writer(tools[n])][:width]
+    # One clause may need two tools ("count the words in the summary of …"): pairs too, and
+    # the prior (words explained per step) and the typed flow decide between them.
+    return [(p,) for p in picks] + list(itertools.permutations(picks, 2)) or [()]
+
+
+def _explained(
+    chain: Sequence[str], facts: GoalFacts, docs: Mapping[str, set[str]], readers: set[str]
+) -> int:
+    goal_terms = set(terms(" ".join(facts.words)))
+    covered: set[str] = set()
+    for name in chain:
+        if name not in readers:  # a reader is there for the types, not for the goal's words
+            covered |= goal_terms & docs[name]
+    return len(covered)
+
+
+def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit: int = 8) -> list[Skeleton]:
+    """Candidate tool chains for ``goal``, best prior first (at most ``limit``)."""
+    facts = goal_facts(goal)
+    index = tool_index(tools)
+    docs = {name: set(tool_terms(spec)) for name, spec in tools.items()}
+    per_clause = [_clause_options(c, facts, tools, index, width) for c in facts.clauses]
+    readers = [n for n, _ in index.rank(terms(goal)) if is_reader(tools[n])]
+    writers = [n for n, _ in index.rank(terms(goal)) if is_writer(tools[n])]
+    seen: set[tuple[str, ...]] = set()
+    out: list[Skeleton] = []
+    for combo in itertools.islice(itertools.product(*per_clause), 200):
+        chain: list[str] = []
+        for part in combo:
+            for name in part:
+                if not chain or chain[-1] != name:
+                    chain.append(name)
+        if facts.outputs and writers and not any(is_writer(tools[n]) for n in chain):
+            chain.append(writers[0])
+        variants: list[list[str]] = [chain]
+        if facts.inputs and readers and not any(reads_files(tools[n]) for n in chain):
+            consumer = tools[chain[0]] if chain else None
+            fitting = [r for r in readers if _fits_first_need(tools[r], consumer)] or readers
+            variants = [[r] * len(facts.inputs) + chain for r in fitting[:2]]
+        for v in variants:
+            key = tuple(v)
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            prior = _explained(key, facts, docs, set(readers)) - STEP_COST * len(key)
+            out.append(Skeleton(key, prior))
+    out.sort(key=lambda s: -s.prior)
+    return out[:limit]
+
+
+# ------------------------------------------------------------------------------- slots
+
+
+@dataclass
+class Slots:
+    """Per step (tool, {param: allowed values in preference order}); None = free (schema)."""
+
+    steps: list[tuple[str, dict[str, list[Any] | dict[str, Any]]]] = field(default_factory=list)
+    feasible: bool = True
+
+    def decided(self) -> bool:
+        return all(isinstance(v, list) and len(v) == 1 for _, args in self.steps for v in args.values())
+
+    def first_plan(self) -> dict[str, Any]:
+        """Every slot at its first (preferred) value."""
+        steps = []
+        for i, (tool, args) in enumerate(self.steps):
+            chosen = {p: v[0] for p, v in args.items() if isinstance(v, list)}
+            steps.append({"id": f"s{i + 1}", "tool": tool, "args": chosen})
+        return {"steps": steps}
+
+    def schema(self) -> dict[str, Any]:
+        items = []
+        for i, (tool, args) in enumerate(self.steps):
+            props = {p: ({"enum": v} if isinstance(v, list) else v) for p, v in args.items()}
+            items.append(
+                {
+                    "type": "object",
+                    "properties": {
+                        "id": {"const": f"s{i + 1}"},
+                        "tool": {"const": tool},
+                        "args": {
+                            "type": "object",
+                            "properties": props,
+                            "required": list(props),
+                            "additionalProperties": False,
+                        },
+                    },
+                    "required": ["id", "tool", "args"],
+                    "additionalProperties": False,
+                }
+            )
+        return {
+            "type": "object",
+            "properties": {
+                "steps": {
+                    "type": "array",
+                    "prefixItems": items,
+                    "minItems": len(items),
+                    "maxItems": len(items),
+                }
+            },
+            "required": ["steps"],
+            "additionalProperties": False,
+        }
+
+
+@dataclass(frozen=True)
+class _Output:
+    text: str  # "${s1.content}"
+    step: int
+    types: frozenset[str] | None
+    pathy: bool  # the field is named like a path
+    relevant: bool  # the field's name is a word of the goal
+
+
+def _outputs_of(k: int, spec: ToolSpec, goal_terms: set[str]) -> list[_Output]:
+    cands = reference_candidates(f"s{k + 1}", spec)
+    found = []
+    for c in cands:
+        field_name = c.text[2:-1].split(".", 1)[1] if "." in c.text else ""
+        found.append(
+            _Output(
+                c.text,
+                k,
+                c.types,
+                bool(field_name) and bool(_PATHY_PARAM.search(field_name)),
+                bool(field_name) and bool(set(terms(field_name)) & goal_terms),
+            )
+        )
+    # When some field is named by the goal ("the words"), the other fields are not offered.
+    if any(o.relevant for o in found):
+        found = [o for o in found if o.relevant or o.text.count(".") == 0]
+    return found
+
+
+def _near_words(pname: str, facts: GoalFacts) -> list[str]:
+    """Plain goal words right before or after the parameter's name in the goal."""
+    pterm = terms(pname)
+    plain = {w.lower() for w in facts.words}
+    tokens = _WORDS_RE.findall(facts.goal)
+    near: list[str] = []
+    for i, w in enumerate(tokens):
+        if pterm and terms(w) == pterm:
+            near += [
+                tokens[j]
+                for j in (i - 1, i + 1)
+                if 0 <= j < len(tokens) and tokens[j].lower() in plain and terms(tokens[j]) != pterm
+            ]
+    return list(dict.fromkeys(near))
+
+
+def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str]) -> list[str]:
+    """Goal words for a short free string: a plain word right next to the parameter's name in
+    the goal ("the amount column"), else the goal's plain words that neither start a clause nor
+    are explained by a chosen tool's description."""
+    pterm = terms(pname)
+    near = _near_words(pname, facts)
+    rest = [
+        w
+        for w in facts.words
+        if w.lower() not in facts.verbs and not (set(terms(w)) & explained) and terms(w) != pterm
+    ]
+    return list(dict.fromkeys(near or rest))
+
+
+def bind(chain: Sequence[str], goal: str, tools: Mapping[str, ToolSpec], *, typed: bool = True) -> Slots:
+    """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
+    facts = goal_facts(goal)
+    if not typed:
+        return _bind_untyped(chain, facts, tools)
+    goal_terms = set(terms(" ".join(facts.words)))
+    explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
+    slots = Slots()
+    outputs: list[_Output] = []
+    consumed: set[int] = set()
+    used_literals: set[str] = set()
+    for k, name in enumerate(chain):
+        spec = tools[name]
+        args: dict[str, list[Any] | dict[str, Any]] = {}
+        required = set(_required(spec))
+        this_step: set[int] = set()  # one output feeds one argument of a step, not two
+        for pname, pschema in _props(spec).items():
+            want = param_types(spec, pname)
+            visible = [o for o in outputs if o.step not in this_step]
+            options = _param_options(
+                spec, pname, pschema, want, facts, visible, consumed, used_literals, explained
+            )
+            if options is None:
+                continue
+            if not options:
+                if pname in required:
+                    slots.feasible = False
+                continue
+            args[pname] = options
+            first = options[0] if isinstance(options, list) else None
+            if isinstance(first, str):
+                m = re.fullmatch(r"\$\{s(\d+)[^}]*\}(?:\n)?", first)
+                if m:
+                    consumed.add(int(m.group(1)) - 1)
+                    this_step.add(int(m.group(1)) - 1)
+                else:
+                    used_literals.add(first)
+        slots.steps.append((name, args))
+        outputs += _outputs_of(k, spec, goal_terms)
+    return slots
+
+
+def _param_options(
+    spec: ToolSpec,
+    pname: str,
+    pschema: Any,
+    want: set[str] | None,
+    facts: GoalFacts,
+    outputs: list[_Output],
+    consumed: set[int],
+    used_literals: set[str],
+    explained: set[str],
+) -> list[Any] | dict[str, Any] | None:
+    """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
+    required = pname in _required(spec)
+    pschema = pschema if isinstance(pschema, Mapping) else {}
+    if any(k in pschema for k in ("enum", "const")) or want == {"boolean"}:
+        return dict(pschema) if required else None
+    path = is_path_param(spec, pname)
+    if is_dir_param(spec, pname):
+        dirs = list(facts.literals.directories)
+        return dirs if dirs else ([] if required else None)
+    # Earlier outputs whose type fits (fresh ones oldest first, so a chain consumes in order),
+    # or, for a non-path string, that fit as text; a path-named field only into a path.
+    exact: list[_Output] = []
+    as_text: list[_Output] = []
+    for o in outputs:
+        if o.pathy != path:
+            continue
+        if compatible(set(o.types) if o.types is not None else None, want):
+            exact.append(o)
+        elif want is not None and "string" in want and not path and spec.effect != "read_only":
+            as_text.append(o)  # a number or list written out as text; never fed on as text
+    # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
+    fresh_exact = [o for o in exact if o.step not in consumed]
+    fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
+    fresh = [o.text for o in fresh_exact]
+    if not fresh:  # as text only when nothing fits as it is: fields the goal names first
+        fresh_text = [o for o in as_text if o.step not in consumed]
+        fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
+        fresh_text.sort(key=lambda o: (not o.relevant, o.text.count(".")))
+        fresh = [o.text + "\n" for o in fresh_text]
+    used = [o.text for o in reversed(exact) if o.step in consumed]
+    # A plain goal word right next to the parameter's name ("the amount column") names its value.
+    near = _near_words(pname, facts) if want == {"string"} and not path and required else []
+    if near:
+        return near
+    if path:
+        pool = facts.outputs if spec.effect != "read_only" else facts.inputs
+        # Literals are consumed in the goal's order: the first unused one, else any.
+        unused = [s for s in pool if s not in used_literals][:1]
+        return (unused or list(pool)) or fresh + used or ([] if required else None)
+    if fresh:
+        return fresh
+    literals: list[Any] = []
+    if want is not None and want & {"integer", "number"} and "string" not in want:
+        for n in facts.literals.numbers:
+            if "integer" in want and float(n).is_integer():
+                literals.append(int(n))
+            elif "number" in want:
+                literals.append(n)
+    elif want is not None and "string" in want:
+        literals = [c for c in facts.contents if c not in used_literals] or list(facts.contents)
+        if not literals and required:
+            literals = _word_options(spec, pname, facts, explained)
+    if not required:
+        return None
+    return literals + used
+
+
+def _bind_untyped(chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec]) -> Slots:
+    """The pre-typed-flow rules: strict goal literals, references by type (PlanSchemaBuilder)."""
+    sub = {n: tools[n] for n in dict.fromkeys(chain)}
+    builder = PlanSchemaBuilder(sub, literals=facts.literals, max_string=200)
+    slots = Slots()
+    refs: list[RefCandidate] = []
+    for k, name in enumerate(chain):
+        args_schema = builder._args_schema(name, refs) or builder._args_schema(name, refs, relaxed=True)
+        if args_schema is None:
+            slots.feasible = False
+            return slots
+        args: dict[str, list[Any] | dict[str, Any]] = {}
+        props = args_schema.get("properties") or {}
+        required = set(args_schema.get("required") or ())
+        for pname, ps in props.items():
+            if pname not in required:
+                continue
+            values = _enum_values(ps)
+            args[pname] = values if values is not None else dict(ps)
+        slots.steps.append((name, args))
+        refs += reference_candidates(f"s{k + 1}", tools[name])
+    return slots
+
+
+def _enum_values(schema: Any) -> list[Any] | None:
+    if not isinstance(schema, Mapping):
+        return None
+    if isinstance(schema.get("enum"), list):
+        return list(schema["enum"])
+    if isinstance(schema.get("anyOf"), list):
+        out: list[Any] = []
+        for sub in schema["anyOf"]:
+            vals = _enum_values(sub)
+            if vals is None:
+                return None
+            out += vals
+        return out
+    return None
+
+
+def plan_text(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

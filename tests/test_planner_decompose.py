@@ -1,0 +1,310 @@
+"""Decompose, then fill: clause splitting, BM25 retrieval, typed-flow slots, candidate scoring.
+
+The tools here are made up for these tests (a tiny "archive" tool set); none of them is in the
+bench's held-out suite.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from forethought import tool
+from forethought.models import ScriptedModel
+from forethought.plan import references as refs
+from forethought.plan.model import Plan
+from forethought.plan.validation import Problem
+from forethought.planning.bm25 import BM25, stem, terms, tool_index
+from forethought.planning.candidates import (
+    CandidateScore,
+    as_text_arguments,
+    mean_logprob,
+    score_candidate,
+    unused_outputs,
+)
+from forethought.planning.clauses import split_clauses
+from forethought.planning.decompose import bind, goal_facts, is_reader, is_writer, skeletons
+from forethought.planning.planner import PlannerOptions, make_plan
+
+
+class Census(BaseModel):
+    vowels: int
+    digits: int
+    label: str
+
+
+@tool
+def grab_text(source: str) -> str:
+    """Fetch the characters held at a place of the archive."""
+    return source
+
+
+@tool(effect="mutating")
+def persist(dest: str, payload: str) -> str:
+    """Put a payload at a place of the archive, replacing what was there."""
+    return dest
+
+
+@tool
+def measure(payload: str) -> int:
+    """Length of a payload in characters."""
+    return len(payload)
+
+
+@tool
+def census(payload: str) -> Census:
+    """Tally vowels and digits in a payload."""
+    return Census(vowels=0, digits=0, label="")
+
+
+@tool
+def reverse(payload: str) -> str:
+    """Mirror a payload back to front."""
+    return payload[::-1]
+
+
+@tool
+def grep_for(payload: str, pattern: str) -> str:
+    """The lines of a payload that hold a pattern."""
+    return payload
+
+
+SPECS = {t.spec.name: t.spec for t in (grab_text, persist, measure, census, reverse, grep_for)}
+
+
+def plan_of(*items: tuple[str, dict[str, Any]], goal: str = "g") -> Plan:
+    return Plan.model_validate(
+        {"goal": goal, "steps": [{"id": f"s{i + 1}", "tool": t, "args": a} for i, (t, a) in enumerate(items)]}
+    )
+
+
+# ------------------------------------------------------------------------------ clauses
+
+
+def test_clauses_split_actions_not_lists_of_objects() -> None:
+    assert split_clauses("Mirror a.txt and put it at b.txt") == ["Mirror a.txt", "put it at b.txt"]
+    assert split_clauses("Merge a.txt and b.txt into c.txt") == ["Merge a.txt and b.txt into c.txt"]
+    assert split_clauses("How long is a.txt? Put the length at n.txt") == [
+        "How long is a.txt",
+        "Put the length at n.txt",
+    ]
+    assert split_clauses("Measure a.txt, then persist it") == ["Measure a.txt", "persist it"]
+    assert split_clauses('Put "x and y. then z" at q.txt') == ['Put "x and y. then z" at q.txt']
+    assert split_clauses("   ") == []
+
+
+_WORD = st.sampled_from(["mirror", "the", "file", "a.txt", "len", "put", "it", "b.md", "7", "tally"])
+_CLAUSE = st.lists(_WORD, min_size=1, max_size=5).map(" ".join)
+
+
+@given(st.lists(_CLAUSE, min_size=1, max_size=4), st.sampled_from([" then ", "; ", ", and then "]))
+def test_clauses_are_pieces_of_the_goal_in_order(parts: list[str], sep: str) -> None:
+    goal = sep.join(parts)
+    clauses = split_clauses(goal)
+    assert clauses  # a non-blank goal has at least one clause
+    at = 0
+    for clause in clauses:
+        found = goal.find(clause, at)
+        assert found >= at, (goal, clauses)
+        at = found + len(clause)
+    # Every separator-free clause given survives as (part of) one clause.
+    for part in parts:
+        assert any(part.strip() in c or c in part for c in clauses)
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters='"\n'), max_size=30), _CLAUSE)
+def test_quoted_text_is_never_split(inside: str, rest: str) -> None:
+    goal = f'{rest} "{inside}" then {rest}'
+    assert any(f'"{inside}"' in c for c in split_clauses(goal))
+
+
+# ------------------------------------------------------------------------------ BM25
+
+
+def test_bm25_ranks_the_tool_whose_words_the_clause_uses() -> None:
+    index = tool_index(SPECS)
+    assert index.rank(terms("tally the vowels"))[0][0] == "census"
+    assert index.rank(terms("mirror it"))[0][0] == "reverse"
+    assert index.rank(terms("how long, in characters"))[0][0] == "measure"
+    assert all(score == 0 for _, score in index.rank(terms("zebra")))
+    assert stem("Rows") == "row" and stem("glass") == "glass"[:5]
+
+
+@given(
+    st.dictionaries(
+        st.text("abc", min_size=1, max_size=3),
+        st.lists(st.sampled_from(["x", "y", "z", "w"]), max_size=6),
+        min_size=1,
+        max_size=5,
+    ),
+    st.lists(st.sampled_from(["x", "y", "z", "w", "q"]), max_size=4),
+)
+def test_bm25_scores_are_nonnegative_and_zero_without_shared_terms(
+    docs: dict[str, list[str]], query: list[str]
+) -> None:
+    index = BM25(docs)
+    ranked = index.rank(query)
+    assert sorted(n for n, _ in ranked) == sorted(docs)
+    assert [s for _, s in ranked] == sorted((s for _, s in ranked), reverse=True)
+    for name, score in ranked:
+        assert score >= 0
+        assert (score > 0) == bool(set(query) & set(docs[name]))
+
+
+# ------------------------------------------------------------------------------ roles, skeletons
+
+
+def test_roles_come_from_effects_and_parameter_names() -> None:
+    assert is_reader(SPECS["grab_text"]) and not is_writer(SPECS["grab_text"])
+    assert is_writer(SPECS["persist"]) and not is_reader(SPECS["persist"])
+    assert not is_reader(SPECS["measure"]) and not is_writer(SPECS["measure"])
+
+
+def test_goal_facts_tell_outputs_from_inputs() -> None:
+    facts = goal_facts("Mirror a.txt into b.txt")
+    assert facts.outputs == ("b.txt",) and facts.inputs == ("a.txt",)
+    facts = goal_facts('Put "hi there" at c.txt and save it to d.txt')
+    assert facts.contents == ("hi there",) and "d.txt" in facts.outputs
+
+
+def test_skeleton_inserts_a_reader_and_ends_in_a_writer() -> None:
+    best = skeletons("Mirror a.txt and save it to b.txt", SPECS)[0]
+    assert best.tools == ("grab_text", "reverse", "persist")
+    # A goal that only reads gets no writer.
+    assert all("persist" not in s.tools for s in skeletons("Tally the vowels of a.txt", SPECS))
+
+
+# ------------------------------------------------------------------------------ typed flow
+
+
+def test_output_literal_only_to_a_writer_and_input_only_to_a_reader() -> None:
+    slots = bind(("grab_text", "reverse", "persist"), "Mirror a.txt and save it to b.txt", SPECS)
+    (_, read), (_, mirror), (_, write) = slots.steps
+    assert read["source"] == ["a.txt"]
+    assert mirror["payload"] == ["${s1}"]
+    assert write["dest"] == ["b.txt"]
+    assert write["payload"] == ["${s2}"]  # the computed result, not the input it came from
+    assert slots.decided()
+
+
+def test_an_integer_output_feeds_a_writer_as_text_but_never_a_reader_of_text() -> None:
+    goal = "Measure a.txt and save the length to n.txt"
+    write = bind(("grab_text", "measure", "persist"), goal, SPECS).steps[2][1]
+    assert write["payload"] == ["${s2}\n"]
+    # A read-only tool's string parameter never takes a number as text: the text it can take
+    # is the earlier string output.
+    mirror = bind(("grab_text", "measure", "reverse"), "Measure a.txt then mirror", SPECS)
+    assert mirror.steps[2][1]["payload"] == ["${s1}"]
+
+
+def test_only_declared_fields_of_the_right_type_are_offered() -> None:
+    goal = "Tally the vowels of a.txt and save them to v.txt"
+    slots = bind(("grab_text", "census", "persist"), goal, SPECS)
+    payload = slots.steps[2][1]["payload"]
+    assert isinstance(payload, list)
+    assert payload[0] == "${s3.vowels}\n".replace("s3", "s2")  # the field the goal names first
+    assert all(v.startswith("${s2") for v in payload)  # nothing invented, nothing from s1
+    assert not any("label" in v for v in payload)  # the goal names "vowels": other fields go
+
+
+def test_a_goal_word_next_to_the_parameter_name_binds_it() -> None:
+    slots = bind(("grab_text", "grep_for"), "Grep a.txt for the pattern ERR-7 lines", SPECS)
+    assert slots.steps[1][1]["pattern"] == ["ERR-7"]
+    quoted = bind(("grab_text", "grep_for"), 'Find "disk full" in a.txt', SPECS)
+    assert quoted.steps[1][1]["pattern"] == ["disk full"]
+
+
+def test_slot_schema_is_a_grammar_of_exactly_the_allowed_values() -> None:
+    slots = bind(("grab_text", "census", "persist"), "Tally a.txt and save it to v.txt", SPECS)
+    schema = slots.schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(slots.first_plan(), schema)
+    bad = slots.first_plan()
+    bad["steps"][2]["args"]["dest"] = "a.txt"  # the input file as the output: not allowed
+    assert not jsonschema.Draft202012Validator(schema).is_valid(bad)
+
+
+def test_a_reference_followed_by_text_is_interpolated_not_typed() -> None:
+    assert refs.resolve({"a": "${s1}\n", "b": "${s1}"}, {"s1": 7}) == {"a": "7\n", "b": 7}
+
+
+# ------------------------------------------------------------------------------ candidates
+
+
+def test_candidate_scores_order_validity_then_coverage_then_prior_then_likelihood() -> None:
+    goal = "Mirror a.txt and save it to b.txt"
+    good = plan_of(
+        ("grab_text", {"source": "a.txt"}),
+        ("reverse", {"payload": "${s1}"}),
+        ("persist", {"dest": "b.txt", "payload": "${s2}"}),
+        goal=goal,
+    )
+    dead = plan_of(
+        ("grab_text", {"source": "a.txt"}),
+        ("reverse", {"payload": "${s1}"}),
+        ("persist", {"dest": "b.txt", "payload": "${s1}"}),
+        goal=goal,
+    )
+    assert unused_outputs(good, SPECS) == 0 and unused_outputs(dead, SPECS) == 1
+    s_good = score_candidate(good, [], goal, SPECS, prior=1.0)
+    assert s_good < score_candidate(dead, [], goal, SPECS, prior=5.0)
+    assert s_good < score_candidate(good, [Problem("x", "bad", "s1")], goal, SPECS, prior=9.0)
+    assert s_good < score_candidate(None, [], goal, SPECS)
+    assert score_candidate(good, [], goal, SPECS, prior=2.0) < s_good
+    likelier = score_candidate(good, [], goal, SPECS, prior=1.0, likelihood=-0.1)
+    assert likelier < score_candidate(good, [], goal, SPECS, prior=1.0, likelihood=-0.9)
+    assert isinstance(s_good, CandidateScore)
+
+
+def test_as_text_arguments_and_logprobs() -> None:
+    plan = plan_of(("measure", {"payload": "x"}), ("persist", {"dest": "n.txt", "payload": "${s1}\n"}))
+    assert as_text_arguments(plan) == 1
+    raw = {"choices": [{"logprobs": {"content": [{"logprob": -1.0}, {"logprob": -3.0}]}}]}
+    assert mean_logprob(raw) == -2.0
+    assert mean_logprob({"choices": [{}]}) is None and mean_logprob(None) is None
+
+
+# ------------------------------------------------------------------------------ the planner
+
+
+async def test_a_fully_bound_chain_needs_no_model_call() -> None:
+    model = ScriptedModel([], name="local")
+    result = await make_plan("Mirror a.txt and save it to b.txt", SPECS, model)
+    assert result.ok and result.plan is not None
+    assert [s.tool for s in result.plan.steps] == ["grab_text", "reverse", "persist"]
+    assert result.plan.metadata["covered"] is True and result.plan.metadata["model_filled"] is False
+    assert model.requests == []
+
+
+async def test_the_model_fills_an_open_slot_under_the_slot_grammar() -> None:
+    goal = "Tally the vowels and digits of a.txt and save them to v.txt"
+    answer = {
+        "steps": [
+            {"id": "s1", "tool": "grab_text", "args": {"source": "a.txt"}},
+            {"id": "s2", "tool": "census", "args": {"payload": "${s1}"}},
+            {"id": "s3", "tool": "persist", "args": {"dest": "v.txt", "payload": "${s2.digits}\n"}},
+        ]
+    }
+    model = ScriptedModel([json.dumps(answer)] * 4, name="local")
+    options = PlannerOptions(candidates=1)
+    result = await make_plan(goal, SPECS, model, options=options)
+    assert result.ok and result.plan is not None
+    assert result.plan.metadata["model_filled"] is True
+    schema = model.requests[0].json_schema
+    assert schema is not None
+    jsonschema.validate(answer, schema)  # the model's answer is one the grammar allows
+    enum = schema["properties"]["steps"]["prefixItems"][2]["properties"]["args"]["properties"]["payload"]
+    assert set(enum["enum"]) == {"${s2.vowels}\n", "${s2.digits}\n", "${s2}\n"}
+
+
+async def test_decompose_off_uses_the_whole_plan_grammar() -> None:
+    answer = json.dumps({"steps": [{"id": "s1", "tool": "grab_text", "args": {"source": "a.txt"}}]})
+    model = ScriptedModel([answer], name="local")
+    result = await make_plan("Fetch a.txt", SPECS, model, options=PlannerOptions(decompose=False))
+    assert result.ok and len(model.requests) == 1
+    assert "decomposed" not in (result.plan.metadata if result.plan else {})
