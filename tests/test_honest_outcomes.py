@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from click.testing import CliRunner
 
 from forethought.agent import Agent, Decision, PlanReview
 from forethought.events import kinds as E

@@ -16,8 +16,8 @@ from forethought.oversight.redaction import redact_text
 from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.files import dump_plan, write_plan
 from forethought.plan.model import Plan
-from forethought.planning.memory import PlanMemory
 from forethought.planning.capability import missing_capabilities
+from forethought.planning.memory import PlanMemory
 from forethought.planning.planner import PlannerOptions, PlanResult, make_plan
 from forethought.tools.base import ToolSpec
 from forethought.tools.loader import open_tools
