@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from forethought.agent import Agent, Decision, PlanReview
 from forethought.events import kinds as E
 from forethought.models.scripted import ScriptedModel
 from forethought.oversight.supervisor import Budgets
-from forethought.planning.capability import missing_capabilities
+from forethought.planning.capability import missing_capabilities, missing_effects
 from forethought.runs.store.sqlite import SqliteStore
 from forethought.tools.base import ToolRegistry
 from forethought.tools.builtin import builtin_tools
@@ -289,7 +291,79 @@ def test_capability_matching_reads_the_tool_specs_not_names_it_knows() -> None:
     assert [str(m) for m in missing_capabilities("delete notes.txt", only_read)] == [
         'no tool can delete "notes.txt"; available: delete_preview'
     ]
-    assert missing_capabilities("count the words in notes.txt", only_read) == []
+    # Counting is no effect: only the action check (below) asks whether some tool counts.
+    assert missing_effects("count the words in notes.txt", only_read) == []
+
+
+@pytest.mark.parametrize(
+    ("goal", "verb"),
+    [
+        ("Translate notes.txt to French", "translate"),
+        ("zip the docs folder", "zip"),
+        ("restart the web server", "restart"),
+        ("Summarize notes.txt", "summarize"),
+        ("read notes.txt, then print it on the printer", "print"),
+        ("Download https://example.com/data.csv", "download"),
+    ],
+)
+def test_an_action_no_tool_mentions_is_a_missing_capability(ws: Path, goal: str, verb: str) -> None:
+    specs = ToolRegistry(builtin_tools(ws)).specs()
+    missing = missing_capabilities(goal, specs)
+    assert [m.verb for m in missing] == [verb]
+    assert str(missing[0]).startswith(f"no tool can {verb} ")
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "count the words in notes.txt",
+        "Compute 17 * 23",
+        "What is 17 * 23?",
+        "How many lines are in notes.txt?",
+        "List the files in docs and write the list to files.txt",
+        "Copy notes.txt to notes-backup.txt",
+        "Append 'buy eggs' to todo.txt",
+        "read notes.txt and save its word count to count.txt",
+        "Notes word count, please",
+    ],
+)
+def test_actions_the_built_ins_can_do_are_not_called_impossible(ws: Path, goal: str) -> None:
+    assert missing_capabilities(goal, ToolRegistry(builtin_tools(ws)).specs()) == []
+
+
+def test_an_action_is_matched_against_every_tools_words_read_only_included() -> None:
+    from forethought import tool
+
+    @tool
+    def render_french(text: str) -> str:
+        """Give the French translation of a text."""
+        return text
+
+    specs = ToolRegistry([render_french]).specs()
+    assert missing_capabilities("translate notes.txt to French", specs) == []
+    assert [m.verb for m in missing_capabilities("zip notes.txt", specs)] == ["zip"]
+
+
+@given(st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "P", "Zs")), max_size=60))
+def test_a_clause_is_judged_only_when_it_opens_with_a_known_action_verb(text: str) -> None:
+    from forethought.planning.capability import ACTIONS, missing_actions
+
+    for m in missing_actions(text, {}):
+        assert m.verb in ACTIONS
+
+
+def test_plan_command_names_the_missing_capability_without_a_model_call(
+    cli_env: Path, ws: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from forethought.interfaces.cli.main import run
+
+    monkeypatch.chdir(ws)
+    replies = cli_env / "none.json"
+    replies.write_text("[]")  # a model call would end in "unexpected model call", exit 2
+    code = run(["plan", "translate notes.txt to French", "--model", f"scripted:{replies}"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.count("\n") == 1 and 'no tool can translate "notes.txt to French"' in err
 
 
 # ------------------------------------------------------------------ item 4: confidence

@@ -18,6 +18,12 @@ class UserError(ForethoughtError):
     exit_code = 2
 
 
+class GoalNotPossible(UserError):
+    """No available tool can do what the goal asks; the message names the missing capability."""
+
+    exit_code = 1
+
+
 class RunError(ForethoughtError):
     """A failure during a run."""
 

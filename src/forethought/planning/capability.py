@@ -8,6 +8,12 @@ it) is matched against the side-effecting tools by plain token matching over eac
 description and parameter names, with the small verb → synonyms table below. No tool or goal is
 recognised by name; an unknown verb matches itself only.
 
+The same holds for what a goal asks to be *done* ("translate notes.txt", "restart the server",
+"zip the docs folder"): the verb that opens each of its clauses must be mentioned, or one of its
+synonyms, by some tool, read-only ones included. Only verbs of the lexicon below are judged: a
+clause that opens with a word it does not know as a verb (a question, a noun) is never called
+impossible.
+
 The check is conservative in one direction: a match only says "some tool mentions this kind of
 effect", never that the plan will use it (that is the coverage check's job).
 """
@@ -49,6 +55,58 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "post": ("post", "send", "publish", "http", "request", "upload"),
     "upload": ("upload", "put", "post", "send", "publish"),
 }
+# Verbs that open a clause and ask for an action, with the words a tool that does it would be
+# known by. A verb absent from this table is not judged. Generic verbs ("get", "show", "tell",
+# "give", "do", "make sure") ask for nothing a tool must name, so they are absent too.
+_ARITHMETIC = ("calculate", "compute", "evaluate", "arithmetic", "expression", "math", "sum", "add")
+ACTIONS: Mapping[str, tuple[str, ...]] = {
+    **{verb: (*words, verb) for verb, words in SYNONYMS.items()},
+    "add": (*_ARITHMETIC, "append", "write", "insert", "plus"),
+    "archive": ("archive", "zip", "tar", "compress"),
+    "book": ("book", "booking", "reserve", "reservation"),
+    "buy": ("buy", "purchase", "order", "checkout"),
+    "calculate": _ARITHMETIC,
+    "cancel": ("cancel", "cancellation", "abort"),
+    "compress": ("compress", "zip", "gzip", "tar", "archive"),
+    "compute": _ARITHMETIC,
+    "convert": ("convert", "conversion", "transform"),
+    "count": ("count", "counts", "tally", "number", "statistics", "stats"),
+    "decrypt": ("decrypt", "decryption"),
+    "deploy": ("deploy", "deployment", "release", "rollout"),
+    "divide": (*_ARITHMETIC, "divide", "division"),
+    "download": ("download", "fetch", "http", "url"),
+    "encrypt": ("encrypt", "encryption", "cipher"),
+    "evaluate": _ARITHMETIC,
+    "fetch": ("fetch", "download", "http", "url", "get"),
+    "install": ("install", "installer", "package"),
+    "kill": ("kill", "terminate", "signal", "process"),
+    "list": ("list", "ls", "entries", "directory", "enumerate"),
+    "mail": SYNONYMS["email"],
+    "multiply": (*_ARITHMETIC, "multiply", "product"),
+    "order": ("order", "buy", "purchase"),
+    "pay": ("pay", "payment", "charge", "invoice"),
+    "print": ("print", "printer"),
+    "publish": ("publish", "post", "release", "upload"),
+    "read": ("read", "content", "contents", "open", "view", "cat"),
+    "reboot": ("reboot", "restart"),
+    "record": ("record", "log", "write", "save", "store"),
+    "refund": ("refund", "reimburse"),
+    "restart": ("restart", "reboot", "reload"),
+    "schedule": ("schedule", "calendar", "cron", "book"),
+    "search": ("search", "find", "grep", "query", "lookup", "match"),
+    "shutdown": ("shutdown", "poweroff", "halt"),
+    "sort": ("sort", "sorted", "order", "rank"),
+    "subtract": (*_ARITHMETIC, "subtract", "minus", "difference"),
+    "summarize": ("summarize", "summarise", "summary", "summarizes"),
+    "summarise": ("summarize", "summarise", "summary"),
+    "translate": ("translate", "translation", "translator"),
+    "tweet": ("tweet", "twitter", "post"),
+    "uninstall": ("uninstall", "remove", "package"),
+    "unzip": ("unzip", "extract", "decompress", "archive"),
+    "zip": ("zip", "compress", "archive"),
+}
+_CLAUSE_SPLIT = re.compile(r"(?:[,;]|:(?=\s)|\.(?=\s|$)|\b(?:and then|and|then)\b)", re.IGNORECASE)
+_LEAD_FILLERS = frozenset({"please", "then", "also", "now", "first", "finally", "next", "just", "and"})
 _TOKEN = re.compile(r"[a-z0-9]+")
 _INFLECTION = re.compile(r"(?:ies|es|s)$")
 
@@ -101,6 +159,14 @@ def tool_tokens(spec: ToolSpec) -> set[str]:
 
 
 def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
+    """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions, then each
+    action it asks for that no tool mentions (``missing_actions``)."""
+    out = missing_effects(goal, specs)
+    verbs = {m.verb for m in out}
+    return out + [m for m in missing_actions(goal, specs) if m.verb not in verbs]
+
+
+def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions."""
     effects = _goal_effects(goal, goal_literals(goal))
     if not effects:
@@ -116,4 +182,25 @@ def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missi
             continue
         seen.add(target)
         out.append(MissingCapability(verb, target, tuple(available)))
+    return out
+
+
+def missing_actions(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
+    """Each clause of ``goal`` opening with an action verb that no tool in ``specs`` mentions."""
+    known = [tool_tokens(s) for s in specs.values()]
+    available = tuple(sorted(specs))
+    out: list[MissingCapability] = []
+    for clause in _CLAUSE_SPLIT.split(goal):
+        words = clause.split()
+        while words and words[0].lower() in _LEAD_FILLERS:
+            words = words[1:]
+        if not words:
+            continue
+        verb = words[0].lower()
+        if verb not in ACTIONS or any(v.verb == verb for v in out):
+            continue
+        if any(set(ACTIONS[verb]) & tokens for tokens in known):
+            continue
+        target = " ".join(words[1:]).strip(" \"'")
+        out.append(MissingCapability(verb, target[:60] or verb, available))
     return out

@@ -9,13 +9,14 @@ from typing import Any, Literal
 
 import click
 
-from forethought.errors import ModelError, UserError
+from forethought.errors import GoalNotPossible, ModelError, UserError
 from forethought.interfaces.cli._common import EXIT_FAILED, EXIT_OK, json_option, print_json, run_async
 from forethought.models.resolve import resolve_model
 from forethought.oversight.redaction import redact_text
 from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.files import dump_plan, write_plan
 from forethought.plan.model import Plan
+from forethought.planning.capability import missing_capabilities
 from forethought.planning.memory import PlanMemory
 from forethought.planning.planner import PlannerOptions, PlanResult, make_plan
 from forethought.tools.base import ToolSpec
@@ -42,6 +43,9 @@ async def _plan(
     model = resolve_model(model_name)
     async with open_tools(tools_paths) as registry:
         specs = registry.specs() if tools_paths else _builtin_specs()
+    missing = missing_capabilities(goal, specs)
+    if missing:  # no model call: any plan would be a plan for something else
+        raise GoalNotPossible(str(missing[0]))
     start = time.perf_counter()
     try:
         result = await make_plan(
