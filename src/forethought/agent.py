@@ -13,6 +13,7 @@ through the same store, so `show`, `resume` and `replay` see one continuous log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -42,6 +43,7 @@ from forethought.oversight.supervisor import Budgets
 from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, validate_plan
+from forethought.tools._threads import MAX_BLOCKING_CALLS, BlockingPool, blocking_pool
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
 if TYPE_CHECKING:
@@ -511,7 +513,8 @@ class Agent:
             self.last_run_id = executor.run_id
 
         try:
-            state = await self._drive(start, options, on_executor)
+            with self._blocking_pool():
+                state = await self._drive(start, options, on_executor)
         finally:
             wiring.close()
             if feeder is not None:
@@ -536,6 +539,13 @@ class Agent:
             )
         coverage = coverage_of([*start.prior, *executor.log])
         return RunResult(executor.run_id, state, executor.summary(), executor.plan, coverage=coverage)
+
+    def _blocking_pool(self) -> contextlib.AbstractContextManager[BlockingPool]:
+        """The run's worker threads for sync tools: at most one per step that may run at once,
+        started before the run (when a tool needs them) and closed after it."""
+        size = min(MAX_BLOCKING_CALLS, self.max_concurrency or MAX_BLOCKING_CALLS)
+        needed = any(getattr(t, "runs_in_thread", False) for t in self.tools.values())
+        return blocking_pool(size, start=size if needed else 0)
 
     async def _drive(
         self, start: _Execution, options: ExecutorOptions, on_executor: Callable[[Executor], None]
