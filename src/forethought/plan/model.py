@@ -142,8 +142,11 @@ class Step(_Frozen):
 
         The common shape (``x: ${s1}``, ``rows: ${s1.items}``) lets the executor fill arguments
         in with one lookup each; None means some reference is nested or inside a longer string,
-        so the general resolver walks the arguments.
+        so the general resolver walks the arguments — as it must when some string holds a
+        ``$${`` escape, reference or not.
         """
+        if refs.has_escapes(self.args):
+            return None
         out = []
         for ref in self.arg_references:
             if not ref.whole or len(ref.location) != 2:
