@@ -76,10 +76,15 @@ class Redactor:
         """False only if no secret can be inside this JSON text (see ``_ANCHORS``)."""
         if self.anchors is None:
             return True
-        low = json_text.lower()
+        # casefold, not lower: it maps what the patterns' case-blind matching equates with ASCII
+        # letters (the long s, the Kelvin sign) to them, so the screen sees those too.
+        low = json_text.casefold()
         return any(a in low for a in self.anchors)
 
     def redact_text(self, text: str) -> str:
+        # The screen holds for plain text as for JSON: the anchors include each literal as is.
+        if not self.might_contain_secret(text):
+            return text
         text = self.regex.sub(self._replace, text)
         if self.assignment is not None:
             text = self.assignment.sub(self._replace_assignment, text)
@@ -108,8 +113,36 @@ class Redactor:
         return text[:cut] + quote + f"[REDACTED:{ASSIGNMENT[0]}]" + quote
 
     def redact(self, value: Any) -> Any:
-        """A redacted copy of JSON-like data (dict keys included); unchanged parts are shared."""
-        return self._walk(value)[0]
+        """A redacted copy of JSON-like data (dict keys included); unchanged parts are shared.
+
+        Screened like events, level by level: a part whose JSON text holds no anchor is clean
+        and passes unwalked, so a run summary of 100,000 steps whose only anchor is its
+        ``tokens`` key costs one pass of the JSON encoder per level, not a regex per string.
+        """
+        return self._screened(value)[0]
+
+    def _screened(self, value: Any) -> tuple[Any, bool]:
+        if not isinstance(value, (dict, list, tuple)):
+            return self._walk(value)
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError, RecursionError):  # not JSON-like after all: walk it all
+            return self._walk(value)
+        if not self.might_contain_secret(text):
+            return value, False
+        if isinstance(value, dict):
+            changed = False
+            out: dict[Any, Any] = {}
+            for k, v in value.items():
+                nk, ck = self._walk(k) if isinstance(k, str) else (k, False)
+                nv, cv = self._screened(v)
+                out[nk] = nv
+                changed = changed or ck or cv
+            return (out, True) if changed else (value, False)
+        items = [self._screened(v) for v in value]
+        if any(c for _, c in items):
+            return [v for v, _ in items], True
+        return value, False
 
     def _walk(self, value: Any) -> tuple[Any, bool]:
         if isinstance(value, str):
@@ -140,7 +173,7 @@ class Redactor:
         for key, value in data.items():
             if key in _STRUCTURAL:
                 continue
-            new, c = self._walk(value)
+            new, c = self._screened(value)
             if c:
                 data[key] = new
                 changed = True
