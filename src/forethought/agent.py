@@ -42,7 +42,7 @@ from forethought.oversight.redaction import default_redactor, redact_goal, redac
 from forethought.oversight.supervisor import Budgets
 from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.model import Plan
-from forethought.plan.validation import Problem, validate_plan
+from forethought.plan.validation import Problem, Validated, validate_plan
 from forethought.tools._threads import MAX_BLOCKING_CALLS, BlockingPool, blocking_pool
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
@@ -224,7 +224,7 @@ class Agent:
 
     async def run(
         self,
-        goal_or_plan: str | Plan,
+        goal_or_plan: str | Plan | Validated,
         *,
         approve: ApproveMode = "none",
         reviewer: Reviewer | None = None,
@@ -244,8 +244,14 @@ class Agent:
         no tool can produce fails before planning, naming the missing capability.
 
         A secret in the goal is redacted first: the model, the plan and the run record never
-        see it (reference secrets in plan arguments as ``${env.NAME}``)."""
-        goal_or_plan = redact_goal(goal_or_plan)
+        see it (reference secrets in plan arguments as ``${env.NAME}``).
+
+        A given plan is validated against this agent's tools, unless it comes as ``Validated``
+        (``plan.files.load_validated_plan``) for this very plan object and equal tool specs."""
+        receipt = goal_or_plan if isinstance(goal_or_plan, Validated) else None
+        # A goal that redaction changes makes a new plan object: the receipt no longer holds.
+        given: str | Plan = goal_or_plan.plan if isinstance(goal_or_plan, Validated) else goal_or_plan
+        goal_or_plan = redact_goal(given)
         if force:
             run_config = {**(run_config or {}), "force": True}
         if isinstance(goal_or_plan, str):
@@ -266,7 +272,9 @@ class Agent:
 
         if isinstance(goal_or_plan, Plan):
             plan: Plan | None = goal_or_plan
-            problems = validate_plan(goal_or_plan, self.specs)
+            specs = self.specs
+            checked = receipt is not None and receipt.holds_for(goal_or_plan, specs)
+            problems = [] if checked else validate_plan(goal_or_plan, specs)
             source: Literal["planner", "api"] = "api"
         else:
             plan, problems = await self.plan(goal_or_plan, preamble=pre)
