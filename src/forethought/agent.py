@@ -280,7 +280,7 @@ class Agent:
             plan, problems = await self.plan(goal_or_plan, preamble=pre)
             source = "planner"
         if plan is not None:
-            pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source=source)
+            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source=source)
         # Coverage is checked for planned plans: a given plan (a file, the API) is the caller's.
         coverage = (
             check_coverage(plan, goal, self.specs) if plan and not problems and source == "planner" else None
@@ -405,7 +405,7 @@ class Agent:
                 note=decision.note,
             )
             pre.version = edited.version
-            pre.add(E.PlanProposed, plan=edited.to_data(), plan_hash=edited.plan_hash(), source="edit")
+            pre.add(E.PlanProposed, plan=edited.record_data(), plan_hash=edited.plan_hash(), source="edit")
             plans.append(edited)
             plan = edited
             coverage = None  # the person wrote this version
@@ -465,7 +465,7 @@ class Agent:
             plan = result.plan
             coverage = check_coverage(plan, goal, self.specs)
             pre.version = plan.version
-            pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source="replan")
+            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source="replan")
             self._validated(pre, plan, [], coverage)
             plans.append(plan)
             if coverage.covered:
