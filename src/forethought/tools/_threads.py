@@ -110,6 +110,10 @@ class BlockingPool:
         self._numbers = itertools.count(1)
         # Jobs not yet handed to the workers, per loop (only that loop's thread touches its list).
         self._pending: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
+        # Outcomes not yet taken by their loop (workers append, the loop takes; under _lock).
+        self._outbox: dict[
+            asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, BaseException | None]]
+        ] = {}
 
     # ------------------------------------------------------------------ owner side
 
@@ -218,47 +222,75 @@ class BlockingPool:
         thread.start()
 
     def _work(self) -> None:
-        jobs, lock = self._jobs, self._lock
+        jobs = self._jobs
         me = threading.current_thread()
         try:
             while True:
                 job = jobs.get()
                 if job is None:
                     return
-                with lock:
+                with self._lock:
                     skip = job.state == "abandoned"
                     if not skip:
                         job.state = "running"
                         job.thread = me
-                if not skip:
-                    _deliver(job.loop, job.fut, self._finishing(job))
-                    if job.state == "abandoned":
-                        return  # retired by _abandon while the call ran
-                with lock:
-                    if self._backlog:
-                        self._backlog -= 1  # a queued job is waiting for exactly this worker
-                    elif self._closed:
-                        self._live -= 1
+                if skip:  # given up before it started
+                    if not self._free():
                         return
-                    else:
-                        self._idle += 1
+                    continue
+                result: Any = None
+                error: BaseException | None = None
+                try:
+                    result = job.call()
+                except BaseException as exc:  # delivered to the awaiter, like to_thread does
+                    error = exc
+                with self._lock:
+                    if job.state == "abandoned":
+                        return  # _abandon retired this worker while the call ran; nobody waits
+                    job.state = "done"
+                    # Free before the outcome is posted: the awaiter's next call finds this
+                    # worker idle instead of starting another.
+                    stay = self._free_locked()
+                self._post(job, result, error)
+                if not stay:
+                    return
         finally:
             self._threads.discard(me)
 
-    def _finishing(self, job: _Job) -> Callable[[], Any]:
-        """The job's call, then (before its outcome is posted) the job marked done, so an
-        awaiter giving up after this point does not retire a worker that is already free."""
-        lock = self._lock
+    def _free(self) -> bool:
+        with self._lock:
+            return self._free_locked()
 
-        def call() -> Any:
+    def _free_locked(self) -> bool:
+        """This worker is free: it takes a waiting job, waits as idle, or (closed) leaves."""
+        if self._backlog:
+            self._backlog -= 1  # a queued job is waiting for exactly this worker
+            return True
+        if self._closed:
+            self._live -= 1
+            return False
+        self._idle += 1
+        return True
+
+    def _post(self, job: _Job, result: Any, error: BaseException | None) -> None:
+        """Hand an outcome to the job's loop: outcomes that finish while the loop has not yet
+        taken the earlier ones ride along with them (one wake-up of the loop, not one each)."""
+        loop = job.loop
+        with self._lock:
+            first = loop not in self._outbox
+            self._outbox.setdefault(loop, []).append((job.fut, result, error))
+        if first:
             try:
-                return job.call()
-            finally:
-                with lock:
-                    if job.state == "running":
-                        job.state = "done"
+                loop.call_soon_threadsafe(self._settle_all, loop)
+            except RuntimeError:  # the loop closed while the call ran: nobody is waiting
+                with self._lock:
+                    self._outbox.pop(loop, None)
 
-        return call
+    def _settle_all(self, loop: asyncio.AbstractEventLoop) -> None:
+        with self._lock:
+            box = self._outbox.pop(loop, [])
+        for fut, result, error in box:
+            _settle(fut, result, error)
 
 
 _current_pool: contextvars.ContextVar[BlockingPool | None] = contextvars.ContextVar(
