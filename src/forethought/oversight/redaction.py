@@ -58,6 +58,8 @@ _PREFIXED = {
     "aws_secret_access_key": re.compile(r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"),
 }
 _ASSIGNMENT_PREFIX = re.compile(ASSIGNMENT_PREFIX)
+# Mappings up to this size are screened entry by entry rather than encoded whole first.
+_SCREEN_EACH_UP_TO = 32
 _ASSIGNMENT = re.compile(ASSIGNMENT[1])
 
 
@@ -124,6 +126,11 @@ class Redactor:
     def _screened(self, value: Any) -> tuple[Any, bool]:
         if not isinstance(value, (dict, list, tuple)):
             return self._walk(value)
+        if isinstance(value, dict) and len(value) <= _SCREEN_EACH_UP_TO:
+            # A small mapping (a run summary, an event's payload) is screened key by key and
+            # value by value: encoding it whole first would encode its big values twice whenever
+            # a key alone trips the screen ("tokens" holds the anchor "token").
+            return self._walk_mapping(value)
         try:
             text = json.dumps(value, ensure_ascii=False, default=str)
         except (TypeError, ValueError, RecursionError):  # not JSON-like after all: walk it all
@@ -131,14 +138,7 @@ class Redactor:
         if not self.might_contain_secret(text):
             return value, False
         if isinstance(value, dict):
-            changed = False
-            out: dict[Any, Any] = {}
-            for k, v in value.items():
-                nk, ck = self._walk(k) if isinstance(k, str) else (k, False)
-                nv, cv = self._screened(v)
-                out[nk] = nv
-                changed = changed or ck or cv
-            return (out, True) if changed else (value, False)
+            return self._walk_mapping(value)
         items = [self._screened(v) for v in value]
         if any(c for _, c in items):
             return [v for v, _ in items], True
@@ -163,6 +163,16 @@ class Redactor:
                 return [v for v, _ in items], True
             return value, False
         return value, False
+
+    def _walk_mapping(self, value: dict[Any, Any]) -> tuple[Any, bool]:
+        changed = False
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            nk, ck = self._walk(k) if isinstance(k, str) else (k, False)
+            nv, cv = self._screened(v)
+            out[nk] = nv
+            changed = changed or ck or cv
+        return (out, True) if changed else (value, False)
 
     def redact_event(self, event: Event) -> Event:
         """The event with secrets removed from every payload field; the same object if clean."""
