@@ -267,3 +267,24 @@ def test_a_memory_file_from_before_the_tool_key_is_migrated(tmp_path: Path) -> N
             ("count words later", json.dumps({**old, "goal": "count words later"})),
         )
     assert "count words later" not in [p.goal for p in mem.similar("count words", tools=specs, k=5)]
+
+
+def test_a_plan_too_large_for_any_prompt_is_not_remembered(tmp_path: Path) -> None:
+    from forethought.plan.model import Step
+    from forethought.planning.memory import MAX_REMEMBERED_STEPS
+
+    mem = PlanMemory(tmp_path / "m.sqlite", starter=False)
+    plan = Plan.model_validate(COVERED)
+    big = plan.model_copy(
+        update={
+            "steps": (
+                *plan.steps,
+                *(
+                    Step(id=f"extra{i}", tool=plan.steps[0].tool, args=plan.steps[0].args)
+                    for i in range(MAX_REMEMBERED_STEPS)
+                ),
+            )
+        }
+    )
+    assert mem.remember(big) is False and len(mem) == 0
+    assert mem.remember(plan) is True and len(mem) == 1

@@ -260,3 +260,27 @@ def test_the_json_screen_never_lets_a_secret_through(
         assert secret.split()[-1] not in out.output["text"]  # type: ignore[union-attr]
     # Noise alone is only changed if it happens to contain a secret shape itself.
     assert out.output["noise"] == r.redact(noise)  # type: ignore[union-attr]
+
+
+# The screen now also guards plain text (progress lines) and each level of JSON-like data
+# (``--json`` summaries): screened results must equal the unscreened full pass.
+@settings(max_examples=150, deadline=None)
+@given(
+    prefix=st.text(max_size=20),
+    suffix=st.text(max_size=20),
+    secret=st.sampled_from(
+        [*SEEDED.values(), ENV_SECRET, PEM, WEIRD_ENV, f"Bearer\t{BEARER}", GITHUB_PAT, "ſk-" + "a" * 40, ""]
+    ),
+    key=st.sampled_from(["tokens", "output", "password", "steps"]),
+)
+def test_screened_text_and_data_redact_exactly_as_the_full_pass(
+    prefix: str, suffix: str, secret: str, key: str
+) -> None:
+    import dataclasses
+
+    r = make_redactor(env={"MY_SERVICE_TOKEN": ENV_SECRET, "WEIRD_PASSWORD": WEIRD_ENV})
+    full = dataclasses.replace(r, anchors=None)  # no screen: the regexes see everything
+    text = prefix + secret + suffix
+    assert r.redact_text(text) == full.redact_text(text)
+    data = {key: {"s1": {"output": text, "attempts": 1}, "s2": [text, {text: 2}]}, "cost": 0.5}
+    assert r.redact(data) == full._walk(data)[0]

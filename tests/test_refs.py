@@ -91,3 +91,59 @@ def test_reference_scanning_never_raises_on_arbitrary_text(text: str) -> None:
 def test_values_without_references_resolve_to_themselves(value: Any) -> None:
     if not refs.find_references(value) and "${" not in repr(value):
         assert refs.resolve(value, {}) == value
+
+
+# ---------------------------------------------------------------- the `$${` escape
+
+
+def test_an_escape_with_no_reference_reaches_the_tool_unescaped() -> None:
+    import asyncio
+
+    from _executor_helpers import FnTool
+    from forethought.execution.executor import Executor
+    from forethought.plan.model import Plan, Step
+
+    seen: dict[str, dict[str, Any]] = {}
+
+    async def echo(args: dict[str, Any], ctx: Any) -> Any:
+        seen[ctx.step_id] = args
+        return "ok"
+
+    plan = Plan(
+        goal="escapes",
+        steps=[
+            Step(id="s1", tool="echo", args={"value": "price $${amount}"}),  # no reference at all
+            # A whole-value reference (the executor's fast path) beside an escaped literal.
+            Step(id="s2", tool="echo", args={"value": "${s1}", "note": "$${s1} is literal"}),
+            Step(id="s3", tool="echo", args={"value": ["$${x}", {"k": "$${y}"}]}),
+        ],
+    )
+    state = asyncio.run(Executor(plan, {"echo": FnTool("echo", echo)}).run())
+    assert state.status == "succeeded"
+    assert seen["s1"] == {"value": "price ${amount}"}
+    assert seen["s2"] == {"value": "ok", "note": "${s1} is literal"}
+    assert seen["s3"] == {"value": ["${x}", {"k": "${y}"}]}
+
+
+# Strings rich in the characters that matter, plus arbitrary text.
+_TRICKY = st.text(alphabet=st.sampled_from('${}.s1a \\"'), max_size=30) | st.text(max_size=30)
+
+
+@given(_TRICKY)
+def test_escaping_then_resolving_round_trips_without_references(text: str) -> None:
+    escaped = refs.escape(text)
+    assert refs.find_references(escaped) == []
+    assert refs.find_malformed(escaped) == []
+    assert refs.resolve(escaped, OUT) == text
+    assert refs.resolve({"a": [escaped]}, OUT) == {"a": [text]}
+
+
+@given(_TRICKY, _TRICKY)
+def test_escaping_then_resolving_round_trips_beside_references(before: str, after: str) -> None:
+    # A separator before the reference: a literal `$` right before `${` would read as `$${`.
+    template = refs.escape(before) + " ${s1.n} " + refs.escape(after)
+    assert [r.step_id for r in refs.find_references(template)] == ["s1"]
+    assert refs.resolve(template, OUT) == f"{before} 7 {after}"
+    # A whole-value reference in one argument and an escaped literal in another.
+    args = {"n": "${s1.n}", "text": refs.escape(before)}
+    assert refs.resolve(args, OUT) == {"n": 7, "text": before}

@@ -213,3 +213,22 @@ def test_tools_files_read_yaml_like_plans(tmp_path: Path) -> None:
     )
     enum = tools[0].spec.input_schema["properties"]["word"]["enum"]  # type: ignore[attr-defined]
     assert enum == ["no", "yes"]  # strings, not YAML 1.1 booleans
+
+
+async def test_loading_command_tools_probes_setpriv_before_any_run(tmp_path: Path) -> None:
+    # The probe runs a child process; done on the loop in the first call, it delayed the steps
+    # started with it. Loading the tools does it instead (off the loop, once per process).
+    from forethought.tools import _proc
+
+    _proc._setpriv.cache_clear()
+    tools = await _load_text(
+        tmp_path,
+        """
+        tools:
+          - name: hello
+            description: says hello
+            command: [echo, hello]
+        """,
+    )
+    assert len(tools) == 1
+    assert _proc._setpriv.cache_info().currsize == 1

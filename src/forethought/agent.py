@@ -13,6 +13,7 @@ through the same store, so `show`, `resume` and `replay` see one continuous log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import uuid
 from collections import deque
@@ -42,7 +43,8 @@ from forethought.oversight.redaction import default_redactor, redact_goal, redac
 from forethought.oversight.supervisor import Budgets
 from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.model import Plan
-from forethought.plan.validation import Problem, validate_plan
+from forethought.plan.validation import Problem, Validated, validate_plan
+from forethought.tools._threads import MAX_BLOCKING_CALLS, BlockingPool, blocking_pool
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
 if TYPE_CHECKING:
@@ -228,7 +230,7 @@ class Agent:
 
     async def run(
         self,
-        goal_or_plan: str | Plan,
+        goal_or_plan: str | Plan | Validated,
         *,
         approve: ApproveMode = "none",
         reviewer: Reviewer | None = None,
@@ -253,8 +255,14 @@ class Agent:
 
         ``queue``: record the reviewed run (plan, approvals) and queue it for workers
         (``forethought worker``) instead of executing it here; the result's status is
-        ``running`` (queued). Needs a store that has a run queue (PostgreSQL)."""
-        goal_or_plan = redact_goal(goal_or_plan)
+        ``running`` (queued). Needs a store that has a run queue (PostgreSQL).
+
+        A given plan is validated against this agent's tools, unless it comes as ``Validated``
+        (``plan.files.load_validated_plan``) for this very plan object and equal tool specs."""
+        receipt = goal_or_plan if isinstance(goal_or_plan, Validated) else None
+        # A goal that redaction changes makes a new plan object: the receipt no longer holds.
+        given: str | Plan = goal_or_plan.plan if isinstance(goal_or_plan, Validated) else goal_or_plan
+        goal_or_plan = redact_goal(given)
         if force:
             run_config = {**(run_config or {}), "force": True}
         if isinstance(goal_or_plan, str):
@@ -275,13 +283,15 @@ class Agent:
 
         if isinstance(goal_or_plan, Plan):
             plan: Plan | None = goal_or_plan
-            problems = validate_plan(goal_or_plan, self.specs)
+            specs = self.specs
+            checked = receipt is not None and receipt.holds_for(goal_or_plan, specs)
+            problems = [] if checked else validate_plan(goal_or_plan, specs)
             source: Literal["planner", "api"] = "api"
         else:
             plan, problems = await self.plan(goal_or_plan, preamble=pre)
             source = "planner"
         if plan is not None:
-            pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source=source)
+            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source=source)
         # Coverage is checked for planned plans: a given plan (a file, the API) is the caller's.
         coverage = (
             check_coverage(plan, goal, self.specs) if plan and not problems and source == "planner" else None
@@ -408,7 +418,7 @@ class Agent:
                 note=decision.note,
             )
             pre.version = edited.version
-            pre.add(E.PlanProposed, plan=edited.to_data(), plan_hash=edited.plan_hash(), source="edit")
+            pre.add(E.PlanProposed, plan=edited.record_data(), plan_hash=edited.plan_hash(), source="edit")
             plans.append(edited)
             plan = edited
             coverage = None  # the person wrote this version
@@ -468,7 +478,7 @@ class Agent:
             plan = result.plan
             coverage = check_coverage(plan, goal, self.specs)
             pre.version = plan.version
-            pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source="replan")
+            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source="replan")
             self._validated(pre, plan, [], coverage)
             plans.append(plan)
             if coverage.covered:
@@ -536,7 +546,8 @@ class Agent:
             self.last_run_id = executor.run_id
 
         try:
-            state = await self._drive(start, options, on_executor)
+            with self._blocking_pool():
+                state = await self._drive(start, options, on_executor)
         finally:
             wiring.close()
             if feeder is not None:
@@ -561,6 +572,13 @@ class Agent:
             )
         coverage = coverage_of([*start.prior, *executor.log])
         return RunResult(executor.run_id, state, executor.summary(), executor.plan, coverage=coverage)
+
+    def _blocking_pool(self) -> contextlib.AbstractContextManager[BlockingPool]:
+        """The run's worker threads for sync tools: at most one per step that may run at once,
+        started before the run (when a tool needs them) and closed after it."""
+        size = min(MAX_BLOCKING_CALLS, self.max_concurrency or MAX_BLOCKING_CALLS)
+        needed = any(getattr(t, "runs_in_thread", False) for t in self.tools.values())
+        return blocking_pool(size, start=size if needed else 0)
 
     async def _drive(
         self, start: _Execution, options: ExecutorOptions, on_executor: Callable[[Executor], None]

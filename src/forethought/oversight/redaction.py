@@ -58,6 +58,8 @@ _PREFIXED = {
     "aws_secret_access_key": re.compile(r"(?i:aws_?secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"),
 }
 _ASSIGNMENT_PREFIX = re.compile(ASSIGNMENT_PREFIX)
+# Mappings up to this size are screened entry by entry rather than encoded whole first.
+_SCREEN_EACH_UP_TO = 32
 _ASSIGNMENT = re.compile(ASSIGNMENT[1])
 
 
@@ -76,10 +78,15 @@ class Redactor:
         """False only if no secret can be inside this JSON text (see ``_ANCHORS``)."""
         if self.anchors is None:
             return True
-        low = json_text.lower()
+        # casefold, not lower: it maps what the patterns' case-blind matching equates with ASCII
+        # letters (the long s, the Kelvin sign) to them, so the screen sees those too.
+        low = json_text.casefold()
         return any(a in low for a in self.anchors)
 
     def redact_text(self, text: str) -> str:
+        # The screen holds for plain text as for JSON: the anchors include each literal as is.
+        if not self.might_contain_secret(text):
+            return text
         text = self.regex.sub(self._replace, text)
         if self.assignment is not None:
             text = self.assignment.sub(self._replace_assignment, text)
@@ -108,8 +115,34 @@ class Redactor:
         return text[:cut] + quote + f"[REDACTED:{ASSIGNMENT[0]}]" + quote
 
     def redact(self, value: Any) -> Any:
-        """A redacted copy of JSON-like data (dict keys included); unchanged parts are shared."""
-        return self._walk(value)[0]
+        """A redacted copy of JSON-like data (dict keys included); unchanged parts are shared.
+
+        Screened like events, level by level: a part whose JSON text holds no anchor is clean
+        and passes unwalked, so a run summary of 100,000 steps whose only anchor is its
+        ``tokens`` key costs one pass of the JSON encoder per level, not a regex per string.
+        """
+        return self._screened(value)[0]
+
+    def _screened(self, value: Any) -> tuple[Any, bool]:
+        if not isinstance(value, (dict, list, tuple)):
+            return self._walk(value)
+        if isinstance(value, dict) and len(value) <= _SCREEN_EACH_UP_TO:
+            # A small mapping (a run summary, an event's payload) is screened key by key and
+            # value by value: encoding it whole first would encode its big values twice whenever
+            # a key alone trips the screen ("tokens" holds the anchor "token").
+            return self._walk_mapping(value)
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except (TypeError, ValueError, RecursionError):  # not JSON-like after all: walk it all
+            return self._walk(value)
+        if not self.might_contain_secret(text):
+            return value, False
+        if isinstance(value, dict):
+            return self._walk_mapping(value)
+        items = [self._screened(v) for v in value]
+        if any(c for _, c in items):
+            return [v for v, _ in items], True
+        return value, False
 
     def _walk(self, value: Any) -> tuple[Any, bool]:
         if isinstance(value, str):
@@ -131,6 +164,16 @@ class Redactor:
             return value, False
         return value, False
 
+    def _walk_mapping(self, value: dict[Any, Any]) -> tuple[Any, bool]:
+        changed = False
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            nk, ck = self._walk(k) if isinstance(k, str) else (k, False)
+            nv, cv = self._screened(v)
+            out[nk] = nv
+            changed = changed or ck or cv
+        return (out, True) if changed else (value, False)
+
     def redact_event(self, event: Event) -> Event:
         """The event with secrets removed from every payload field; the same object if clean."""
         if not self.might_contain_secret(event.model_dump_json()):
@@ -140,7 +183,7 @@ class Redactor:
         for key, value in data.items():
             if key in _STRUCTURAL:
                 continue
-            new, c = self._walk(value)
+            new, c = self._screened(value)
             if c:
                 data[key] = new
                 changed = True

@@ -67,15 +67,18 @@ def too_deep(source: str, where: str) -> str:
 
 def check_nesting(data: Any, source: str, error: type[UserError] = UserError) -> None:
     """Refuse ``data`` (parsed JSON) nested deeper than ``MAX_NESTING``, without recursing."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
+    if not isinstance(data, (dict, list)):
+        return
+    # Only containers are stacked: scalars (most of a plan) cost a type test, not a push and pop.
+    stack: list[tuple[dict[Any, Any] | list[Any], int]] = [(data, 0)]
     while stack:
         value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
         if depth > MAX_NESTING:
             raise error(too_deep(source, f"level {depth}"))
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
+        if depth == MAX_NESTING and children:  # a child, container or not, one level too deep
+            raise error(too_deep(source, f"level {depth + 1}"))
+        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))
 
 
 _DIGITS_MESSAGE = "integer string conversion"

@@ -23,7 +23,7 @@ from forethought.plan import references as refs
 from forethought.plan._yaml import SafeLoader, check_nesting, load_yaml, too_many_digits
 from forethought.plan.model import Plan
 from forethought.plan.tool_spec import ToolSpec
-from forethought.plan.validation import Problem, problems_from_validation_error, validate_plan
+from forethought.plan.validation import Problem, Validated, check_plan, problems_from_validation_error
 
 MAX_PLAN_BYTES = 64 * 1024 * 1024
 Format = Literal["yaml", "json"]
@@ -46,6 +46,7 @@ class LoadedPlan:
     data: Any
     plan: Plan | None
     problems: list[Problem]
+    validated: Validated | None = None  # the plan, checked valid against the given tools
 
 
 def read_text(path: Path) -> str:
@@ -295,18 +296,25 @@ def _attach_lines(problems: list[Problem], data: Any, text: str, fmt: Format, so
 
 def check_data(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> tuple[Plan | None, list[Problem]]:
     """Structural then semantic validation of plan data; never raises on arbitrary JSON input."""
+    plan, problems, _ = _check_data(data, tools)
+    return plan, problems
+
+
+def _check_data(
+    data: Any, tools: Mapping[str, ToolSpec] | None
+) -> tuple[Plan | None, list[Problem], Validated | None]:
     if not isinstance(data, (Mapping, list)):
         kind = "empty" if data is None else type(data).__name__
-        return None, [
-            Problem("not_a_mapping", f"a plan must be a mapping with `goal` and `steps` (got {kind})")
-        ]
+        problem = Problem("not_a_mapping", f"a plan must be a mapping with `goal` and `steps` (got {kind})")
+        return None, [problem], None
     if is_foreign(data):
         data = import_foreign(data, tools)
     try:
         plan = Plan.model_validate(data)
     except ValidationError as exc:
-        return None, problems_from_validation_error(exc, data)
-    return plan, validate_plan(plan, tools)
+        return None, problems_from_validation_error(exc, data), None
+    problems, validated = check_plan(plan, tools)
+    return plan, problems, validated
 
 
 def lint_file(path: str | Path, tools: Mapping[str, ToolSpec] | None = None) -> LoadedPlan:
@@ -315,21 +323,26 @@ def lint_file(path: str | Path, tools: Mapping[str, ToolSpec] | None = None) -> 
     text = read_text(p)
     fmt = detect_format(p, text)
     data = parse_text(text, fmt, str(p))
-    plan, problems = check_data(data, tools)
+    plan, problems, validated = _check_data(data, tools)
     if problems:
         problems = _attach_lines(problems, data, text, fmt, str(p))
-    return LoadedPlan(p, text, data, plan, problems)
+    return LoadedPlan(p, text, data, plan, problems, validated)
 
 
 def load_plan(path: str | Path, tools: Mapping[str, ToolSpec] | None = None) -> Plan:
     """Load a valid plan or raise PlanFileError whose message is the first problem (all attached)."""
+    return load_validated_plan(path, tools).plan
+
+
+def load_validated_plan(path: str | Path, tools: Mapping[str, ToolSpec] | None = None) -> Validated:
+    """``load_plan``, returning the plan with its receipt, so ``Agent.run`` does not check it again."""
     loaded = lint_file(path, tools)
-    if loaded.problems or loaded.plan is None:
+    if loaded.problems or loaded.validated is None:
         first = str(loaded.problems[0]) if loaded.problems else f"{path}: invalid plan"
         more = len(loaded.problems) - 1
         suffix = f" (and {more} more; run `forethought lint {path}`)" if more > 0 else ""
         raise PlanFileError(first + suffix, loaded.problems)
-    return loaded.plan
+    return loaded.validated
 
 
 def dump_plan(plan: Plan, fmt: Format = "yaml") -> str:

@@ -82,6 +82,9 @@ class RetryPolicy(_Frozen):
         return max(0.0, base * (1.0 + self.jitter * (2.0 * rand - 1.0)))
 
 
+_NO_RETRY = RetryPolicy()
+
+
 class Check(_Frozen):
     """Success criteria evaluated after a step succeeds; all given criteria must hold."""
 
@@ -111,7 +114,8 @@ class Step(_Frozen):
     args: dict[str, Any] = Field(default_factory=dict)
     depends_on: Annotated[tuple[StepId, ...], BeforeValidator(_ids_tuple)] = ()
     check: Check | None = None
-    retry: RetryPolicy = Field(default_factory=RetryPolicy)
+    # One shared default (the policy is frozen): a fresh one per step was ~0.5 KB of every step.
+    retry: RetryPolicy = Field(default=_NO_RETRY)
     timeout_s: float | None = Field(default=None, gt=0, le=7 * 86400)
     on_failure: OnFailure = "abort"
     compensate: ToolCall | None = None
@@ -142,8 +146,11 @@ class Step(_Frozen):
 
         The common shape (``x: ${s1}``, ``rows: ${s1.items}``) lets the executor fill arguments
         in with one lookup each; None means some reference is nested or inside a longer string,
-        so the general resolver walks the arguments.
+        so the general resolver walks the arguments — as it must when some string holds a
+        ``$${`` escape, reference or not.
         """
+        if refs.has_escapes(self.args):
+            return None
         out = []
         for ref in self.arg_references:
             if not ref.whole or len(ref.location) != 2:
@@ -246,6 +253,13 @@ class Plan(_Frozen):
     @cached_property
     def _record(self) -> tuple[dict[str, Any], str]:
         data = self.model_dump(mode="json", by_alias=True)
+        # Most steps keep the default retry policy: share one copy of it (the record is read-only),
+        # a third of the record's memory on a large plan.
+        shared = _NO_RETRY.model_dump(mode="json")
+        for group in ("steps", "rollback"):
+            for step in data[group]:
+                if step["retry"] == shared:
+                    step["retry"] = shared
         return data, hashlib.sha256(canonical_dumps(data).encode("utf-8")).hexdigest()
 
 

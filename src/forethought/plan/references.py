@@ -163,6 +163,19 @@ def find_references(value: Any, location: tuple[PathPart, ...] = ()) -> list[Ref
     return found
 
 
+def escape(text: str) -> str:
+    """``text`` as a literal in an argument: every ``${`` written ``$${`` (``resolve`` undoes it).
+
+    A literal ``$`` right before a reference (``$${s1}`` is the escape) cannot be written.
+    """
+    return text.replace("${", "$${")
+
+
+def has_escapes(value: Any) -> bool:
+    """True if a string in ``value`` holds an escaped ``$${``, which resolving turns into ``${``."""
+    return any("$${" in text for text, _ in _walk_strings(value, ()))
+
+
 def find_env_references(value: Any, location: tuple[PathPart, ...] = ()) -> list[EnvReference]:
     """Every ``${env...}`` reference in a (nested) argument value, with its location."""
     found: list[EnvReference] = []

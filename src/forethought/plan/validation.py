@@ -195,6 +195,29 @@ class _Validators:
         return self._cache[key]
 
 
+@dataclass(frozen=True, eq=False)
+class Validated:
+    """A plan ``validate_plan`` found valid against ``tools`` — so the caller that checked it
+    (``forethought exec``, which reports problems with file and line) can hand it on and the
+    agent need not check it again. Plans are immutable: the finding holds for as long as it is
+    asked about the same plan object and equal tool specs (``holds_for``)."""
+
+    plan: Plan
+    tools: Mapping[str, ToolSpec] | None
+
+    def holds_for(self, plan: Plan, tools: Mapping[str, ToolSpec] | None) -> bool:
+        return plan is self.plan and (None if tools is None else dict(tools)) == self.tools
+
+
+def check_plan(
+    plan: Plan, tools: Mapping[str, ToolSpec] | None = None
+) -> tuple[list[Problem], Validated | None]:
+    """``validate_plan``, and a ``Validated`` receipt when the plan has no problem."""
+    problems = _Checker(plan, tools).run()
+    receipt = None if problems else Validated(plan, None if tools is None else dict(tools))
+    return problems, receipt
+
+
 def validate_plan(
     plan: Plan | Mapping[str, Any], tools: Mapping[str, ToolSpec] | None = None
 ) -> list[Problem]:

@@ -68,6 +68,9 @@ _STOP = frozenset(
     }
 )
 MAX_CANDIDATES = 2000  # ranked rows examined per query: bounded work however large memory grows
+# An example is shown whole in a planner's prompt: a plan larger than this can never be one, and
+# checking and storing it (a 100,000-step plan file run by `exec`) would cost seconds per run.
+MAX_REMEMBERED_STEPS = 500
 
 
 def default_memory_path() -> Path:
@@ -299,9 +302,10 @@ class PlanMemory:
         Without ``run`` the caller vouches for the plan (a forced one is still refused). With
         ``run`` (the finished run's state, and its ``events``) the plan is kept only when the
         run achieved its goal: see ``not_learnable``. ``tools`` (the run's tool specs) record
-        each tool's definition hash beside its name. Re-remembering is a no-op.
+        each tool's definition hash beside its name. Re-remembering is a no-op. A plan of more
+        than ``MAX_REMEMBERED_STEPS`` steps is never kept: no prompt could show it.
         """
-        if forced:
+        if forced or len(plan.steps) + len(plan.rollback) > MAX_REMEMBERED_STEPS:
             return False
         if run is not None and not_learnable(plan, run, events=events, tools=tools) is not None:
             return False

@@ -102,6 +102,12 @@ def _setpriv() -> str | None:
     return exe if probe.returncode == 0 else None
 
 
+def probe_supervision() -> bool:
+    """Find out now (once per process) whether commands can be supervised with ``setpriv``: the
+    probe runs a child process, so tool loading does it rather than the first call in a run."""
+    return _setpriv() is not None
+
+
 def supervised_argv(argv: Sequence[str], env: Mapping[str, str]) -> list[str]:
     """``argv`` wrapped so that its process group dies with this process (where supported)."""
     setpriv = _setpriv()

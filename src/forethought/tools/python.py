@@ -2,9 +2,10 @@
 
 The input schema comes from the signature's type hints (validated by pydantic at call time), the
 output schema from the return annotation, the description from the docstring. A parameter
-annotated ``ToolContext`` is injected and hidden from the schema. Sync functions run in a daemon
-thread (``_threads``) so a slow one cannot stall the scheduler, and one stuck past its timeout
-cannot keep the process from exiting; pass ``blocking=False`` for trivial ones.
+annotated ``ToolContext`` is injected and hidden from the schema. Sync functions run on a daemon
+worker thread (``_threads``: the run's pool of reused workers) so a slow one cannot stall the
+scheduler, and one stuck past its timeout cannot keep the process from exiting; pass
+``blocking=False`` for trivial ones.
 """
 
 from __future__ import annotations
@@ -94,6 +95,12 @@ class PythonTool:
     @property
     def spec(self) -> ToolSpec:
         return self._spec
+
+    @property
+    def runs_in_thread(self) -> bool:
+        """Whether a call takes a worker thread (a blocking sync function): the run that owns
+        the tool starts its worker threads before its first step when any tool does."""
+        return self._blocking and not self._is_async
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)

@@ -20,6 +20,7 @@ line naming the file, the line, the tool and what to change.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from pydantic import ValidationError
 from forethought._extras import import_extra
 from forethought.errors import UserError
 from forethought.plan._yaml import SafeLoader, load_yaml
+from forethought.tools._proc import probe_supervision
 from forethought.tools.base import Tool
 from forethought.tools.command import CommandTool, CommandToolConfig
 
@@ -113,6 +115,10 @@ async def load_yaml_tools(path: Path, stack: contextlib.AsyncExitStack) -> list[
     """All tools declared in ``path``; MCP sessions are entered on ``stack`` and live as long as it."""
     data, text = read_tools_document(path)
     tools = command_tools(path, data, text)
+    if tools:
+        # The first command run would otherwise probe `setpriv` (a child process) on the loop
+        # thread, mid-run, delaying every step started in that turn by milliseconds.
+        await asyncio.to_thread(probe_supervision)
     raw_servers = data.get("mcp_servers") or []
     if not isinstance(raw_servers, list):
         raise UserError(f"{path}: `mcp_servers` must be a list of server definitions")

@@ -56,9 +56,17 @@ def load_tool_specs(paths: Sequence[str]) -> dict[str, ToolSpec] | None:
     return run_async(collect)
 
 
+# Indented JSON is for people; json's indenting encoder is pure Python (about 1 s for the summary
+# of a 100,000-step run, against 0.05 s compact), so past this size the output stays compact.
+INDENT_UP_TO_CHARS = 256 * 1024
+
+
 def print_json(data: Any) -> None:
     """Every --json output goes through the redactor: secrets never reach a terminal or a pipe."""
     from forethought.oversight.redaction import default_redactor
 
     clean = default_redactor().redact(data)
-    sys.stdout.write(json.dumps(clean, ensure_ascii=False, indent=2, default=str) + "\n")
+    text = json.dumps(clean, ensure_ascii=False, default=str)
+    if len(text) <= INDENT_UP_TO_CHARS:
+        text = json.dumps(clean, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write(text + "\n")

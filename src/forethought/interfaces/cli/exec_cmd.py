@@ -8,6 +8,7 @@ Every event is recorded in the run database (``--db``), so the run can be shown,
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -63,10 +64,30 @@ def _progress_line(event: Event) -> str | None:
     return None
 
 
-async def _progress(event: Event) -> None:
-    line = _progress_line(event)
-    if line is not None:
-        click.echo(redact_text(line), err=True)
+class _Progress:
+    """The progress sink: one line per step transition, written to stderr once per loop turn.
+
+    A write per line costs a system call and click's terminal checks each time — on a
+    10,000-step plan, 30,000 of them, a quarter of the run. Lines are redacted one by one and
+    written together at the end of the turn that produced them (and at the end of the run).
+    """
+
+    def __init__(self) -> None:
+        self._lines: list[str] = []
+
+    async def __call__(self, event: Event) -> None:
+        line = _progress_line(event)
+        if line is None:
+            return
+        if not self._lines:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._lines.append(redact_text(line))
+
+    def flush(self) -> None:
+        if self._lines:
+            text = "\n".join(self._lines)
+            self._lines.clear()
+            click.echo(text, err=True)
 
 
 def _human_summary(summary: dict[str, Any]) -> str:
@@ -103,23 +124,27 @@ async def _execute(
     from forethought.interfaces.cli._display import InteractiveReviewer, is_interactive
     from forethought.interfaces.config import load_config
     from forethought.interfaces.session import open_agent, tool_setup
-    from forethought.plan.files import load_plan
+    from forethought.plan.files import load_validated_plan
 
     cfg = load_config({"db": db, "max_concurrency": max_concurrency, "backend": backend})
     # Recorded in run_created so that `forethought approve/resume RUN` reopen the same tools.
     setup = tool_setup(cfg, tools_paths)
     async with open_agent(cfg, setup) as agent:
         holder.append(agent)
-        plan = load_plan(plan_file, agent.specs)
+        plan = load_validated_plan(plan_file, agent.specs)  # checked once, here, with file and line
         interactive = approve == "none" and is_interactive()
         reviewer = InteractiveReviewer(Console(stderr=True)) if interactive else None
-        result = await agent.run(
-            plan,
-            approve=approve,
-            reviewer=reviewer,
-            on_event=_progress,
-            run_config={"setup": setup, "plan_file": str(plan_file)},
-        )
+        progress = _Progress()
+        try:
+            result = await agent.run(
+                plan,
+                approve=approve,
+                reviewer=reviewer,
+                on_event=progress,
+                run_config={"setup": setup, "plan_file": str(plan_file)},
+            )
+        finally:
+            progress.flush()
         holder.append(result)
 
 

@@ -106,9 +106,15 @@ _TERMINAL_WITH_REASON = {
 def canonical_plan_text(plan: dict[str, Any], plan_hash: str) -> str:
     """The plan's canonical JSON — the exact text whose sha256 is ``plan_hash`` when it validates.
 
-    Events carry the short form (defaults omitted); the plan_versions table keeps the canonical
-    form so anyone can check ``sha256(plan) == hash`` on the stored text.
+    Events may carry the short form (defaults omitted); the plan_versions table keeps the
+    canonical form so anyone can check ``sha256(plan) == hash`` on the stored text.
     """
+    # Events that carry the full form (the agent's and the executor's plan records) are already
+    # canonical: one encoding and a hash check, instead of rebuilding the plan model (on a
+    # 100,000-step plan ~150 MB and seconds, the peak of the whole run).
+    text = canonical_dumps(plan)
+    if hashlib.sha256(text.encode("utf-8")).hexdigest() == plan_hash:
+        return text
     from pydantic import ValidationError
 
     from forethought.plan.model import Plan

@@ -1,0 +1,207 @@
+"""`forethought exec` end to end: sync tools, root-step skew, and 10k/100k-step plans.
+
+Every figure comes from a fresh `python -m forethought exec --json --yes-all` child process with
+its own run database (the default SQLite store, as a user gets it), the median of ``--repeats``
+children. The child's CPU seconds and peak RSS come from ``os.wait4`` (its ``rusage``).
+
+Rows (``main()`` returns them as dicts, for a combined report):
+
+- ``sync fan-out`` / ``async fan-out``: a 6,001-step fan-out/fan-in (one root, 5,999 middle
+  steps, one sink) of no-op ``def`` / ``async def`` tools; µs/step is the run's makespan (first
+  step start to last step end, from the summary) divided by the steps.
+- ``root skew``: 8 root steps and a sink; the tools module holds a CPU-bound sync tool (20 ms of
+  Python) and an async one. The skew is the latest root start minus the earliest, in ms.
+  ``all sync``: the 8 roots call the sync tool; ``mixed``: they alternate.
+- ``exec 10k`` / ``exec 100k``: a fan-out/fan-in of async no-op tools; wall time of the whole
+  command (start-up, loading, validation, the run, the JSON summary), CPU seconds, peak RSS.
+
+Usage: python bench/exec_scale/run.py [--repeats 3] [--src PATH] [--skip-100k]
+(``--src`` runs another checkout's ``src``, e.g. ``/work/main/src`` for a before/after.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TOOLS = """
+import asyncio
+import time
+
+from forethought import tool
+
+
+@tool
+def noop(x: int = 0) -> int:
+    "Returns x (a plain def: runs on a worker thread)."
+    return x
+
+
+@tool
+async def anoop(x: int = 0) -> int:
+    "Returns x."
+    return x
+
+
+@tool
+def busy(ms: int = 0) -> int:
+    "Spins in Python for ms milliseconds (holds the GIL)."
+    end = time.perf_counter() + ms / 1000
+    while time.perf_counter() < end:
+        pass
+    return ms
+
+
+@tool
+async def nap(ms: int = 0) -> int:
+    "Sleeps ms milliseconds."
+    await asyncio.sleep(ms / 1000)
+    return ms
+"""
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def fan_plan(n_middle: int, tool: str) -> dict[str, Any]:
+    steps: list[dict[str, Any]] = [{"id": "root", "tool": tool, "args": {"x": 0}}]
+    steps += [
+        {"id": f"m{i}", "tool": tool, "args": {"x": 1}, "depends_on": ["root"]} for i in range(n_middle)
+    ]
+    steps.append(
+        {"id": "sink", "tool": tool, "args": {"x": 2}, "depends_on": [f"m{i}" for i in range(n_middle)]}
+    )
+    return {"goal": f"fan-out/fan-in of {n_middle + 2} steps", "steps": steps}
+
+
+def roots_plan(tools: list[str]) -> dict[str, Any]:
+    steps: list[dict[str, Any]] = [
+        {"id": f"r{i}", "tool": tools[i % len(tools)], "args": {"ms": 20}} for i in range(8)
+    ]
+    steps.append({"id": "sink", "tool": "nap", "args": {"ms": 1}, "depends_on": [f"r{i}" for i in range(8)]})
+    return {"goal": "eight roots", "steps": steps}
+
+
+def run_exec(work: Path, plan: Path, src: Path) -> dict[str, Any]:
+    """One `forethought exec` child: its summary, wall time, CPU seconds and peak RSS."""
+    db = work / f"runs-{time.monotonic_ns()}.sqlite"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(src),
+        "FORETHOUGHT_DB": str(db),
+        "FORETHOUGHT_MEMORY": str(work / "memory.sqlite"),
+    }
+    argv = [sys.executable, "-m", "forethought", "exec", str(plan), "--tools", str(work / "tools.py")]
+    out = work / "out.json"
+    with out.open("w") as stdout:
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            [*argv, "--json", "--yes-all"], env=env, stdout=stdout, stderr=subprocess.DEVNULL, cwd=work
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    for leftover in work.glob(db.name + "*"):
+        leftover.unlink()
+    summary = json.loads(out.read_text())
+    if summary.get("status") != "succeeded":
+        raise RuntimeError(f"{plan.name}: run {summary.get('status')}: {summary.get('reason')}")
+    return {
+        "summary": summary,
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mb": usage.ru_maxrss / 1024,
+    }
+
+
+def median_of(repeats: int, once: Callable[[], dict[str, float]]) -> dict[str, float]:
+    samples = [once() for _ in range(repeats)]
+    return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--src", type=Path, default=REPO / "src", help="the forethought sources to run")
+    ap.add_argument("--skip-100k", action="store_true")
+    args = ap.parse_args(argv)
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="exec-scale-") as tmp:
+        work = Path(tmp)
+        (work / "tools.py").write_text(TOOLS)
+
+        def plan_file(name: str, data: dict[str, Any]) -> Path:
+            path = work / f"{name}.json"
+            path.write_text(json.dumps(data))
+            return path
+
+        for label, tool in (("sync fan-out, 6,001 steps", "noop"), ("async fan-out, 6,001 steps", "anoop")):
+            path = plan_file(tool, fan_plan(5999, tool))
+
+            def fan(path: Path = path) -> dict[str, float]:
+                r = run_exec(work, path, args.src)
+                n = len(r["summary"]["steps"])
+                return {
+                    "us_per_step": r["summary"]["makespan_s"] / n * 1e6,
+                    "wall_s": r["wall_s"],
+                    "cpu_s": r["cpu_s"],
+                    "peak_rss_mb": r["peak_rss_mb"],
+                }
+
+            rows.append({"row": label, **median_of(args.repeats, fan)})
+
+        for label, tools in (("root skew, all sync", ["busy"]), ("root skew, mixed", ["nap", "busy"])):
+            path = plan_file(label.replace(" ", "_").replace(",", ""), roots_plan(tools))
+
+            def skew(path: Path = path) -> dict[str, float]:
+                r = run_exec(work, path, args.src)
+                starts = [s["started_at"] for sid, s in r["summary"]["steps"].items() if sid != "sink"]
+                return {
+                    "skew_ms": (max(starts) - min(starts)) * 1e3,
+                    "wall_s": r["wall_s"],
+                    "cpu_s": r["cpu_s"],
+                }
+
+            rows.append({"row": label, **median_of(args.repeats, skew)})
+
+        sizes = [10_000] if args.skip_100k else [10_000, 100_000]
+        for n in sizes:
+            path = plan_file(f"fan{n}", fan_plan(n - 2, "anoop"))
+
+            def whole(path: Path = path) -> dict[str, float]:
+                r = run_exec(work, path, args.src)
+                return {"wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "peak_rss_mb": r["peak_rss_mb"]}
+
+            rows.append({"row": f"exec {n:,} steps", **median_of(args.repeats, whole)})
+    return rows
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    cols = ["us_per_step", "skew_ms", "wall_s", "cpu_s", "peak_rss_mb"]
+    lines = ["| row | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for r in rows:
+        cells = [f"{r[c]:.3g}" if isinstance(r.get(c), float) else "" for c in cols]
+        lines.append(f"| {r['row']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(f"load average at start: {loadavg()}; {os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
+    result = main()
+    print(_table(result))
+    print(f"load average at end: {loadavg()}")
