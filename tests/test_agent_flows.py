@@ -280,7 +280,7 @@ async def test_planner_that_always_replans_stops_at_max_replans(store: SqliteSto
 
     @tool(effect="mutating")
     def always_fail(target: str) -> str:
-        """Always fails."""
+        """Deploy a target; always fails."""
         EFFECTS.append("try")
         raise RuntimeError("no")
 
