@@ -243,6 +243,12 @@ def run_one(system: str, task: Task, server: Server, opts: argparse.Namespace, w
         "wall_s": round(end - t0, 3),
         "process_s": round(process_s, 3),
         "first_tool_s": round(first_tool - t0, 3) if first_tool is not None else None,
+        "first_reply_s": round(min(c["end"] for c in calls) - t0, 3) if calls else None,
+        "model_s": round(sum(c["end"] - c["start"] for c in calls), 3),
+        "tools_s": round(max(t["end"] for t in tool_calls) - first_tool, 3)
+        if first_tool is not None
+        else None,
+        "schema_chars": max((c.get("schema_chars", 0) for c in calls), default=0),
         "model_calls": len(calls),
         "model_errors": sum(1 for c in calls if c.get("error")),
         "roles": [c["role"] for c in calls],
@@ -336,6 +342,25 @@ def per_task_table(results: list[dict[str, Any]], systems: list[str]) -> list[st
     return lines
 
 
+def time_table(results: list[dict[str, Any]], systems: list[str]) -> list[str]:
+    """Means per run: when the first model reply and the first tool call came, how long the
+    model calls took in total, and how long from the first tool call to the last one's end."""
+    lines = [
+        "| system | first reply s | first tool s | model time s | tool span s | wall s | process s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def mean(rows: list[dict[str, Any]], key: str) -> str:
+        vals = [r[key] for r in rows if r.get(key) is not None]
+        return _fmt(sum(vals) / len(vals)) if vals else "–"
+
+    for system in systems:
+        rows = [r for r in results if r["system"] == system]
+        keys = ("first_reply_s", "first_tool_s", "model_s", "tools_s", "wall_s", "process_s")
+        lines.append(f"| {system} | " + " | ".join(mean(rows, k) for k in keys) + " |")
+    return lines
+
+
 FINDINGS_START, FINDINGS_END = "<!-- findings -->", "<!-- /findings -->"
 
 
@@ -375,6 +400,7 @@ def write_report(data: dict[str, Any], path: Path) -> None:
     ]
     for kind in ("fanout", "combine", "chain", "mix"):
         out += ["", f"`{kind}` tasks:", "", *totals_table(results, systems, [kind])]
+    out += ["", "## Where the time goes (means per run)", "", *time_table(results, systems)]
     out += ["", "## Per task", "", *per_task_table(results, systems), "", "## Systems", ""]
     out += [f"- `{s}`: {DESCRIBE[s]}" for s in systems]
     failures = [r for r in results if not r["correct"] or r["model_errors"]]

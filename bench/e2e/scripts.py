@@ -207,9 +207,10 @@ def reply(request: dict[str, Any]) -> Reply:
     system = "\n".join(_text(m) for m in messages if m.get("role") == "system")
     last_user = next((_text(m) for m in reversed(messages) if m.get("role") == "user"), "")
     if fmt.get("type") == "json_schema" and (fmt.get("json_schema") or {}).get("name") == "plan":
-        task = by_question(last_user)
+        # the goal is in the last user message, or (a repair round) in an earlier one
+        task = by_question(last_user) or _find_task(messages)
         if task is None:
-            return Reply("forethought-planner", None, error="no known goal in the last user message")
+            return Reply("forethought-planner", None, error="no known goal in the user messages")
         if "Current plan (version" in last_user and "Completed steps" in last_user:
             return Reply("forethought-replanner", task, content=forethought_replan(task, last_user))
         return Reply("forethought-planner", task, content=forethought_plan(task))
