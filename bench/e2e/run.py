@@ -462,7 +462,7 @@ def main() -> None:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
     data = {
-        "command": " ".join(["python bench/e2e/run.py", *sys.argv[1:]]),
+        "command": " ".join([sys.executable, "bench/e2e/run.py", *sys.argv[1:]]),
         "started": started,
         "machine": machine(),
         "config": {
