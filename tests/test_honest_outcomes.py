@@ -139,10 +139,10 @@ async def test_reviewer_sees_the_findings(ws: Path, store: SqliteStore) -> None:
     assert seen[0].plan.version == 2
 
 
-async def test_streamed_uncovered_plan_pauses_and_force_runs_it(ws: Path, store: SqliteStore) -> None:
-    model = ScriptedModel([plan_json(READ, COUNT)])
+async def test_streamed_uncovered_plan_waits_and_force_runs_it(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT)])  # the repair call finds no answer: it fails
     paused = await make_agent(ws, store, model).run(COPY, approve="all", stream=True)
-    assert paused.status == "paused"
+    assert paused.status == "awaiting_approval"
     assert "plan does not cover the goal" in paused.state.reason
     assert paused.state.steps["s2"].status != "succeeded"
     model = ScriptedModel([plan_json(READ, COUNT)])
@@ -314,11 +314,13 @@ def test_cli_uncovered_plan_exits_3_naming_the_missing_output(cli_env: Path, ws:
     assert "plan does not cover the goal" in result.stderr and "notes-backup.txt" in result.stderr
     assert result.stdout == ""
     assert not (ws / "notes-backup.txt").exists()
-    # Streamed (the default with --yes-all) the plan is checked when it closes: the run pauses.
+    # Streamed (the default with --yes-all) the plan is checked and repaired when it closes,
+    # and waits just as the planned one does.
     as_json = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json")
     assert as_json.return_value == 3
     data = json.loads(as_json.stdout)
-    assert data["status"] == "paused" and data["coverage"]["covered"] is False
+    assert data["status"] == "awaiting_approval" and data["coverage"]["covered"] is False
+    assert data["plan_version"] == 4
     # Planned first, it is repaired and then waits for approval before anything runs.
     planned = run_cli(cli_env, ws, COPY, replies, "--yes-all", "--json", "--no-stream")
     assert planned.return_value == 3

@@ -438,9 +438,30 @@ class Agent:
         """Feed the coverage findings back to the planner, within ``max_replans`` rounds; each
         repaired plan is recorded as a new version (``plan_proposed`` source ``replan``). An
         answer that is invalid ends the rounds: the last valid plan stands."""
+        for repair in await self._coverage_rounds(goal, plan, coverage):
+            for call in repair.calls:
+                pre.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
+            if repair.plan is None or repair.coverage is None:
+                break
+            plan, coverage = repair.plan, repair.coverage
+            pre.version = plan.version
+            pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source="replan")
+            self._validated(pre, plan, [], coverage)
+            plans.append(plan)
+        return plan, coverage
+
+    async def _coverage_rounds(
+        self, goal: str, plan: Plan, coverage: Coverage, *, streamed: Plan | None = None
+    ) -> list[_Repair]:
+        """The coverage repair rounds (at most ``max_replans``), stopping at the first covered
+        plan or at an answer that is not a valid plan (its calls are kept, its plan is None).
+        ``streamed``: the plan whose steps may already have run; a repaired step reusing one of
+        its ids for another call is renamed (``keep_streamed_ids``)."""
         from forethought.planning.planner import repair_coverage
+        from forethought.planning.streaming import keep_streamed_ids
 
         model = self.model("planner")
+        out: list[_Repair] = []
         for _round in range(self.budgets.max_replans):
             try:
                 result = await repair_coverage(
@@ -448,19 +469,15 @@ class Agent:
                 )
             except ModelError:
                 break  # the repair is a courtesy: the uncovered plan then waits for a person
-            for call in result.calls:
-                pre.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
             if result.plan is None or result.problems:
+                out.append(_Repair(result.calls, None, None))
                 break
-            plan = result.plan
+            plan = result.plan if streamed is None else keep_streamed_ids(result.plan, streamed)
             coverage = check_coverage(plan, goal, self.specs)
-            pre.version = plan.version
-            pre.add(E.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source="replan")
-            self._validated(pre, plan, [], coverage)
-            plans.append(plan)
+            out.append(_Repair(result.calls, plan, coverage))
             if coverage.covered:
                 break
-        return plan, coverage
+        return out
 
     def low_confidence(self, plan: Plan) -> bool:
         return low_confidence(plan, self.confidence_threshold)
@@ -588,7 +605,9 @@ class Agent:
             try:
                 async for item in stream_plan(goal, self.specs, self.model("planner"), memory=self.memory):
                     if isinstance(item, PlanDone):
-                        self._close_streamed(wiring, item, goal, force)
+                        # Repaired while the plan is still open: side effects cannot start.
+                        repairs = await self._streamed_repairs(item, goal, force)
+                        self._close_streamed(wiring, item, goal, force, repairs)
                         return
                     executor.extend([item])
             except Exception as exc:  # the model failed mid-plan: stop, and say why
@@ -603,14 +622,28 @@ class Agent:
         }
         return _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed)
 
-    def _close_streamed(self, wiring: Wiring, done: PlanDone, goal: str, force: bool = False) -> None:
+    async def _streamed_repairs(self, done: PlanDone, goal: str, force: bool) -> list[_Repair]:
+        """The coverage repair of a complete streamed plan that misses its goal (none under
+        ``force``, for an invalid plan, or for a covered one)."""
+        if force or done.plan is None or done.problems:
+            return []
+        coverage = check_coverage(done.plan, goal, self.specs)
+        if coverage.covered:
+            return []
+        return await self._coverage_rounds(goal, done.plan, coverage, streamed=done.plan)
+
+    def _close_streamed(
+        self, wiring: Wiring, done: PlanDone, goal: str, force: bool = False, repairs: Sequence[_Repair] = ()
+    ) -> None:
         """The planner finished: record its calls, close the plan, check its coverage, approve
-        it if allowed. A streamed plan that misses the goal is not repaired (its read-only steps
-        may already have run): unless ``force``, the run pauses for a person, naming what is
-        missing (``approve`` continues it).
+        it if allowed. A streamed plan that misses the goal is handled as a planned one is: its
+        repairs (``repairs``, made while the plan was still open, so no side effect started)
+        become new plan versions (``plan_revised``; read-only steps that already ran keep their
+        results); if the last still misses the goal, unless ``force``, the run stops awaiting
+        approval, naming what is missing.
 
         Synchronous on purpose: no other task runs between closing the plan and re-asking the
-        gate, so the executor cannot conclude "awaiting approval" in between.
+        gate (or queueing the revisions), so the executor cannot conclude in between.
         """
         executor = wiring.executor
         assert executor is not None
@@ -625,24 +658,66 @@ class Agent:
         wiring.plans.append(plan)
         wiring.gate.add(plan=plan)
         coverage = check_coverage(plan, goal, self.specs)
-        confidence = done.plan.metadata.get("confidence")
         executor.record(
             E.PlanValidated,
             plan_hash=plan.plan_hash(),
             problems=[],
             coverage=coverage.to_dict(),
-            confidence=confidence if isinstance(confidence, (int, float)) else None,
+            confidence=_confidence(done.plan),
         )
         if not coverage.covered and not force:
-            executor.stop("paused", uncovered_reason(coverage))
+            self._revise_streamed(wiring, coverage, repairs)
             return
+        self._approve_streamed(wiring, plan, done.plan)
+        executor.reconsider()
+
+    def _revise_streamed(self, wiring: Wiring, coverage: Coverage, repairs: Sequence[_Repair]) -> None:
+        """Queue each repaired version as a revision of the closed plan; only the last may start,
+        and only if it covers the goal. Otherwise the run waits for a person."""
+        executor = wiring.executor
+        assert executor is not None
+        for repair in repairs:
+            for call in repair.calls:
+                executor.record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
+        valid = [(r.plan, r.coverage) for r in repairs if r.plan is not None and r.coverage is not None]
+        if not valid:
+            executor.stop("awaiting_approval", uncovered_reason(coverage))
+            return
+        last = len(valid) - 1
+        for i, (plan, plan_coverage) in enumerate(valid):
+            reason = "coverage repair: " + "; ".join(str(f) for f in coverage.missing)
+
+            def installed(
+                revised: Plan, final: bool = i == last, checked: Coverage = plan_coverage, source: Plan = plan
+            ) -> bool:
+                executor.record(
+                    E.PlanValidated,
+                    plan_hash=revised.plan_hash(),
+                    problems=[],
+                    coverage=checked.to_dict(),
+                    confidence=_confidence(source),
+                )
+                wiring.plans.append(revised)
+                wiring.gate.add(plan=revised)
+                if not final:
+                    return False
+                if not checked.covered:
+                    executor.stop("awaiting_approval", uncovered_reason(checked))
+                    return False
+                self._approve_streamed(wiring, revised, source)
+                return True
+
+            executor.revise(plan, reason, installed)
+            coverage = plan_coverage
+
+    def _approve_streamed(self, wiring: Wiring, plan: Plan, planned: Plan) -> None:
+        """``--yes-all``: approve a complete streamed plan, unless its confidence is too low."""
         if (
             wiring.approve == "all"
-            and not wiring.settings.low_confidence(done.plan)
+            and not wiring.settings.low_confidence(planned)
             and needs_new_approval(plan, wiring.gate)
         ):
             wiring.grant(plan, self.approver + " (--yes-all)")
-        executor.reconsider()
 
     async def resume(
         self,
@@ -695,6 +770,21 @@ class Agent:
         from forethought.runs.run_ids import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
+
+
+@dataclass(frozen=True)
+class _Repair:
+    """One coverage repair round: the model calls it made and, if its answer was a valid plan,
+    that plan (version N+1) and its coverage."""
+
+    calls: Sequence[Any]
+    plan: Plan | None
+    coverage: Coverage | None
+
+
+def _confidence(plan: Plan) -> float | None:
+    value = plan.metadata.get("confidence")
+    return value if isinstance(value, (int, float)) else None
 
 
 def coverage_of(events: Sequence[Event]) -> dict[str, Any] | None:

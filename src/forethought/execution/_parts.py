@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 class StopRequest:
     """What a supervisor returns to stop a run; ``reason`` ends up in ``run_finished.reason``."""
 
-    status: Literal["paused", "failed"]
+    # ``awaiting_approval``: stopped for a person (e.g. a streamed plan that misses its goal);
+    # nothing is skipped and ``approve`` continues the run.
+    status: Literal["paused", "failed", "awaiting_approval"]
     reason: str
 
 

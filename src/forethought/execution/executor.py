@@ -29,7 +29,7 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from forethought.events import kinds as E
@@ -180,6 +180,7 @@ class Executor:
         self._cancel_reason = "cancelled"
         self._fatal: str | None = None
         self._replan_queue: list[dict[str, Any]] = []
+        self._revisions: deque[tuple[Plan, str, Callable[[Plan], bool] | None]] = deque()
         self._rollback_after: str | None = None
         if plan is not None:
             self._add_steps(plan.steps)
@@ -219,9 +220,23 @@ class Executor:
         event: Event = self._emit(cls, **fields)
         return event
 
-    def stop(self, status: Literal["paused", "failed"] = "paused", reason: str = "stopped") -> None:
-        """Stop the run: cancel running steps and drain; ``paused`` runs can be resumed."""
+    def stop(
+        self, status: Literal["paused", "failed", "awaiting_approval"] = "paused", reason: str = "stopped"
+    ) -> None:
+        """Stop the run: cancel running steps and drain; ``paused`` runs can be resumed, and
+        ``awaiting_approval`` ones continue once a person approves the current plan."""
         self._request_stop(StopRequest(status, reason))
+
+    def revise(self, plan: Plan, reason: str, on_installed: Callable[[Plan], bool] | None = None) -> None:
+        """Replace the closed plan with a validated version N+1 as soon as no step runs (the
+        coverage repair of a streamed plan). Steps that succeeded keep their results.
+        ``on_installed`` is called once ``plan_revised`` is recorded and before any step of the
+        new version may start (it may approve or stop); it returns False to hold the version
+        unstarted because another revision follows."""
+        if not self._plan_closed:
+            raise RuntimeError("revise() is for a closed plan; extend() an open one")
+        self._revisions.append((plan, reason, on_installed))
+        self._poke()
 
     def extend(self, steps: Iterable[Step]) -> None:
         """Add steps to a plan that is still streaming; they start as soon as they can."""
@@ -404,10 +419,13 @@ class Executor:
                 self._ready(sid)
 
     def _install(self, plan: Plan) -> None:
+        self._install_unlinked(plan)
+        self._link(plan.steps)
+
+    def _install_unlinked(self, plan: Plan) -> None:
         self._steps, self._specs, self._dependents, self._waiting = {}, {}, {}, {}
         self._how, self._quick = {}, {}
         self._add_steps(plan.steps)
-        self._link(plan.steps)
 
     def _fail_unreachable(self) -> None:
         """At plan close: steps waiting on ids that are not in the plan can never start."""
@@ -524,10 +542,22 @@ class Executor:
             while not (self._running == 0 and (self._plan_closed or self._stop is not None)):
                 await self._wake.wait()
                 self._wake.clear()
+            if self._revisions and self._stop is None and self._fatal is None:
+                self._install_revision(*self._revisions.popleft())
+                continue
             if self._replan_queue and self._stop is None and self._fatal is None:
                 await recovery.replan(self._run, self._control)
                 continue
             return
+
+    def _install_revision(self, plan: Plan, reason: str, on_installed: Callable[[Plan], bool] | None) -> None:
+        recovery.record_revision(self._run, plan, reason)
+        self._blocked.clear()
+        self._install_unlinked(plan)
+        start = on_installed(plan) if on_installed is not None else True
+        if start and self._stop is None:
+            self._link(plan.steps)
+        self._poke()
 
     async def _drain(self) -> None:
         while self._workers:
@@ -538,12 +568,14 @@ class Executor:
         if status == "awaiting_approval":
             plan = self._run.plan
             plan_hash = self._run.plan_hash or (plan.plan_hash() if plan else "")
-            self._emit(
-                E.ApprovalRequested,
-                plan_hash=plan_hash,
-                step_ids=list(self._blocked),
-                reason=f"{len(self._blocked)} step(s) need approval before they run",
-            )
+            if self._stop is not None:  # stopped for a person: every gated step not yet done
+                done = {sid for sid, st in self.state.steps.items() if st.status == "succeeded"}
+                waiting = [s for s in self._steps if s in self._gated and s not in done]
+                why = reason
+            else:
+                waiting = list(self._blocked)
+                why = f"{len(self._blocked)} step(s) need approval before they run"
+            self._emit(E.ApprovalRequested, plan_hash=plan_hash, step_ids=waiting, reason=why)
         self._finished = True
         self._emit(E.RunFinished, status=status, reason=reason)
         self._run.bus.close()

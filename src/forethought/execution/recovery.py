@@ -83,13 +83,22 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
     old = run.plan
     if new.version <= old.version:
         new = new.model_copy(update={"version": old.version + 1, "parent_version": old.version})
-    from forethought.plan.diff import diff_plans
     from forethought.plan.validation import validate_plan
 
     problems = validate_plan(new, {n: t.spec for n, t in run.tools.items()})
     if problems:
         scheduler.give_up(f"{reason}; revised plan v{new.version} is invalid: {problems[0]}")
         return
+    record_revision(run, new, reason)
+    scheduler.install(new)
+
+
+def record_revision(run: RunContext, new: Plan, reason: str) -> None:
+    """Make ``new`` (a validated version N+1) the run's plan and record ``plan_revised``."""
+    from forethought.plan.diff import diff_plans
+
+    old = run.plan
+    assert old is not None
     diff = diff_plans(old, new)
     for sid in diff.changed:  # a changed step is a new call: it must not reuse the old key
         run.keys[sid] = f"{run.run_id}:{sid}:v{new.version}"
@@ -105,7 +114,6 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
         diff=diff.to_dict(),
         reason=reason,
     )
-    scheduler.install(new)
 
 
 async def rollback(run: RunContext, scheduler: Scheduler) -> None:
