@@ -625,12 +625,13 @@ class Agent:
     async def _streamed_repairs(self, done: PlanDone, goal: str, force: bool) -> list[_Repair]:
         """The coverage repair of a complete streamed plan that misses its goal (none under
         ``force``, for an invalid plan, or for a covered one)."""
-        if force or done.plan is None or done.problems:
+        if force or done.plan is None:
             return []
-        coverage = check_coverage(done.plan, goal, self.specs)
+        streamed = _as_streamed(done)
+        coverage = check_coverage(streamed, goal, self.specs)
         if coverage.covered:
             return []
-        return await self._coverage_rounds(goal, done.plan, coverage, streamed=done.plan)
+        return await self._coverage_rounds(goal, streamed, coverage, streamed=streamed)
 
     def _close_streamed(
         self, wiring: Wiring, done: PlanDone, goal: str, force: bool = False, repairs: Sequence[_Repair] = ()
@@ -649,11 +650,18 @@ class Agent:
         assert executor is not None
         for call in done.calls:
             executor.record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
-        if done.plan is None or done.problems:
+        if done.plan is None:
             first = str(done.problems[0]) if done.problems else "the planner returned no plan"
             executor.record(E.PlanValidated, plan_hash="", problems=[str(p) for p in done.problems])
             executor.stop("failed", f"invalid plan: {first}")
             return
+        if done.problems:
+            # The answer as written is invalid: recorded so. What runs is what was streamed (each
+            # step valid on its own), which is what `plan` shows as the pruned plan; like any
+            # plan it must cover the goal, else it is repaired or waits for a person.
+            executor.record(
+                E.PlanValidated, plan_hash=done.plan.plan_hash(), problems=[str(p) for p in done.problems]
+            )
         plan = executor.close_plan(rollback=done.plan.rollback)
         wiring.plans.append(plan)
         wiring.gate.add(plan=plan)
@@ -780,6 +788,18 @@ class _Repair:
     calls: Sequence[Any]
     plan: Plan | None
     coverage: Coverage | None
+
+
+def _as_streamed(done: PlanDone) -> Plan:
+    """The plan an executor closes from a stream: the steps it was given (all of the answer's
+    steps unless some were invalid), with the answer's metadata."""
+    assert done.plan is not None
+    if not done.problems:
+        return done.plan
+    data = done.plan.model_dump(mode="json", by_alias=True)
+    return Plan.model_validate(
+        {**data, "steps": [s.model_dump(mode="json", by_alias=True) for s in done.accepted]}
+    )
 
 
 def _confidence(plan: Plan) -> float | None:

@@ -100,9 +100,32 @@ def tool_tokens(spec: ToolSpec) -> set[str]:
     return _tokens(" ".join([spec.name, spec.description or "", *_schema_names(spec.input_schema)]))
 
 
+# Effects a goal can ask for with an object that is no literal ("delete the memo titled x",
+# "erase all memos"): destructive or outbound verbs only, and only where an instruction starts
+# (the goal's first word, or after "and", "then", a comma or a semicolon). Verbs that also name
+# pure transformations ("remove duplicates", "write the sum") stay with the literal-target rule.
+_CLAUSE_VERBS = ("delete", "erase", "move", "rename", "send", "email", "upload")
+_CLAUSE_RE = re.compile(
+    r"(?:^|[,;]\s*|\b(?:and|then)\s+)(" + "|".join(_CLAUSE_VERBS) + r")\s+([^,;.]+)", re.IGNORECASE
+)
+_OBJECT_END = re.compile(r"\s+(?:and|then|to|into|from|with|as|on|in|at)\b.*$", re.IGNORECASE)
+
+
+def _clause_effects(goal: str) -> list[tuple[str, str]]:
+    """(verb, object phrase) per instruction that starts with a destructive or outbound verb."""
+    out = []
+    for m in _CLAUSE_RE.finditer(goal.strip()):
+        target = _OBJECT_END.sub("", m.group(2)).strip()
+        if target:
+            out.append((m.group(1).lower(), target))
+    return out
+
+
 def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions."""
     effects = _goal_effects(goal, goal_literals(goal))
+    verbs = {_base_verb(how) for how, _ in effects}
+    effects += [(verb, target) for verb, target in _clause_effects(goal) if verb not in verbs]
     if not effects:
         return []
     effectful = [tool_tokens(s) for s in specs.values() if s.effect != "read_only"]

@@ -47,6 +47,7 @@ class PlanDone:
     problems: list[Problem] = field(default_factory=list)
     calls: list[ModelCall] = field(default_factory=list)
     streamed: tuple[str, ...] = ()  # ids yielded early, in order
+    accepted: tuple[Step, ...] = ()  # the steps yielded early: what an executor has been given
     first_step_s: float | None = None  # seconds from request to the first yielded step
     total_s: float = 0.0
 
@@ -142,6 +143,7 @@ async def stream_plan(
         problems=problems,
         calls=calls,
         streamed=tuple(s.id for s in accepted),
+        accepted=tuple(accepted),
         first_step_s=first,
         total_s=total,
     )
