@@ -38,10 +38,16 @@ async def _plan(
     model_name: str | None,
     max_steps: int | None,
     memory: PlanMemory | None,
-) -> tuple[PlanResult, str, float, dict[str, ToolSpec]]:
+) -> tuple[PlanResult | None, str, float, dict[str, ToolSpec]]:
+    """The planner's result, or None when the goal asks for an effect no tool can produce
+    (``run`` refuses such a goal before any model call; ``plan`` says the same)."""
+    from forethought.planning.capability import missing_capabilities
+
     model = resolve_model(model_name)
     async with open_tools(tools_paths) as registry:
         specs = registry.specs() if tools_paths else _builtin_specs()
+    if missing_capabilities(goal, specs):
+        return None, model.name, 0.0, specs
     start = time.perf_counter()
     try:
         result = await make_plan(
@@ -115,6 +121,15 @@ def plan(
     result, model_label, elapsed, specs = run_async(
         lambda: _plan(goal, tools_paths, model_name, max_steps, memory)
     )
+    if result is None:
+        from forethought.planning.capability import missing_capabilities
+
+        missing = [str(m) for m in missing_capabilities(goal, specs)]
+        if as_json:
+            print_json({"ok": False, "model": model_label, "plan": None, "missing_capabilities": missing})
+        for line in [] if as_json else missing:
+            click.echo(line, err=True)
+        return EXIT_FAILED
     coverage: Coverage | None = None
     if result.ok and result.plan is not None:
         coverage = check_coverage(result.plan, goal, specs)
