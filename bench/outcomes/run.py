@@ -165,6 +165,7 @@ GOALS: list[Goal] = [
     Goal("erase all memos", "stockroom", None),
 ]
 
+TIMEOUT_S = 1800  # the machine may be shared: a goal is given up only when it is clearly stuck
 STATUS_RE = re.compile(r"run [0-9a-f]+: (\w+)")
 
 
@@ -191,7 +192,12 @@ def run_goal(goal: Goal, python: str) -> dict[str, object]:
         if goal.tools == "stockroom":
             cmd += ["--tools", str(STOCKROOM)]
         start = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, cwd=root)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=TIMEOUT_S, cwd=root)
+        except subprocess.TimeoutExpired as exc:
+            out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
+            err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr or ""
+            proc = subprocess.CompletedProcess(cmd, -9, out, err + "\nrun 000000000000: timeout")
         seconds = time.perf_counter() - start
         found = STATUS_RE.findall(proc.stderr)
         status = found[-1] if found else "none"
@@ -289,12 +295,30 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="run at most N goals")
     parser.add_argument("--no-write", action="store_true", help="print, do not write results")
     parser.add_argument("--jobs", type=int, default=1, help="goals run at once (each is its own process)")
+    parser.add_argument(
+        "--report-from",
+        type=Path,
+        help="write REPORT.md from a results file (e.g. results.partial.json of a stopped run)",
+    )
     args = parser.parse_args()
+    if args.report_from is not None:
+        data = json.loads(args.report_from.read_text())
+        rows = data["rows"]
+        command = "PYTHONPATH=src /work/main/.venv/bin/python bench/outcomes/run.py --jobs 4"
+        (HERE / "REPORT.md").write_text(report(summarize(rows), rows, command))
+        return
     goals = [g for g in GOALS if not args.only or args.only in g.goal][: args.limit]
     from concurrent.futures import ThreadPoolExecutor
 
+    done: dict[str, dict[str, object]] = {}
+    partial = HERE / "results.partial.json"
+
     def one(goal: Goal) -> dict[str, object]:
         row = run_goal(goal, sys.executable)
+        done[goal.goal] = row
+        if not (args.no_write or args.only or args.limit):  # what finished so far, if stopped early
+            ordered = [done[g.goal] for g in goals if g.goal in done]
+            partial.write_text(json.dumps({"summary": summarize(ordered), "rows": ordered}, indent=1) + "\n")
         print(
             f"{row['exit']} {row['status']:<18} achieved={row['achieved']!s:<5} "
             f"capability={row['names_missing_capability']!s:<5} {row['seconds']:>6}s  {goal.goal}",
