@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -246,7 +246,9 @@ def summarize(rows: list[dict[str, object]]) -> dict[str, object]:
     }
 
 
-def report(summary: dict[str, object], rows: list[dict[str, object]], command: str) -> str:
+def report(
+    summary: dict[str, object], rows: list[dict[str, object]], command: str, unfinished: Sequence[str] = ()
+) -> str:
     lines = [
         '# Outcomes bench (issue 16): honest "succeeded" and missing capabilities',
         "",
@@ -280,6 +282,16 @@ def report(summary: dict[str, object], rows: list[dict[str, object]], command: s
         "| goal | tools | expected | exit | status | achieved | names missing capability | s |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    if unfinished:
+        lines[lines.index("## Per goal") : lines.index("## Per goal")] = [
+            f"## Not finished ({len(unfinished)} goals)",
+            "",
+            "The run was stopped before these goals finished (a shared, overloaded machine);"
+            " the summary covers only the rows below. Rerun the command for a complete table.",
+            "",
+            *[f"- {g}" for g in unfinished],
+            "",
+        ]
     for r in rows:
         lines.append(
             f"| {r['goal']} | {r['tools']} | {r['expected']} | {r['exit']} | {r['status']} |"
@@ -305,7 +317,10 @@ def main() -> None:
         data = json.loads(args.report_from.read_text())
         rows = data["rows"]
         command = "PYTHONPATH=src /work/main/.venv/bin/python bench/outcomes/run.py --jobs 4"
-        (HERE / "REPORT.md").write_text(report(summarize(rows), rows, command))
+        finished = {str(r["goal"]) for r in rows}
+        unfinished = [g.goal for g in GOALS if g.goal not in finished]
+        rows = [r for g in GOALS for r in rows if r["goal"] == g.goal]
+        (HERE / "REPORT.md").write_text(report(summarize(rows), rows, command, unfinished))
         return
     goals = [g for g in GOALS if not args.only or args.only in g.goal][: args.limit]
     from concurrent.futures import ThreadPoolExecutor
@@ -326,8 +341,11 @@ def main() -> None:
         )
         return row
 
+    # Impossible goals first: they ask no model, so their rows land early on a busy machine.
+    order = sorted(goals, key=lambda g: g.check is not None)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        rows = list(pool.map(one, goals))  # in GOALS order
+        list(pool.map(one, order))
+    rows = [done[g.goal] for g in goals]  # reported in GOALS order
     summary = summarize(rows)
     print(json.dumps(summary, indent=1))
     if args.no_write or args.only or args.limit:
