@@ -176,9 +176,11 @@ async def test_streamed_plan_whose_repair_covers_the_goal_runs_the_repair(
     approved = events_of(store, result.run_id, E.PlanApproved)
     assert [e.plan_version for e in approved] == [2]  # the uncovered version was never approved
     # s1 (read-only, unchanged by the repair) ran once, from the stream.
+    # The repaired write reuses the id of the streamed count for another call: it is renamed, so
+    # it is not taken for the count's result.
     started = [e.step_id for e in events_of(store, result.run_id, E.StepStarted)]
-    assert started.count("s1") == 1 and started.count("s2") == 1
-    assert result.state.steps["s2"].output is not None
+    assert started.count("s1") == 1 and started.count("s2_v2") == 1
+    assert result.state.steps["s2_v2"].output is not None
 
 
 async def test_streamed_uncovered_plan_continues_once_a_person_approves(ws: Path, store: SqliteStore) -> None:
@@ -302,7 +304,7 @@ def test_capability_matching_reads_the_tool_specs_not_names_it_knows() -> None:
         ("zip the docs folder", "zip"),
         ("restart the web server", "restart"),
         ("Summarize notes.txt", "summarize"),
-        ("read notes.txt, then print it on the printer", "print"),
+        ("read notes.txt, then encrypt it", "encrypt"),
         ("Download https://example.com/data.csv", "download"),
     ],
 )

@@ -700,10 +700,17 @@ class Agent:
             repaired = await self._repairs_while_streaming(executor, goal, done.plan, coverage)
         plan = executor.close_plan(rollback=done.plan.rollback, release=False)
         self._checked_streamed(wiring, plan, goal, done.plan.metadata.get("confidence"))
-        for candidate, _ in repaired:
-            # Refused when it changes a step already under way: then a person decides.
-            if executor.revise(candidate, "coverage repair") is not None:
+        from forethought.planning.streaming import keep_streamed_ids
+
+        findings = "; ".join(str(f) for f in coverage.missing)
+        for candidate, candidate_coverage in repaired:
+            # A repaired step that reuses a streamed id for another call gets a new id, so it is
+            # not taken for the streamed step's result. Refused when it changes a step already
+            # under way: then a person decides.
+            revision = keep_streamed_ids(candidate, plan)
+            if executor.revise(revision, f"coverage repair: {findings}") is not None:
                 break
+            findings = "; ".join(str(f) for f in candidate_coverage.missing)
             plan = executor.plan or plan
             self._checked_streamed(wiring, plan, goal, candidate.metadata.get("confidence"))
         coverage = check_coverage(plan, goal, self.specs)

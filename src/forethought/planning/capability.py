@@ -57,7 +57,8 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
 }
 # Verbs that open a clause and ask for an action, with the words a tool that does it would be
 # known by. A verb absent from this table is not judged. Generic verbs ("get", "show", "tell",
-# "give", "do", "make sure") ask for nothing a tool must name, so they are absent too.
+# "give", "print", "do") ask for nothing a tool must name ("print" mostly means "show"), so they
+# are absent too.
 _ARITHMETIC = ("calculate", "compute", "evaluate", "arithmetic", "expression", "math", "sum", "add")
 ACTIONS: Mapping[str, tuple[str, ...]] = {
     **{verb: (*words, verb) for verb, words in SYNONYMS.items()},
@@ -85,7 +86,6 @@ ACTIONS: Mapping[str, tuple[str, ...]] = {
     "multiply": (*_ARITHMETIC, "multiply", "product"),
     "order": ("order", "buy", "purchase"),
     "pay": ("pay", "payment", "charge", "invoice"),
-    "print": ("print", "printer"),
     "publish": ("publish", "post", "release", "upload"),
     "read": ("read", "content", "contents", "open", "view", "cat"),
     "reboot": ("reboot", "restart"),
@@ -158,6 +158,27 @@ def tool_tokens(spec: ToolSpec) -> set[str]:
     return _tokens(" ".join([spec.name, spec.description or "", *_schema_names(spec.input_schema)]))
 
 
+# Effects a goal can ask for with an object that is no literal ("delete the memo titled x",
+# "erase all memos"): destructive or outbound verbs only, and only where an instruction starts
+# (the goal's first word, or after "and", "then", a comma or a semicolon). Verbs that also name
+# pure transformations ("remove duplicates", "write the sum") stay with the literal-target rule.
+_CLAUSE_VERBS = ("delete", "erase", "move", "rename", "send", "email", "upload")
+_CLAUSE_RE = re.compile(
+    r"(?:^|[,;]\s*|\b(?:and|then)\s+)(" + "|".join(_CLAUSE_VERBS) + r")\s+([^,;.]+)", re.IGNORECASE
+)
+_OBJECT_END = re.compile(r"\s+(?:and|then|to|into|from|with|as|on|in|at)\b.*$", re.IGNORECASE)
+
+
+def _clause_effects(goal: str) -> list[tuple[str, str]]:
+    """(verb, object phrase) per instruction that starts with a destructive or outbound verb."""
+    out = []
+    for m in _CLAUSE_RE.finditer(goal.strip()):
+        target = _OBJECT_END.sub("", m.group(2)).strip()
+        if target:
+            out.append((m.group(1).lower(), target))
+    return out
+
+
 def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions, then each
     action it asks for that no tool mentions (``missing_actions``)."""
@@ -169,6 +190,8 @@ def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missi
 def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions."""
     effects = _goal_effects(goal, goal_literals(goal))
+    verbs = {_base_verb(how) for how, _ in effects}
+    effects += [(verb, target) for verb, target in _clause_effects(goal) if verb not in verbs]
     if not effects:
         return []
     effectful = [tool_tokens(s) for s in specs.values() if s.effect != "read_only"]

@@ -10,6 +10,7 @@ early start never runs something the final validation would reject. The stream e
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from forethought.tools.base import ToolSpec
 if TYPE_CHECKING:
     from forethought.planning.memory import PlanMemory
 
-__all__ = ["PlanDone", "PlanParseError", "StepScanner", "stream_plan"]
+__all__ = ["PlanDone", "PlanParseError", "StepScanner", "keep_streamed_ids", "stream_plan"]
 
 
 @dataclass
@@ -46,6 +47,7 @@ class PlanDone:
     problems: list[Problem] = field(default_factory=list)
     calls: list[ModelCall] = field(default_factory=list)
     streamed: tuple[str, ...] = ()  # ids yielded early, in order
+    accepted: tuple[Step, ...] = ()  # the steps yielded early: what an executor has been given
     first_step_s: float | None = None  # seconds from request to the first yielded step
     total_s: float = 0.0
 
@@ -141,6 +143,7 @@ async def stream_plan(
         problems=problems,
         calls=calls,
         streamed=tuple(s.id for s in accepted),
+        accepted=tuple(accepted),
         first_step_s=first,
         total_s=total,
     )
@@ -160,3 +163,47 @@ def _consistency(plan: Plan, accepted: list[Step]) -> list[Problem]:
         for s in accepted
         if by_id.get(s.id) != s
     ]
+
+
+def keep_streamed_ids(repaired: Plan, streamed: Plan) -> Plan:
+    """``repaired`` with every step that reuses an id of ``streamed`` for a different call
+    renamed (``s2`` → ``s2_v2``, references and dependencies follow).
+
+    Steps of a streamed plan may already have run when its repair arrives; a revision keeps a
+    succeeded step's result by id. A repaired step that only shares the id would otherwise be
+    taken as done without ever running.
+    """
+    before = streamed.step_map()
+    taken = {s.id for s in (*streamed.steps, *repaired.steps)}
+    renames: dict[str, str] = {}
+    for step in repaired.steps:
+        old = before.get(step.id)
+        if old is None or old == step:
+            continue
+        n, new_id = repaired.version, f"{step.id}_v{repaired.version}"
+        while new_id in taken:
+            n += 1
+            new_id = f"{step.id}_v{n}"
+        taken.add(new_id)
+        renames[step.id] = new_id
+    if not renames:
+        return repaired
+    pattern = re.compile(r"(?<!\$)\$\{(" + "|".join(map(re.escape, renames)) + r")(?=[.\[}])")
+
+    def rewrite(value: Any) -> Any:
+        if isinstance(value, str):
+            return pattern.sub(lambda m: "${" + renames[m.group(1)], value)
+        if isinstance(value, dict):
+            return {k: rewrite(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rewrite(v) for v in value]
+        return value
+
+    steps = []
+    for step in repaired.steps:
+        data = rewrite(step.model_dump(mode="json", by_alias=True, exclude_defaults=True))
+        data["id"] = renames.get(step.id, step.id)
+        data["depends_on"] = [renames.get(d, d) for d in step.depends_on]
+        steps.append(Step.model_validate(data))
+    data = repaired.model_dump(mode="json", by_alias=True)
+    return Plan.model_validate({**data, "steps": [s.model_dump(mode="json", by_alias=True) for s in steps]})

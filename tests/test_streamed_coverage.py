@@ -1,0 +1,176 @@
+"""Issue 16, streamed plans: a streamed plan that misses its goal is repaired like a planned one
+(a new recorded version), and if still uncovered waits for approval; side effects never start
+before that, and read-only steps that already ran are kept, not re-run. Scripted model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forethought.agent import Agent
+from forethought.events import kinds as E
+from forethought.models.scripted import ScriptedModel
+from forethought.oversight.supervisor import Budgets
+from forethought.plan.model import Plan
+from forethought.planning.streaming import keep_streamed_ids
+from forethought.runs.store.sqlite import SqliteStore
+from forethought.tools.base import ToolRegistry
+from forethought.tools.builtin import builtin_tools
+
+COPY = "copy notes.txt to notes-backup.txt"
+READ = {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}}
+COUNT = {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}}
+WRONG_WRITE = {"id": "s2", "tool": "write_file", "args": {"path": "other.txt", "content": "${s1.content}"}}
+WRITE = {"id": "s2", "tool": "write_file", "args": {"path": "notes-backup.txt", "content": "${s1.content}"}}
+
+
+def plan_json(*steps: dict[str, Any]) -> str:
+    return json.dumps({"steps": list(steps)})
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "notes.txt").write_text("alpha beta gamma\n")
+    return root
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    s = SqliteStore(tmp_path / "runs.db")
+    yield s
+    s.close()
+
+
+def make_agent(ws: Path, store: SqliteStore, model: ScriptedModel, **kw: Any) -> Agent:
+    return Agent(ToolRegistry(builtin_tools(ws)), model=model, store=store, **kw)
+
+
+def events_of(store: SqliteStore, run_id: str, cls: type[Any]) -> list[Any]:
+    return [e for e in store.events(run_id) if isinstance(e, cls)]
+
+
+def started(store: SqliteStore, run_id: str) -> list[str]:
+    return [e.step_id for e in events_of(store, run_id, E.StepStarted)]
+
+
+async def test_a_streamed_plan_is_repaired_into_a_new_version_that_runs(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, WRONG_WRITE), plan_json(READ, WRITE)])
+    result = await make_agent(ws, store, model).run(COPY, approve="all", stream=True)
+    model.assert_all_used()
+    assert result.status == "succeeded", result.state.reason
+    assert (ws / "notes-backup.txt").read_text() == "alpha beta gamma\n"
+    assert not (ws / "other.txt").exists()  # v1's side effect never started
+    # The repair request showed the model what v1 misses.
+    assert "notes-backup.txt" in model.requests[1].messages[-1].content
+    revised = events_of(store, result.run_id, E.PlanRevised)
+    assert [(e.old_version, e.new_version) for e in revised] == [(1, 2)]
+    assert revised[0].reason.startswith("coverage repair: ")
+    checked = events_of(store, result.run_id, E.PlanValidated)
+    assert [e.coverage["covered"] for e in checked] == [False, True]
+    approved = events_of(store, result.run_id, E.PlanApproved)
+    assert [e.plan_hash for e in approved] == [revised[0].plan_hash]  # only v2 was approved
+    # v2 reuses the id s2 for another call: renamed, so it cannot pass for v1's s2.
+    assert result.plan is not None and result.plan.version == 2
+    assert [s.id for s in result.plan.steps] == ["s1", "s2_v2"]
+    assert started(store, result.run_id).count("s1") == 1
+
+
+async def test_read_only_steps_that_ran_from_the_stream_are_kept(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, {**WRITE, "id": "s3"})])
+    result = await make_agent(ws, store, model).run(COPY, approve="all", stream=True)
+    assert result.status == "succeeded", result.state.reason
+    assert (ws / "notes-backup.txt").exists()
+    runs = started(store, result.run_id)
+    assert runs.count("s1") == 1 and runs.count("s3") == 1
+    assert result.plan is not None and [s.id for s in result.plan.steps] == ["s1", "s3"]
+    # s2 left the plan with v2; if it ran from the stream, its record stays.
+    assert runs.count("s2") <= 1 and "s2" not in result.state.steps
+
+
+async def test_a_still_uncovered_streamed_plan_waits_then_approve_runs_it(
+    ws: Path, store: SqliteStore
+) -> None:
+    model = ScriptedModel([plan_json(READ, WRONG_WRITE)] * 3)
+    agent = make_agent(ws, store, model, budgets=Budgets(max_replans=2))
+    result = await agent.run(COPY, approve="all", stream=True)
+    model.assert_all_used()
+    assert result.status == "awaiting_approval"
+    assert result.state.reason.startswith("plan does not cover the goal: ")
+    assert '"notes-backup.txt"' in result.state.reason
+    assert not (ws / "other.txt").exists()
+    revised = events_of(store, result.run_id, E.PlanRevised)
+    assert [e.new_version for e in revised] == [2, 3]  # every repair is a recorded version
+    assert result.plan is not None and result.plan.version == 3
+    assert not events_of(store, result.run_id, E.PlanApproved)
+    asked = events_of(store, result.run_id, E.ApprovalRequested)[-1]
+    assert asked.plan_hash == revised[-1].plan_hash
+    assert asked.step_ids == [result.plan.steps[1].id] and "notes-backup.txt" in asked.reason
+    assert result.coverage is not None and result.coverage["covered"] is False
+    ran_before = started(store, result.run_id)
+    assert "s2" not in ran_before and all(sid == "s1" for sid in ran_before)
+
+    resumed = await agent.approve(result.run_id)
+    assert resumed is not None and resumed.status == "succeeded", resumed.state.reason
+    assert (ws / "other.txt").read_text() == "alpha beta gamma\n"
+    runs = started(store, result.run_id)
+    assert runs.count("s1") <= 1  # a read-only step that ran from the stream is not re-run
+    assert runs.count(result.plan.steps[1].id) == 1
+
+
+async def test_resume_of_a_waiting_streamed_run_does_not_run_side_effects(
+    ws: Path, store: SqliteStore
+) -> None:
+    model = ScriptedModel([plan_json(READ, WRONG_WRITE)])  # no repair answer
+    agent = make_agent(ws, store, model)
+    result = await agent.run(COPY, approve="all", stream=True)
+    assert result.status == "awaiting_approval"
+    again = await agent.resume(result.run_id)
+    assert again.status == "awaiting_approval"
+    assert not (ws / "other.txt").exists()
+
+
+async def test_force_skips_the_repair_of_a_streamed_plan(ws: Path, store: SqliteStore) -> None:
+    model = ScriptedModel([plan_json(READ, WRONG_WRITE)])
+    result = await make_agent(ws, store, model).run(COPY, approve="all", stream=True, force=True)
+    model.assert_all_used()
+    assert result.status == "succeeded"
+    assert (ws / "other.txt").exists()
+    assert not events_of(store, result.run_id, E.PlanRevised)
+    assert events_of(store, result.run_id, E.RunCreated)[0].config["force"] is True
+
+
+async def test_streamed_and_planned_runs_agree(ws: Path, store: SqliteStore, tmp_path: Path) -> None:
+    outcomes = []
+    for stream in (True, False):
+        model = ScriptedModel([plan_json(READ, COUNT)] * 2)
+        agent = make_agent(ws, store, model, budgets=Budgets(max_replans=1))
+        result = await agent.run(COPY, approve="all", stream=stream)
+        assert result.plan is not None
+        outcomes.append((result.status, result.plan.version, result.coverage))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == "awaiting_approval"
+
+
+def test_keep_streamed_ids_renames_only_reused_ids_and_follows_references() -> None:
+    streamed = Plan.model_validate({"goal": "g", "steps": [READ, COUNT]})
+    repaired = Plan.model_validate(
+        {
+            "goal": "g",
+            "version": 2,
+            "steps": [
+                READ,
+                {**WRITE, "args": {"path": "x", "content": "${s1.content}"}},
+                {"id": "s3", "tool": "text_stats", "args": {"text": "${s2}"}, "depends_on": ["s2"]},
+            ],
+        }
+    )
+    kept = keep_streamed_ids(repaired, streamed)
+    assert [s.id for s in kept.steps] == ["s1", "s2_v2", "s3"]
+    assert kept.steps[2].args == {"text": "${s2_v2}"} and kept.steps[2].depends_on == ("s2_v2",)
+    assert kept.version == 2
+    assert keep_streamed_ids(streamed, streamed) == streamed
