@@ -36,7 +36,7 @@ async def test_group_commit_batches_a_burst(tmp_path: Path) -> None:
 
 async def test_wait_durable_returns_only_after_commit(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "r.db")
-    rec = Recorder(store, max_delay_s=5.0)  # lingering would take 5 s: waiting must cut it short
+    rec = Recorder(store)
     b = Seq("r")
     await rec(b(ev.RunCreated, goal="g"))
     await rec(b(ev.StepReady, step_id="a"))
@@ -54,25 +54,37 @@ async def test_wait_durable_returns_only_after_commit(tmp_path: Path) -> None:
     await rec.aclose()
 
 
-async def test_lone_run_created_lingers_then_commits_with_the_plan(tmp_path: Path) -> None:
+async def test_one_loop_turn_is_one_commit(tmp_path: Path) -> None:
+    # Events appended in one turn of the event loop share a commit; a lone event is committed at
+    # the end of its turn without lingering.
     store = SqliteStore(tmp_path / "r.db")
     batches: list[list[str]] = []
-    rec = Recorder(store, max_delay_s=0.2, on_commit=lambda b: batches.append([e.kind for e in b]))
+    rec = Recorder(store, on_commit=lambda b: batches.append([e.kind for e in b]))
     events = full_run("r", 1)
-    await rec(events[0])  # run_created
-    await asyncio.sleep(0.05)
-    assert store.last_seq("r") == -1  # lingering: nothing durable behind it yet
-    await rec(events[1])  # plan_proposed
+    rec.append_nowait(events[0])  # run_created
+    rec.append_nowait(events[1])  # plan_proposed, same turn
     await rec.wait_durable("r", 1)
-    assert batches[0] == ["run_created", "plan_proposed"]
+    assert batches == [["run_created", "plan_proposed"]]
+    lone = Seq("solo")(ev.RunCreated, goal="g")
+    rec.append_nowait(lone)
+    await rec.wait_durable("solo", 0)
+    assert store.last_seq("solo") == 0 and batches[-1] == ["run_created"]
     await rec.aclose()
 
-    rec2 = Recorder(store, max_delay_s=0.05)
-    lone = Seq("solo")(ev.RunCreated, goal="g")
-    await rec2(lone)
-    await asyncio.sleep(0.3)
-    assert store.last_seq("solo") == 0  # committed after at most max_delay_s
-    await rec2.aclose()
+
+async def test_watchers_hear_every_commit_in_order(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.db")
+    rec = Recorder(store)
+    heard: list[int] = []
+    rec.watch(heard.append, lambda exc: heard.append(-100))
+    for e in full_run("r", 50):
+        rec.append_nowait(e)
+        if e.seq % 7 == 0:
+            await asyncio.sleep(0)  # let some commits start mid-stream
+    await rec.flush()
+    assert heard == sorted(heard) and heard[-1] == store.last_seq("r")
+    assert rec.commits == len(heard) > 1
+    await rec.aclose()
 
 
 class _FailingStore:
@@ -80,10 +92,12 @@ class _FailingStore:
         self.inner = inner
         self.fail = False
 
-    def append_many(self, events: Sequence[Any], *, owner: str | None = None) -> None:
+    def append_many(
+        self, events: Sequence[Any], *, owner: str | None = None, bodies: Sequence[str] | None = None
+    ) -> None:
         if self.fail:
             raise StoreError("disk full")
-        self.inner.append_many(events, owner=owner)
+        self.inner.append_many(events, owner=owner, bodies=bodies)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

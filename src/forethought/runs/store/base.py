@@ -126,8 +126,12 @@ class Store(Protocol):
         """Append one event durably (same contract as ``append_many([event])``)."""
         ...
 
-    def append_many(self, events: Sequence[Event], *, owner: str | None = None) -> None:
+    def append_many(
+        self, events: Sequence[Event], *, owner: str | None = None, bodies: Sequence[str] | None = None
+    ) -> None:
         """Append events in one transaction: all or nothing.
+
+        ``bodies``: the events' JSON text (``event_to_json``) when the caller has it already.
 
         Per run, sequence numbers must continue exactly from the last stored one (the first event
         of a run has seq 0); otherwise ``SequenceError`` and nothing is written. With ``owner``

@@ -18,7 +18,6 @@ Why these choices:
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import random
 import socket
@@ -307,10 +306,15 @@ class SqliteStore:
     def append(self, event: Event, *, owner: str | None = None) -> None:
         self.append_many((event,), owner=owner)
 
-    def append_many(self, events: Sequence[Event], *, owner: str | None = None) -> None:
+    def append_many(
+        self, events: Sequence[Event], *, owner: str | None = None, bodies: Sequence[str] | None = None
+    ) -> None:
         if not events:
             return
-        bodies = [event_to_json(e) for e in events]
+        if bodies is None:
+            bodies = [event_to_json(e) for e in events]
+        elif len(bodies) != len(events):
+            raise ValueError("append_many: one body per event")
         plan_texts = {
             id(e): canonical_plan_text(e.plan, e.plan_hash)
             for e in events
@@ -330,7 +334,7 @@ class SqliteStore:
     def _append_tx(
         conn: sqlite3.Connection,
         events: Sequence[Event],
-        bodies: list[str],
+        bodies: Sequence[str],
         owner: str | None,
         plan_texts: dict[int, str],
         key: bytes,
@@ -560,10 +564,6 @@ def _parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
     # never an object of the wrong shape.
     out: list[Event] = []
     parse = _EVENT_ADAPTER.validate_json
-    # Tens of thousands of new objects and no garbage: without this the cyclic GC runs full
-    # collections over the growing heap many times and doubles the load time of a long run.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
     try:
         for body in bodies:
             out.append(parse(body))
@@ -573,9 +573,6 @@ def _parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
             f"({exc.error_count()} errors, first: {exc.errors()[0]['msg']}); "
             "the database was edited by hand or by an incompatible version"
         ) from None
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     return out
 
 
