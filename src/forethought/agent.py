@@ -168,6 +168,9 @@ class Agent:
         self._store_arg = store
         self._store: Any = None
         self._record = record
+        if record:
+            # Imported with the agent, not when its first run is about to start its steps.
+            import forethought.runs.recording  # noqa: F401
         self.last_run_id: str | None = None
 
     # ----------------------------------------------------------------- collaborators
@@ -559,15 +562,14 @@ class Agent:
             return await executor.run()
         from forethought.runs.recording import execute_recorded
 
-        if start.prior:
-            # The store must hold the pre-execution events before the executor's first one.
-            await asyncio.to_thread(store.append_many, list(start.prior))
+        # The pre-execution events are committed with the executor's first ones, under the lease.
         return await execute_recorded(
             store,
             start.plan,
             self.tools,
             options,
             prior_events=start.prior,
+            prior_stored=False,
             goal=start.goal,
             plan_open=start.plan_open,
             on_executor=on_executor,

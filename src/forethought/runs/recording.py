@@ -49,8 +49,13 @@ async def execute_recorded(
     owner: str | None = None,
     on_executor: Callable[[Executor], None] | None = None,
     backend_factories: Mapping[str, Callable[[], Backend]] | None = None,
+    prior_stored: bool = True,
 ) -> RunState:
     """Run (or, with ``prior_events``, continue) a plan with every event recorded in ``store``.
+
+    ``prior_stored=False``: ``prior_events`` begin a new run and are not stored yet (the
+    ``Agent``'s plan, validation and approval events); they are committed with the executor's
+    first events, under the run's lease, in one transaction.
 
     No tool call or agent step starts before everything it depends on is durable: its own
     ``step_started`` and its dependencies' outcomes. The run's lease is held for the duration.
@@ -78,11 +83,14 @@ async def execute_recorded(
 
     try:
         async with held_lease(store, executor.run_id, owner=owner, ttl_s=lease_ttl_s, on_lost=lost):
-            if not prior_events and store.last_seq(executor.run_id) >= 0:
+            if (not prior_events or not prior_stored) and store.last_seq(executor.run_id) >= 0:
                 raise UserError(
                     f"run id {executor.run_id!r} is already taken in the run "
                     "database; choose another id, or resume that run"
                 )
+            if not prior_stored:
+                for event in prior_events:
+                    recorder.append_nowait(event)
             try:
                 state = await executor.run()
             finally:

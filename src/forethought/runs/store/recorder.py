@@ -25,7 +25,7 @@ secret screen reads is the very text that is stored: an event is serialized once
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+from concurrent.futures import ThreadPoolExecutor  # imported now, not at the first commit
 from collections.abc import Callable, Sequence
 
 from forethought.errors import StoreError
@@ -68,7 +68,7 @@ class Recorder:
         self._inflight: asyncio.Future[None] | None = None
         # One writer thread of our own: commits are ordered, and never queue behind tool calls
         # in the loop's default executor.
-        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self._thread: ThreadPoolExecutor | None = None
         self._failed: BaseException | None = None
         self._closed = False
         self._committed_seq: dict[str, int] = {}
@@ -120,7 +120,7 @@ class Recorder:
         loop = self._loop
         assert loop is not None
         if self._thread is None:
-            self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="forethought-recorder")
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="forethought-recorder")
         inflight = self._inflight = loop.run_in_executor(self._thread, self._append, events, bodies)
         inflight.add_done_callback(lambda done: self._committed(done, events))
 
