@@ -70,7 +70,14 @@ async def uses_a_timeout(trace: list[str]) -> str:
     return "after timeout"
 
 
-TOOLS = [returns_at_once, raises_at_once, suspends_twice, cleans_up_when_cancelled, swallows_cancellation, uses_a_timeout]
+TOOLS = [
+    returns_at_once,
+    raises_at_once,
+    suspends_twice,
+    cleans_up_when_cancelled,
+    swallows_cancellation,
+    uses_a_timeout,
+]
 
 
 async def plain(tool: Tool, trace: list[str]) -> Any:
@@ -86,7 +93,9 @@ async def by_hand(tool: Tool, trace: list[str]) -> Any:
     return await Resume(coro, first)
 
 
-async def observe(driver: Callable[[Tool, list[str]], Coroutine[Any, Any, Any]], tool: Tool, cancel_after: int | None) -> tuple[list[str], str]:
+async def observe(
+    driver: Callable[[Tool, list[str]], Coroutine[Any, Any, Any]], tool: Tool, cancel_after: int | None
+) -> tuple[list[str], str]:
     trace: list[str] = []
     task = asyncio.ensure_future(driver(tool, trace))
     if cancel_after is not None:

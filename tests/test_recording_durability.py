@@ -45,12 +45,17 @@ class Mark:
         await asyncio.sleep(random.random() * 0.002)
         return 1
 
-plan = Plan(goal="crash", steps=[
-    Step(id=sid, tool="idem" if i % 3 == 0 else "mark", args={f"in{k}": "${" + d + "}" for k, d in enumerate(ds)})
+def refs(ds):
+    return {f"in{k}": "${" + d + "}" for k, d in enumerate(ds)}
+
+steps = [
+    Step(id=sid, tool="idem" if i % 3 == 0 else "mark", args=refs(ds))
     for i, (sid, ds) in enumerate(deps.items())
-])
+]
 tools = {"mark": Mark("mark", False), "idem": Mark("idem", True)}
-asyncio.run(execute_recorded(SqliteStore(db), plan, tools, ExecutorOptions(gate=ApproveAll()), run_id="crashrun"))
+options = ExecutorOptions(gate=ApproveAll())
+plan = Plan(goal="crash", steps=steps)
+asyncio.run(execute_recorded(SqliteStore(db), plan, tools, options, run_id="crashrun"))
 """
 
 
@@ -71,7 +76,9 @@ def _lines(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("kill_after_calls", [1, 25, 90])
-def test_kill_9_never_loses_an_event_a_started_tool_depended_on(tmp_path: Path, kill_after_calls: int) -> None:
+def test_kill_9_never_loses_an_event_a_started_tool_depended_on(
+    tmp_path: Path, kill_after_calls: int
+) -> None:
     deps = layered(6, 20, seed=kill_after_calls)
     db, marks = tmp_path / "runs.db", tmp_path / "marks.txt"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
@@ -125,4 +132,3 @@ async def test_a_recorded_run_never_touches_the_garbage_collector(tmp_path: Path
         store.close()
     finally:
         (gc.enable if was else gc.disable)()
-

@@ -140,7 +140,9 @@ def make_llmcompiler(deps: Deps, secs: dict[int, float] | None, path: str) -> Ru
         for i, ds in deps.items():
             # Its scheduler, not its argument substitution: that is quadratic in a join's width
             # (each argument is searched for every dependency), 2 ms/step on this fan-in.
-            args: list[Any] = [i, secs[i]] if secs is not None else ([f"${{{ds[0]}}}"] if len(ds) == 1 else [])
+            args: list[Any] = (
+                [i, secs[i]] if secs is not None else ([f"${{{ds[0]}}}"] if len(ds) == 1 else [])
+            )
             tasks[i] = Task(idx=i, name="noop", tool=noop, args=args, dependencies=ds)
         tfu.set_tasks(tasks)
         await tfu.schedule()
@@ -247,7 +249,9 @@ def make_langgraph(deps: Deps, secs: dict[int, float] | None, db: Callable[[], s
         async with AsyncSqliteSaver.from_conn_string(db()) as saver:
             await saver.conn.execute("PRAGMA synchronous=FULL")
             graph = build().compile(checkpointer=saver)
-            await graph.ainvoke({"out": {}}, {**config, "configurable": {"thread_id": "t"}}, durability="sync")
+            await graph.ainvoke(
+                {"out": {}}, {**config, "configurable": {"thread_id": "t"}}, durability="sync"
+            )
 
     return run
 
@@ -368,13 +372,15 @@ def main() -> None:
     if args.child:
         child(args)
         return
-    print(f"# {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"
+    )
     print(f"# load average at start: {loadavg()}")
     engines = [e for e in args.engines.split(",") if e]
     raw: dict[str, dict[str, Any]] = {}
     # Interleaved: process k of every engine runs before process k+1 of any, so a change in
     # the machine's load spreads over all engines instead of falling on one.
-    for k in range(args.processes):
+    for _ in range(args.processes):
         for scenario in ("noop", "sleep"):
             for engine in engines:
                 got = spawn(engine, scenario, args)

@@ -77,7 +77,7 @@ class Redactor:
         if self.anchors is None:
             return True
         low = json_text.lower()
-        for anchor in self.anchors:  # a plain loop: twice as fast as any() over a generator
+        for anchor in self.anchors:  # noqa: SIM110 - a loop: twice as fast as any(genexpr)
             if anchor in low:
                 return True
         return False

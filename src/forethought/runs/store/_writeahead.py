@@ -107,6 +107,8 @@ def durable_backends(
     factories: dict[str, Callable[[], Backend]] = {"local": LocalBackend, "process": make_process}
     factories.update(extra or {})
     return {
-        name: LocalBackend() if name == "local" and f is LocalBackend else WriteAheadBackend(name, f, recorder, current_seq)
+        name: LocalBackend()
+        if name == "local" and f is LocalBackend
+        else WriteAheadBackend(name, f, recorder, current_seq)
         for name, f in factories.items()
     }

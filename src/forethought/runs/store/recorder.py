@@ -25,8 +25,8 @@ secret screen reads is the very text that is stored: an event is serialized once
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor  # imported now, not at the first commit
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor  # imported now, not at the first commit
 
 from forethought.errors import StoreError
 from forethought.events.kinds import Event, event_to_json
