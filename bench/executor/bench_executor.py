@@ -103,14 +103,18 @@ async def step_sleep(i: int, seconds: float) -> None:
 
 # ------------------------------------------------------------------------------ engines
 #
-# Each ``make_*`` builds what the engine needs for one run and returns the coroutine function to
-# time; building that the engine's user would do per run is inside the returned function.
+# Each ``make_*`` returns ``prepare``: called once per run, untimed, it builds the DAG's
+# description (forethought's ``Plan`` of ``Step`` objects, LangGraph's ``StateGraph`` with its
+# nodes and edges, LLMCompiler's ``Task`` objects) and returns the coroutine function that is
+# timed: everything the engine does once asked to run that description (validation, compiling,
+# scheduling, recording, opening its database).
 
-Runner = Callable[[], Awaitable[None]]
+Run = Callable[[], Awaitable[None]]
+Runner = Callable[[], Run]
 
 
 def make_bare(deps: Deps, secs: dict[int, float] | None) -> Runner:
-    async def run() -> None:
+    async def run() -> None:  # nothing to describe: building the futures is its scheduling
         loop = asyncio.get_running_loop()
         futs = {i: loop.create_future() for i in deps}
 
@@ -122,7 +126,7 @@ def make_bare(deps: Deps, secs: dict[int, float] | None) -> Runner:
 
         await asyncio.gather(*(step(i) for i in deps))
 
-    return run
+    return lambda: run
 
 
 def make_llmcompiler(deps: Deps, secs: dict[int, float] | None, path: str) -> Runner:
@@ -134,8 +138,7 @@ def make_llmcompiler(deps: Deps, secs: dict[int, float] | None, path: str) -> Ru
             await step_sleep(args[0], args[1])
         return 1
 
-    async def run() -> None:
-        tfu = TaskFetchingUnit()
+    def prepare() -> Run:
         tasks = {}
         for i, ds in deps.items():
             # Its scheduler, not its argument substitution: that is quadratic in a join's width
@@ -144,10 +147,15 @@ def make_llmcompiler(deps: Deps, secs: dict[int, float] | None, path: str) -> Ru
                 [i, secs[i]] if secs is not None else ([f"${{{ds[0]}}}"] if len(ds) == 1 else [])
             )
             tasks[i] = Task(idx=i, name="noop", tool=noop, args=args, dependencies=ds)
-        tfu.set_tasks(tasks)
-        await tfu.schedule()
 
-    return run
+        async def run() -> None:
+            tfu = TaskFetchingUnit()
+            tfu.set_tasks(tasks)
+            await tfu.schedule()
+
+        return run
+
+    return prepare
 
 
 def _forethought_plan(deps: Deps, secs: dict[int, float] | None) -> Any:
@@ -187,11 +195,16 @@ def make_executor(deps: Deps, secs: dict[int, float] | None) -> Runner:
 
     tools = {t.spec.name: t for t in _forethought_tools()}
 
-    async def run() -> None:
-        state = await Executor(_forethought_plan(deps, secs), tools).run()
-        assert state.status == "succeeded", state.reason
+    def prepare() -> Run:
+        plan = _forethought_plan(deps, secs)
 
-    return run
+        async def run() -> None:
+            state = await Executor(plan, tools).run()
+            assert state.status == "succeeded", state.reason
+
+        return run
+
+    return prepare
 
 
 def make_agent(deps: Deps, secs: dict[int, float] | None, db: Callable[[], str]) -> Runner:
@@ -200,14 +213,20 @@ def make_agent(deps: Deps, secs: dict[int, float] | None, db: Callable[[], str])
 
     tools = _forethought_tools()
 
-    async def run() -> None:
-        store = SqliteStore(db(), synchronous="FULL")
-        agent = Agent(tools, store=store, max_concurrency=None)
-        result = await agent.run(_forethought_plan(deps, secs), approve="all")
-        assert result.state.status == "succeeded", result.state.reason
-        store.close()
+    def prepare() -> Run:
+        plan = _forethought_plan(deps, secs)
+        path = db()
 
-    return run
+        async def run() -> None:
+            store = SqliteStore(path, synchronous="FULL")
+            agent = Agent(tools, store=store, max_concurrency=None)
+            result = await agent.run(plan, approve="all")
+            assert result.state.status == "succeeded", result.state.reason
+            store.close()
+
+        return run
+
+    return prepare
 
 
 def make_langgraph(deps: Deps, secs: dict[int, float] | None, db: Callable[[], str] | None) -> Runner:
@@ -240,20 +259,25 @@ def make_langgraph(deps: Deps, secs: dict[int, float] | None, db: Callable[[], s
 
     config: dict[str, Any] = {"recursion_limit": len(deps) + 10}
 
-    async def run() -> None:
-        if db is None:
-            await build().compile().ainvoke({"out": {}}, config)
-            return
-        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+    def prepare() -> Run:
+        graph = build()
+        path = db() if db is not None else None
 
-        async with AsyncSqliteSaver.from_conn_string(db()) as saver:
-            await saver.conn.execute("PRAGMA synchronous=FULL")
-            graph = build().compile(checkpointer=saver)
-            await graph.ainvoke(
-                {"out": {}}, {**config, "configurable": {"thread_id": "t"}}, durability="sync"
-            )
+        async def run() -> None:
+            if path is None:
+                await graph.compile().ainvoke({"out": {}}, config)
+                return
+            from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    return run
+            async with AsyncSqliteSaver.from_conn_string(path) as saver:
+                await saver.conn.execute("PRAGMA synchronous=FULL")
+                compiled = graph.compile(checkpointer=saver)
+                thread = {**config, "configurable": {"thread_id": "t"}}
+                await compiled.ainvoke({"out": {}}, thread, durability="sync")
+
+        return run
+
+    return prepare
 
 
 def merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
@@ -291,7 +315,8 @@ def make_runner(engine: str, deps: Deps, secs: dict[int, float] | None, args: ar
 # ------------------------------------------------------------------------------ one process
 
 
-async def measure(run: Runner, deps: Deps, secs: dict[int, float] | None) -> dict[str, float]:
+async def measure(prepare: Runner, deps: Deps, secs: dict[int, float] | None) -> dict[str, float]:
+    run = prepare()
     START.clear()
     END.clear()
     c0 = time.process_time()

@@ -45,7 +45,8 @@ def secret_env(name: str) -> str:
 def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
     bindings = step.arg_bindings
-    if bindings is None or step.uses_env:
+    # Every argument a whole step reference: no other argument can hold a ``${env...}``.
+    if bindings is None or (len(bindings) < len(step.args) and step.uses_env):
         return dict(resolve(step.args, outputs, secret_env))
     args = dict(step.args)
     for name, source, ref in bindings:

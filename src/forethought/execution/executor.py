@@ -455,7 +455,7 @@ class Executor:
             return
         if self._resuming and self._review_interrupted(self._steps.values()):
             return
-        if plan is not None and not self._resuming and self._plan_closed:
+        if plan is not None and self._plan_closed and (not self._resuming or self._nothing_ran(plan)):
             self._link_fresh(plan)
         else:
             self._link(list(self._steps.values()))
@@ -464,6 +464,12 @@ class Executor:
                     self._skip_descendants(sid, f"dependency {sid!r} failed")
         if self._plan_closed:
             self._fail_unreachable()
+
+    def _nothing_ran(self, plan: Plan) -> bool:
+        """No step of ``plan`` has any recorded progress (prior events that only planned,
+        validated and approved it, as the ``Agent`` hands over): wired like a fresh run."""
+        steps = self.state.steps
+        return all(steps[s.id].status == "pending" for s in plan.steps if s.id in steps)
 
     def _resume_failed(self, sid: str) -> None:
         """The recorded run failed for good at ``sid``: none of its plan runs again; only the
