@@ -92,12 +92,10 @@ class _FailingStore:
         self.inner = inner
         self.fail = False
 
-    def append_many(
-        self, events: Sequence[Any], *, owner: str | None = None, bodies: Sequence[str] | None = None
-    ) -> None:
+    def append_many(self, events: Sequence[Any], **options: Any) -> None:
         if self.fail:
             raise StoreError("disk full")
-        self.inner.append_many(events, owner=owner, bodies=bodies)
+        self.inner.append_many(events, **options)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -174,3 +172,17 @@ async def test_redaction_can_be_disabled_explicitly(tmp_path: Path) -> None:
     await rec(b(ev.RunPaused, reason=f"key {secret}"))
     await rec.aclose()
     assert store.events("r")[1].reason == "key [REDACTED:openai_key]"  # type: ignore[union-attr]
+
+
+async def test_a_known_plan_text_is_stored_only_if_it_is_the_hashed_one(tmp_path: Path) -> None:
+    import hashlib
+
+    plan = Plan(goal="g", steps=(Step(id="a", tool="ok", args={"n": 1}),))
+    b = Seq("r")
+    proposed = b(ev.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source="api")
+    for i, offered in enumerate((plan.canonical_json(), plan.canonical_json().replace('"a"', '"b"'))):
+        store = SqliteStore(tmp_path / f"{i}.db")
+        store.append_many([proposed], plan_texts={plan.plan_hash(): offered})
+        (row,) = store.plan_versions("r")
+        assert row.plan_json == plan.canonical_json()  # a wrong text is rebuilt from the event
+        assert hashlib.sha256(row.plan_json.encode()).hexdigest() == plan.plan_hash()

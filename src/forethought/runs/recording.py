@@ -63,6 +63,8 @@ async def execute_recorded(
     opts = options if options is not None else ExecutorOptions()
     owner = owner or new_owner_id()
     recorder = Recorder(store, on_commit=on_commit, owner=owner)
+    if plan is not None:
+        recorder.know_plan(plan.plan_hash(), plan.canonical_json())
     seq = _SeqBox()
     backends = durable_backends(recorder, seq, dict(backend_factories or {}))
     agent_runner = opts.agent_runner

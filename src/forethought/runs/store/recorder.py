@@ -74,6 +74,7 @@ class Recorder:
         self._committed_seq: dict[str, int] = {}
         self._news: asyncio.Future[None] | None = None
         self._watchers: list[tuple[Durable, Broken]] = []
+        self._plan_texts: dict[str, str] = {}
         self.committed = 0
         self.commits = 0
 
@@ -103,6 +104,11 @@ class Recorder:
         if len(self._events) >= self._max_pending:
             await self.flush()  # back-pressure: the disk is far behind, bound our memory
 
+    def know_plan(self, plan_hash: str, canonical_text: str) -> None:
+        """The canonical JSON of a plan this run records: the store keeps it in
+        ``plan_versions`` without rebuilding it from the event (it checks the hash)."""
+        self._plan_texts[plan_hash] = canonical_text
+
     def watch(self, durable: Durable, broken: Broken) -> None:
         """Call ``durable(seq)`` after every commit, or ``broken(exc)`` once if recording fails."""
         self._watchers.append((durable, broken))
@@ -125,7 +131,7 @@ class Recorder:
         inflight.add_done_callback(lambda done: self._committed(done, events))
 
     def _append(self, events: Sequence[Event], bodies: Sequence[str]) -> None:
-        self.store.append_many(events, owner=self.owner, bodies=bodies)
+        self.store.append_many(events, owner=self.owner, bodies=bodies, plan_texts=self._plan_texts)
 
     def _committed(self, done: asyncio.Future[None], batch: Sequence[Event]) -> None:
         self._inflight = None

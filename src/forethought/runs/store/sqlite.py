@@ -18,6 +18,7 @@ Why these choices:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import random
 import socket
@@ -25,7 +26,7 @@ import sqlite3
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -307,7 +308,12 @@ class SqliteStore:
         self.append_many((event,), owner=owner)
 
     def append_many(
-        self, events: Sequence[Event], *, owner: str | None = None, bodies: Sequence[str] | None = None
+        self,
+        events: Sequence[Event],
+        *,
+        owner: str | None = None,
+        bodies: Sequence[str] | None = None,
+        plan_texts: Mapping[str, str] | None = None,
     ) -> None:
         if not events:
             return
@@ -315,13 +321,14 @@ class SqliteStore:
             bodies = [event_to_json(e) for e in events]
         elif len(bodies) != len(events):
             raise ValueError("append_many: one body per event")
-        plan_texts = {
-            id(e): canonical_plan_text(e.plan, e.plan_hash)
+        known = plan_texts or {}
+        texts = {
+            id(e): _known_text(known.get(e.plan_hash), e.plan_hash) or canonical_plan_text(e.plan, e.plan_hash)
             for e in events
             if isinstance(e, (PlanProposed, PlanRevised))
         }
         key = self.record_key()
-        self._write(lambda conn: self._append_tx(conn, events, bodies, owner, plan_texts, key))
+        self._write(lambda conn: self._append_tx(conn, events, bodies, owner, texts, key))
 
     def record_key(self) -> bytes:
         if self._record_key is None:
@@ -533,6 +540,13 @@ class SqliteStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _known_text(text: str | None, plan_hash: str) -> str | None:
+    """A caller's canonical text of the plan, if it is the one ``plan_hash`` names."""
+    if text is None or hashlib.sha256(text.encode("utf-8")).hexdigest() != plan_hash:
+        return None
+    return text
 
 
 def _stored_head(run_id: str, row: tuple[Any, ...] | None, key: bytes) -> bytes:
