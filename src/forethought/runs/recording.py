@@ -54,8 +54,8 @@ async def execute_recorded(
     """Run (or, with ``prior_events``, continue) a plan with every event recorded in ``store``.
 
     ``prior_stored=False``: ``prior_events`` begin a new run and are not stored yet (the
-    ``Agent``'s plan, validation and approval events); they are committed with the executor's
-    first events, under the run's lease, in one transaction.
+    ``Agent``'s plan, validation and approval events, redacted already); they are committed with
+    the executor's first events, under the run's lease, in one transaction.
 
     No tool call or agent step starts before everything it depends on is durable: its own
     ``step_started`` and its dependencies' outcomes. The run's lease is held for the duration.
@@ -91,8 +91,8 @@ async def execute_recorded(
                     "database; choose another id, or resume that run"
                 )
             if not prior_stored:
-                for event in prior_events:
-                    recorder.append_nowait(event)
+                for event in prior_events:  # redacted by their author, as the Agent does
+                    recorder.append_nowait(event, redacted=True)
             try:
                 state = await executor.run()
             finally:

@@ -80,11 +80,14 @@ class Recorder:
 
     # ------------------------------------------------------------------ appending
 
-    def append_nowait(self, event: Event) -> None:
-        """Queue ``event`` for the commit at the end of this loop turn (``Journal``)."""
+    def append_nowait(self, event: Event, *, redacted: bool = False) -> None:
+        """Queue ``event`` for the commit at the end of this loop turn (``Journal``).
+
+        ``redacted``: the caller removed secrets already (the ``Agent``'s pre-execution events).
+        """
         self._check()
         body = event_to_json(event)
-        if self._redact:
+        if self._redact and not redacted:
             redactor = self._redactor or default_redactor()
             if redactor.might_contain_secret(body):
                 clean = redactor.redact_event(event)
