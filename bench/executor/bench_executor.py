@@ -216,6 +216,7 @@ def make_agent(deps: Deps, secs: dict[int, float] | None, db: Callable[[], str])
     def prepare() -> Run:
         plan = _forethought_plan(deps, secs)
         path = db()
+        SqliteStore(path).close()  # the database exists, as it does after a first run
 
         async def run() -> None:
             store = SqliteStore(path, synchronous="FULL")
@@ -262,6 +263,11 @@ def make_langgraph(deps: Deps, secs: dict[int, float] | None, db: Callable[[], s
     def prepare() -> Run:
         graph = build()
         path = db() if db is not None else None
+        if path is not None:  # the database and its tables exist, as they do after a first run
+            from langgraph.checkpoint.sqlite import SqliteSaver
+
+            with SqliteSaver.from_conn_string(path) as saver:
+                saver.setup()
 
         async def run() -> None:
             if path is None:
@@ -289,11 +295,12 @@ class State(TypedDict):
     out: Annotated[dict[str, Any], merge]
 
 
-def make_runner(engine: str, deps: Deps, secs: dict[int, float] | None, args: argparse.Namespace) -> Runner:
-    tmp = tempfile.mkdtemp(prefix="bench-exec-")
+def make_runner(
+    engine: str, deps: Deps, secs: dict[int, float] | None, args: argparse.Namespace, tmp: str
+) -> Runner:
     count = [0]
 
-    def db() -> str:  # a fresh database file per run
+    def db() -> str:  # a database file per run: no run reads another's
         count[0] += 1
         return os.path.join(tmp, f"run{count[0]}.db")
 
@@ -341,8 +348,9 @@ def child(args: argparse.Namespace) -> None:
         deps, secs = fan(args.n), None
     else:
         deps, secs = sleep_dag()
-    run = make_runner(args.child, deps, secs, args)  # imports happen here, before any timing
-    results = [asyncio.run(measure(run, deps, secs)) for _ in range(args.runs_per_process)]
+    with tempfile.TemporaryDirectory(prefix="bench-exec-") as tmp:
+        run = make_runner(args.child, deps, secs, args, tmp)  # imports happen here, untimed
+        results = [asyncio.run(measure(run, deps, secs)) for _ in range(args.runs_per_process)]
     print(json.dumps(results))
 
 

@@ -448,14 +448,20 @@ class Executor:
                     approver=self._approved_by,
                     scope=self._approval_scope,
                 )
-        if self._resuming:
+        # Prior events that only planned, validated and approved the plan (the Agent's) start a
+        # fresh run: nothing was called, so no process to reap and nothing to review. (With
+        # write-ahead no tool runs before its start is recorded.)
+        fresh = plan is not None and self._plan_closed and (not self._resuming or self._nothing_ran(plan))
+        resuming = self._resuming and not fresh
+        if resuming:
             self._reap_orphans()
-        if self._resuming and self._recorded_failure is not None:
+        if resuming and self._recorded_failure is not None:
             self._resume_failed(self._recorded_failure)
             return
-        if self._resuming and self._review_interrupted(self._steps.values()):
+        if resuming and self._review_interrupted(self._steps.values()):
             return
-        if plan is not None and self._plan_closed and (not self._resuming or self._nothing_ran(plan)):
+        if fresh:
+            assert plan is not None
             self._link_fresh(plan)
         else:
             self._link(list(self._steps.values()))
