@@ -186,3 +186,23 @@ async def test_a_known_plan_text_is_stored_only_if_it_is_the_hashed_one(tmp_path
         (row,) = store.plan_versions("r")
         assert row.plan_json == plan.canonical_json()  # a wrong text is rebuilt from the event
         assert hashlib.sha256(row.plan_json.encode()).hexdigest() == plan.plan_hash()
+
+
+async def test_flush_right_after_a_commit_landed_does_not_spin(tmp_path: Path) -> None:
+    # A commit's future is done one loop turn before its bookkeeping callback runs; a flush in
+    # that turn once awaited the done future in a loop that never yielded (the run hung in
+    # ``aclose``). Reach exactly that turn, then flush.
+    store = SqliteStore(tmp_path / "r.db")
+    rec = Recorder(store)
+    events = full_run("r", 1)
+    rec.append_nowait(events[0])
+    await asyncio.sleep(0)  # the end-of-turn commit starts
+    inflight = rec._inflight
+    assert inflight is not None
+    while not inflight.done():
+        await asyncio.sleep(0)
+    assert rec._inflight is inflight  # done, its callback not run yet: the turn in question
+    rec.append_nowait(events[1])
+    await rec.flush()
+    assert store.last_seq("r") == 1
+    await rec.aclose()

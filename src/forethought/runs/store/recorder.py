@@ -173,7 +173,12 @@ class Recorder:
                 self._commit_next()
             inflight = self._inflight
             assert inflight is not None
-            await asyncio.shield(inflight)
+            if inflight.done():
+                # Landed, but its bookkeeping (``_committed``, a done-callback) runs on the next
+                # loop turn: awaiting the done future would not yield, and this would spin.
+                await asyncio.sleep(0)
+            else:
+                await asyncio.shield(inflight)
 
     def committed_seq(self, run_id: str) -> int:
         """Highest seq of ``run_id`` known to be durable (-1: none yet)."""
