@@ -199,7 +199,7 @@ async def test_flush_right_after_a_commit_landed_does_not_spin(tmp_path: Path) -
     await asyncio.sleep(0)  # the end-of-turn commit starts
     inflight = rec._inflight
     assert inflight is not None
-    while not inflight.done():
+    while not inflight.done():  # noqa: ASYNC110 - stepping loop turns one by one is the point
         await asyncio.sleep(0)
     assert rec._inflight is inflight  # done, its callback not run yet: the turn in question
     rec.append_nowait(events[1])

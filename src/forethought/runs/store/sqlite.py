@@ -323,7 +323,8 @@ class SqliteStore:
             raise ValueError("append_many: one body per event")
         known = plan_texts or {}
         texts = {
-            id(e): _known_text(known.get(e.plan_hash), e.plan_hash) or canonical_plan_text(e.plan, e.plan_hash)
+            id(e): _known_text(known.get(e.plan_hash), e.plan_hash)
+            or canonical_plan_text(e.plan, e.plan_hash)
             for e in events
             if isinstance(e, (PlanProposed, PlanRevised))
         }
