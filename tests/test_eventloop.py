@@ -21,7 +21,7 @@ def test_run_returns_the_result_on_the_precise_loop() -> None:
     assert eventloop.run(main()) == "ok"
 
 
-@pytest.mark.parametrize("spin_s", [eventloop.SPIN_S, 0.0])
+@pytest.mark.parametrize("spin_s", [0.0001, 0.0])
 @pytest.mark.parametrize("delay", [0.00004, 0.0003, 0.0021, 0.0105])
 def test_sleep_never_returns_early(delay: float, spin_s: float) -> None:
     # 40 µs is inside the spin window: that wait is all polling, no sleep at all.
@@ -41,7 +41,7 @@ def test_sleep_never_returns_early(delay: float, spin_s: float) -> None:
 def test_a_ready_descriptor_ends_the_wait_in_and_before_the_spin_window(timeout: float) -> None:
     import selectors
 
-    selector = eventloop.PreciseSelector()
+    selector = eventloop.PreciseSelector(0.0001)
     a, b = socket.socketpair()
     try:
         selector.register(a, selectors.EVENT_READ, "a")
@@ -125,3 +125,18 @@ def test_the_loop_tightens_timer_slack_of_its_thread() -> None:
     t.join()
     assert result["before"] == 50_000
     assert result["after"] == eventloop._TIMER_SLACK_NS
+
+
+def test_the_spinning_timer_is_opt_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FORETHOUGHT_TIMER_SPIN_US", raising=False)
+    loop = eventloop.new_event_loop()
+    try:
+        assert loop._selector._spin_s == 0.0  # type: ignore[attr-defined]
+    finally:
+        loop.close()
+    monkeypatch.setenv("FORETHOUGHT_TIMER_SPIN_US", "100")
+    loop = eventloop.new_event_loop()
+    try:
+        assert loop._selector._spin_s == pytest.approx(0.0001)  # type: ignore[attr-defined]
+    finally:
+        loop.close()

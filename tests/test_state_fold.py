@@ -88,7 +88,7 @@ def test_resume_keeps_failed_and_interrupted_and_reopens_skipped() -> None:
 
 
 def test_fold_of_50k_events_rebuilds_every_step() -> None:
-    # How long this takes is measured in bench/executor (section 3), not asserted here.
+    # How long this takes is measured in bench/store (the fold column), not asserted here.
     evs = _synthetic(10_000)  # 50,004 events
     st = fold(evs)  # type: ignore[arg-type]
     assert len(st.steps) == 10_000 and st.status == "succeeded"

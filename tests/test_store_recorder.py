@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from forethought.execution.options import ExecutorOptions
 from forethought.runs.recording import execute_recorded
 from forethought.runs.store.opening import OpenedStore, open_store
 from forethought.runs.store.recorder import Recorder
+from forethought.runs.store.sqlite import SqliteStore
 
 db = pytest.fixture(params=["sqlite", "postgresql"])(database)
 
@@ -37,7 +39,7 @@ async def test_group_commit_batches_a_burst(db: str) -> None:
 
 async def test_wait_durable_returns_only_after_commit(db: str) -> None:
     store = open_store(db)
-    rec = Recorder(store, max_delay_s=5.0)  # lingering would take 5 s: waiting must cut it short
+    rec = Recorder(store)
     b = Seq("r")
     await rec(b(ev.RunCreated, goal="g"))
     await rec(b(ev.StepReady, step_id="a"))
@@ -55,25 +57,37 @@ async def test_wait_durable_returns_only_after_commit(db: str) -> None:
     await rec.aclose()
 
 
-async def test_lone_run_created_lingers_then_commits_with_the_plan(db: str) -> None:
+async def test_one_loop_turn_is_one_commit(db: str) -> None:
+    # Events appended in one turn of the event loop share a commit; a lone event is committed at
+    # the end of its turn without lingering.
     store = open_store(db)
     batches: list[list[str]] = []
-    rec = Recorder(store, max_delay_s=0.2, on_commit=lambda b: batches.append([e.kind for e in b]))
+    rec = Recorder(store, on_commit=lambda b: batches.append([e.kind for e in b]))
     events = full_run("r", 1)
-    await rec(events[0])  # run_created
-    await asyncio.sleep(0.05)
-    assert store.last_seq("r") == -1  # lingering: nothing durable behind it yet
-    await rec(events[1])  # plan_proposed
+    rec.append_nowait(events[0])  # run_created
+    rec.append_nowait(events[1])  # plan_proposed, same turn
     await rec.wait_durable("r", 1)
-    assert batches[0] == ["run_created", "plan_proposed"]
+    assert batches == [["run_created", "plan_proposed"]]
+    lone = Seq("solo")(ev.RunCreated, goal="g")
+    rec.append_nowait(lone)
+    await rec.wait_durable("solo", 0)
+    assert store.last_seq("solo") == 0 and batches[-1] == ["run_created"]
     await rec.aclose()
 
-    rec2 = Recorder(store, max_delay_s=0.05)
-    lone = Seq("solo")(ev.RunCreated, goal="g")
-    await rec2(lone)
-    await asyncio.sleep(0.3)
-    assert store.last_seq("solo") == 0  # committed after at most max_delay_s
-    await rec2.aclose()
+
+async def test_watchers_hear_every_commit_in_order(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.db")
+    rec = Recorder(store)
+    heard: list[int] = []
+    rec.watch(heard.append, lambda exc: heard.append(-100))
+    for e in full_run("r", 50):
+        rec.append_nowait(e)
+        if e.seq % 7 == 0:
+            await asyncio.sleep(0)  # let some commits start mid-stream
+    await rec.flush()
+    assert heard == sorted(heard) and heard[-1] == store.last_seq("r")
+    assert rec.commits == len(heard) > 1
+    await rec.aclose()
 
 
 class _FailingStore:
@@ -81,10 +95,10 @@ class _FailingStore:
         self.inner = inner
         self.fail = False
 
-    def append_many(self, events: Sequence[Any], *, owner: str | None = None) -> None:
+    def append_many(self, events: Sequence[Any], **options: Any) -> None:
         if self.fail:
             raise StoreError("disk full")
-        self.inner.append_many(events, owner=owner)
+        self.inner.append_many(events, **options)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -160,3 +174,37 @@ async def test_redaction_can_be_disabled_explicitly(db: str) -> None:
     await rec(b(ev.RunPaused, reason=f"key {secret}"))
     await rec.aclose()
     assert store.events("r")[1].reason == "key [REDACTED:openai_key]"  # type: ignore[union-attr]
+
+
+async def test_a_known_plan_text_is_stored_only_if_it_is_the_hashed_one(tmp_path: Path) -> None:
+    import hashlib
+
+    plan = Plan(goal="g", steps=(Step(id="a", tool="ok", args={"n": 1}),))
+    b = Seq("r")
+    proposed = b(ev.PlanProposed, plan=plan.to_data(), plan_hash=plan.plan_hash(), source="api")
+    for i, offered in enumerate((plan.canonical_json(), plan.canonical_json().replace('"a"', '"b"'))):
+        store = SqliteStore(tmp_path / f"{i}.db")
+        store.append_many([proposed], plan_texts={plan.plan_hash(): offered})
+        (row,) = store.plan_versions("r")
+        assert row.plan_json == plan.canonical_json()  # a wrong text is rebuilt from the event
+        assert hashlib.sha256(row.plan_json.encode()).hexdigest() == plan.plan_hash()
+
+
+async def test_flush_right_after_a_commit_landed_does_not_spin(tmp_path: Path) -> None:
+    # A commit's future is done one loop turn before its bookkeeping callback runs; a flush in
+    # that turn once awaited the done future in a loop that never yielded (the run hung in
+    # ``aclose``). Reach exactly that turn, then flush.
+    store = SqliteStore(tmp_path / "r.db")
+    rec = Recorder(store)
+    events = full_run("r", 1)
+    rec.append_nowait(events[0])
+    await asyncio.sleep(0)  # the end-of-turn commit starts
+    inflight = rec._inflight
+    assert inflight is not None
+    while not inflight.done():  # noqa: ASYNC110 - stepping loop turns one by one is the point
+        await asyncio.sleep(0)
+    assert rec._inflight is inflight  # done, its callback not run yet: the turn in question
+    rec.append_nowait(events[1])
+    await rec.flush()
+    assert store.last_seq("r") == 1
+    await rec.aclose()

@@ -176,6 +176,9 @@ class Agent:
         self._record = record
         # Where steps without an ``executor`` run: local (this process) or ray[:ADDRESS].
         self.backend = backend
+        if record:
+            # Imported with the agent, not when its first run is about to start its steps.
+            import forethought.runs.recording  # noqa: F401
         self.last_run_id: str | None = None
 
     # ----------------------------------------------------------------- collaborators
@@ -615,15 +618,14 @@ class Agent:
             return await executor.run()
         from forethought.runs.recording import execute_recorded
 
-        if start.prior:
-            # The store must hold the pre-execution events before the executor's first one.
-            await asyncio.to_thread(store.append_many, list(start.prior))
+        # The pre-execution events are committed with the executor's first ones, under the lease.
         return await execute_recorded(
             store,
             start.plan,
             self.tools,
             options,
             prior_events=start.prior,
+            prior_stored=False,
             goal=start.goal,
             plan_open=start.plan_open,
             on_executor=on_executor,

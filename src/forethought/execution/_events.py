@@ -1,4 +1,4 @@
-"""The executor's event plumbing: the two per-step events built fast, and ordered fan-out.
+"""The executor's event plumbing: the two per-step events, and ordered fan-out.
 
 ``EventLog`` fans a run's events out to any number of subscribers, each at its own pace. The
 scheduler appends synchronously (no await on the hot path); each subscriber has its own queue and
@@ -10,58 +10,16 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
-
-from pydantic import BaseModel
 
 from forethought.events.kinds import Event, StepStarted, StepSucceeded
 
 # ------------------------------------------------------------------------------ per-step events
 #
-# ``step_started`` and ``step_succeeded`` are emitted once per step each: building them through
-# pydantic validation was the executor's largest per-step cost. Their fields are typed by
-# construction here (ids, ints, floats, a fresh args dict, an output already normalized through
-# the event serializer), so they are assembled directly — the same instance layout validation
-# produces, checked once at import: the keys below must be the classes' fields in declaration
-# order (the serializer writes ``__dict__`` in that order) and pydantic must keep its instance
-# slots. If either ever changes, ``FAST_EVENTS`` is False and these validate like any event.
-
-_STARTED_FIELDS = (
-    "run_id",
-    "seq",
-    "ts",
-    "plan_version",
-    "kind",
-    "step_id",
-    "attempt",
-    "idempotency_key",
-    "args",
-    "backend",
-)
-_SUCCEEDED_FIELDS = (
-    "run_id",
-    "seq",
-    "ts",
-    "plan_version",
-    "kind",
-    "step_id",
-    "attempt",
-    "output",
-    "duration_s",
-)
-FAST_EVENTS = (
-    {"__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"}
-    <= set(getattr(BaseModel, "__slots__", ()))
-    and tuple(StepStarted.model_fields) == _STARTED_FIELDS
-    and tuple(StepSucceeded.model_fields) == _SUCCEEDED_FIELDS
-)
-_new = object.__new__
-_set = object.__setattr__
-# Shared by every event of the class: frozen models never change their fields-set (pydantic only
-# copies it, in ``model_copy``), and one set per event would cost a copy per event.
-_started_set = set(_STARTED_FIELDS)
-_succeeded_set = set(_SUCCEEDED_FIELDS)
+# ``step_started`` and ``step_succeeded`` are emitted once per step each. They are built through
+# pydantic's validating constructor: measured at 3.7 µs an event here, it is cheaper than
+# ``model_construct`` (5–7 µs), and an event's instance state stays pydantic's business.
 
 
 def step_started(
@@ -75,26 +33,18 @@ def step_started(
     args: dict[str, Any],
     backend: str,
 ) -> StepStarted:
-    fields = {
-        "run_id": run_id,
-        "seq": seq,
-        "ts": ts,
-        "plan_version": plan_version,
-        "kind": "step_started",
-        "step_id": step_id,
-        "attempt": attempt,
-        "idempotency_key": idempotency_key,
-        "args": args,
-        "backend": backend,
-    }
-    if not FAST_EVENTS:
-        return StepStarted.model_validate(fields)
-    event = _new(StepStarted)
-    _set(event, "__dict__", fields)
-    _set(event, "__pydantic_fields_set__", _started_set)
-    _set(event, "__pydantic_extra__", None)
-    _set(event, "__pydantic_private__", None)
-    return event
+    return StepStarted(
+        run_id=run_id,
+        seq=seq,
+        ts=ts,
+        plan_version=plan_version,
+        kind="step_started",
+        step_id=step_id,
+        attempt=attempt,
+        idempotency_key=idempotency_key,
+        args=args,
+        backend=backend,
+    )
 
 
 def step_succeeded(
@@ -107,25 +57,17 @@ def step_succeeded(
     output: Any,
     duration_s: float,
 ) -> StepSucceeded:
-    fields = {
-        "run_id": run_id,
-        "seq": seq,
-        "ts": ts,
-        "plan_version": plan_version,
-        "kind": "step_succeeded",
-        "step_id": step_id,
-        "attempt": attempt,
-        "output": output,
-        "duration_s": duration_s,
-    }
-    if not FAST_EVENTS:
-        return StepSucceeded.model_validate(fields)
-    event = _new(StepSucceeded)
-    _set(event, "__dict__", fields)
-    _set(event, "__pydantic_fields_set__", _succeeded_set)
-    _set(event, "__pydantic_extra__", None)
-    _set(event, "__pydantic_private__", None)
-    return event
+    return StepSucceeded(
+        run_id=run_id,
+        seq=seq,
+        ts=ts,
+        plan_version=plan_version,
+        kind="step_succeeded",
+        step_id=step_id,
+        attempt=attempt,
+        output=output,
+        duration_s=duration_s,
+    )
 
 
 # ------------------------------------------------------------------------------ fan-out
@@ -134,13 +76,17 @@ def step_succeeded(
 class EventLog:
     """Events of one execution. ``keep=False`` keeps no history (subscribers see only new ones)."""
 
-    def __init__(self, *, keep: bool = True) -> None:
+    def __init__(self, *, keep: bool = True, tap: Callable[[Event], None] | None = None) -> None:
         self.history: list[Event] | None = [] if keep else None
+        self.tap = tap
+        """Called with every event as it is pushed, before any subscriber sees it (the journal)."""
         self._subs: list[deque[Event]] = []
         self._news: asyncio.Future[None] | None = None
         self._closed = False
 
     def push(self, event: Any) -> None:
+        if self.tap is not None:
+            self.tap(event)
         if self.history is not None:
             self.history.append(event)
         for queue in self._subs:

@@ -43,6 +43,22 @@ Sink = Callable[[Event], Awaitable[None]]
 """Receives every event of the run, in ``seq`` order (e.g. the SQLite store)."""
 
 
+class Journal(Protocol):
+    """The durable log an execution writes ahead to (``runs.store.recorder.Recorder``).
+
+    The executor appends every event synchronously, in ``seq`` order, as it emits it; the
+    journal commits them in groups (one loop turn's events, or whatever arrived while the
+    previous commit was on disk) and reports each commit by calling ``watch``'s ``durable``
+    with the highest committed ``seq``, or ``broken`` with the reason when recording failed.
+    With a journal the executor calls no tool before everything emitted so far — the step's
+    own ``step_started`` and its dependencies' ``step_succeeded`` — is durable.
+    """
+
+    def append_nowait(self, event: Event) -> None: ...
+
+    def watch(self, durable: Callable[[int], None], broken: Callable[[BaseException], None]) -> None: ...
+
+
 class Gate(Protocol):
     """Decides whether a step that needs approval may start now."""
 

@@ -14,7 +14,6 @@ from forethought.plan.model import Plan, Step
 from forethought.plan.references import (
     ReferenceResolutionError,
     env_value,
-    has_env_references,
     lookup,
     resolve,
 )
@@ -43,22 +42,11 @@ def secret_env(name: str) -> str:
     return value
 
 
-_HAS_ENV = "_forethought_has_env"
-
-
-def _has_env(step: Step) -> bool:
-    """Whether the step's args hold a ``${env...}`` reference; cached on the (frozen) step the
-    way ``functools.cached_property`` caches, so the hot path pays for the walk once per step."""
-    cached = step.__dict__.get(_HAS_ENV)
-    if cached is None:
-        cached = step.__dict__[_HAS_ENV] = has_env_references(step.args)
-    return bool(cached)
-
-
 def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
     """``refs.resolve`` with a fast path for the common case: whole-value top-level references."""
     bindings = step.arg_bindings
-    if bindings is None or _has_env(step):
+    # Every argument a whole step reference: no other argument can hold a ``${env...}``.
+    if bindings is None or (len(bindings) < len(step.args) and step.uses_env):
         return dict(resolve(step.args, outputs, secret_env))
     args = dict(step.args)
     for name, source, ref in bindings:
@@ -100,33 +88,9 @@ def classify(exc: BaseException, limit_s: float | None) -> Failed:
     return Failed("error", f"{type(exc).__name__}: {exc}", True)
 
 
-_CTX_HAS_DICT = not hasattr(ToolContext, "__slots__")
-_new = object.__new__
-_set = object.__setattr__
-
-
 def context(run_id: str, step_id: str, attempt: int, key: str, extra: Mapping[str, Any]) -> ToolContext:
-    """A ToolContext without the frozen-dataclass ``__init__`` (six ``object.__setattr__`` calls).
-
-    Built once per attempt on the hot path; falls back to the constructor should ToolContext
-    ever gain ``__slots__``.
-    """
-    if not _CTX_HAS_DICT:
-        return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key, extra=extra)
-    ctx = _new(ToolContext)
-    _set(
-        ctx,
-        "__dict__",
-        {
-            "run_id": run_id,
-            "step_id": step_id,
-            "attempt": attempt,
-            "idempotency_key": key,
-            "workspace": None,
-            "extra": extra,
-        },
-    )
-    return ctx
+    """The ``ToolContext`` of one attempt."""
+    return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key, extra=extra)
 
 
 def spec_of(tools: Mapping[str, Tool], step: Step) -> ToolSpec | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from forethought.errors import ToolError
@@ -33,6 +33,7 @@ from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome, Retry, Su
 from forethought.oversight.checks import run_checks
 from forethought.plan.model import Step
 from forethought.plan.references import ReferenceResolutionError
+from forethought.tools._proc import ProcInfo
 from forethought.tools.base import Tool, ToolContext
 
 Pending = Coroutine[Any, Any, Outcome]
@@ -67,6 +68,9 @@ async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0, d
             args, ctx, t0 = _open(run, step, attempt, key, backend_name)
         except _Unresolved as exc:
             return exc.failure
+        if run.journal is not None and run.durable_seq < run.seq - 1:
+            await run.until_durable(run.seq - 1)  # write-ahead: the start (and all before) on disk
+            t0 = time.perf_counter()
         failure: Failed | None = None
         output: Any = None
         try:
@@ -106,13 +110,30 @@ def quick_attempt(run: RunContext, step: Step, tool: Tool) -> Outcome | Pending:
     returned. If it suspends (or fails and will retry), what is left is returned as an
     awaitable for the worker to finish in the step's task.
     """
+    opened = quick_open(run, step)
+    if type(opened) is Failed:
+        return opened
+    return quick_call(run, step, tool, opened)  # type: ignore[arg-type]
+
+
+def quick_open(run: RunContext, step: Step) -> Opened | Failed:
+    """Start a quick attempt without calling the tool yet: ``step_started`` is emitted.
+
+    With a journal the executor calls ``quick_call`` once that event is durable.
+    """
     sid = step.id
     key = run.keys.get(sid) or f"{run.run_id}:{sid}"  # ``run.key`` inlined: once per step
     try:
-        args, ctx, t0 = _open(run, step, 1, key, "local")
+        args, ctx, _ = _open(run, step, 1, key, "local")
     except _Unresolved as exc:
         return exc.failure
-    call = tool.invoke(args, ctx)
+    return Opened(step, args, ctx, run.seq - 1)
+
+
+def quick_call(run: RunContext, step: Step, tool: Tool, opened: Opened) -> Outcome | Pending:
+    """Call the tool of an opened quick attempt (see ``quick_attempt``)."""
+    t0 = time.perf_counter()
+    call = tool.invoke(opened.args, opened.ctx)
     try:
         first = call.send(None)
     except StopIteration as done:
@@ -126,6 +147,20 @@ def quick_attempt(run: RunContext, step: Step, tool: Tool) -> Outcome | Pending:
     except TOOL_FAILURES as exc:
         return _after_quick(run, step, tool, _fail(run, step, 1, t0, classify(exc, None)))
     return _finish_quick(run, step, tool, call, first, t0)
+
+
+class Opened:
+    """A quick attempt whose ``step_started`` is recorded and whose tool is not called yet."""
+
+    __slots__ = ("args", "ctx", "id", "seq", "step")
+
+    def __init__(self, step: Step, args: dict[str, Any], ctx: ToolContext, seq: int) -> None:
+        self.step = step
+        self.id = step.id
+        self.args = args
+        self.ctx = ctx
+        self.seq = seq
+        """The ``seq`` of its ``step_started``: the call waits until the journal has it."""
 
 
 async def _finish_quick(
@@ -182,10 +217,30 @@ def _open(
     _fold_started(state, event)
     state.last_seq = seq
     run.bus.push(event)
-    ctx = context(
-        run.run_id, sid, attempt, key, {"args": args, "record": run.record} if step.agent is not None else {}
-    )
+    if step.agent is not None:
+        extra: dict[str, Any] = {"args": args, "record": run.record}
+    elif run.journal is not None and backend_name == "local" and run.local_is_default:
+        # A command tool reports the process it spawns; recorded so that a resume can find a
+        # process group a killed runner left behind (see ``runs.store._writeahead``).
+        extra = {"on_process": _process_observer(run, sid, attempt)}
+    else:
+        extra = {}
+    ctx = context(run.run_id, sid, attempt, key, extra)
     return args, ctx, time.perf_counter()
+
+
+def _process_observer(run: RunContext, step_id: str, attempt: int) -> Callable[[ProcInfo], None]:
+    def observe(info: ProcInfo) -> None:
+        run.emit(
+            E.StepProcess,
+            step_id=step_id,
+            attempt=attempt,
+            pid=info.pid,
+            pgid=info.pgid,
+            start_time=info.start_time,
+        )
+
+    return observe
 
 
 def _succeed(run: RunContext, step: Step, attempt: int, t0: float, output: Any) -> Succeeded:

@@ -11,15 +11,17 @@ the executor; recovery reaches them only through ``recovery.Scheduler``.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from forethought.errors import StoreError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, apply
 from forethought.execution._events import EventLog
-from forethought.execution._parts import AgentRunner, Replanner
+from forethought.execution._parts import AgentRunner, Journal, Replanner
 from forethought.execution.backends.base import Backend, LocalBackend
 from forethought.oversight.checks import Critic
 from forethought.plan.model import Plan, Step
@@ -38,10 +40,14 @@ class RunContext:
     """
 
     __slots__ = (
+        "_durable_news",
+        "_journal_broken",
         "agent_runner",
         "backends",
         "bus",
         "critic",
+        "durable_seq",
+        "journal",
         "keys",
         "local_is_default",
         "max_replans",
@@ -73,6 +79,7 @@ class RunContext:
         replanner: Replanner | None,
         max_replans: int,
         record: Callable[..., Event],
+        journal: Journal | None = None,
     ) -> None:
         self.run_id = run_id
         self.state = state
@@ -99,6 +106,35 @@ class RunContext:
         self.max_replans = max_replans
         self.record = record
         """``Executor.record``: agent steps get it (in ``ctx.extra``) to log their model calls."""
+        self.journal = journal
+        """Where events must be durable before a tool is called (None: in memory only)."""
+        self.durable_seq = state.last_seq
+        """Highest ``seq`` the journal has committed (the prior events of a resume are stored)."""
+        self._durable_news: asyncio.Future[None] | None = None
+        self._journal_broken: BaseException | None = None
+
+    def set_durable(self, seq: int) -> None:
+        """The journal committed everything up to ``seq``: wake the attempts waiting for it."""
+        self.durable_seq = seq
+        news, self._durable_news = self._durable_news, None
+        if news is not None and not news.done():
+            news.set_result(None)
+
+    def journal_broke(self, exc: BaseException) -> None:
+        """Recording failed: nothing more becomes durable; waiting attempts raise ``StoreError``."""
+        self._journal_broken = exc
+        self.bus.tap = None  # the journal refuses events now; the in-memory run still ends cleanly
+        self.set_durable(self.durable_seq)
+
+    async def until_durable(self, seq: int) -> None:
+        """Return once event ``seq`` is durable (at once without a journal); ``StoreError`` if
+        recording failed first (the executor stops the run then)."""
+        while self.journal is not None and self.durable_seq < seq:
+            if self._journal_broken is not None:
+                raise StoreError(f"recording this run failed ({self._journal_broken}); the call was not made")
+            if self._durable_news is None:
+                self._durable_news = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._durable_news)
 
     def emit(self, cls: type[E._Event], **fields: Any) -> Any:
         """Build an event of ``cls`` with the next ``seq`` and append it (validated, folded)."""

@@ -9,11 +9,13 @@ descriptor with ``select()`` instead, whose timeout has microsecond resolution, 
 the ready events from epoll without waiting. I/O readiness still wakes it at once.
 
 Even a microsecond timeout wakes the thread late: the kernel (and the hypervisor under it) takes
-about 50 µs here to get a sleeping thread running again (p99 ≈ 80 µs). So the selector wakes
-``spin_s`` (default 100 µs) before a timer is due and polls epoll without sleeping until it is:
-timers fire within microseconds, for at most ``spin_s`` of CPU per timer wake-up (timers far
-apart — timeouts, backoffs, leases — cost nothing until their last 100 µs). ``spin_s=0`` turns
-this off.
+about 50 µs here to get a sleeping thread running again (p99 ≈ 80 µs). ``spin_s`` > 0 (opt-in;
+default 0, off) makes the selector wake that long before a timer is due and poll epoll without
+sleeping until it is: timers then fire within microseconds, at the price of up to ``spin_s`` of
+busy CPU per timer wake-up. It is off by default because the plain wait already keeps a DAG's
+makespan within a few per mille of its critical path (see bench/executor/REPORT.md), and CPU
+burnt in a poll loop is a cost every user pays; turn it on with
+``FORETHOUGHT_TIMER_SPIN_US`` (microseconds, e.g. 100) or ``new_event_loop(spin_s=...)``.
 
 The loop also asks the kernel for 1 µs of timer slack on the thread that creates it (the
 default, 50 µs, lets the kernel batch wake-ups at the cost of lateness; a scheduler whose job is
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import os
 import select
 import selectors
 import time
@@ -38,8 +41,17 @@ T = TypeVar("T")
 
 # select() takes descriptors below FD_SETSIZE only; past it, wait like the stock selector.
 _FD_SETSIZE = 1024
-# How long before a timer is due the selector stops sleeping and polls (see the module docstring).
-SPIN_S = 0.0001
+# How long before a timer is due the selector stops sleeping and polls: off unless asked for.
+SPIN_S = 0.0
+
+
+def _spin_from_env() -> float:
+    text = os.environ.get("FORETHOUGHT_TIMER_SPIN_US", "")
+    try:
+        return max(0.0, float(text) / 1e6) if text else SPIN_S
+    except ValueError:
+        return SPIN_S
+
 
 _EPOLL = hasattr(selectors, "EpollSelector")
 _Base: type[selectors.BaseSelector] = selectors.EpollSelector if _EPOLL else selectors.DefaultSelector
@@ -87,8 +99,12 @@ def _tighten_timer_slack() -> None:
         pass
 
 
-def new_event_loop(spin_s: float = SPIN_S) -> asyncio.AbstractEventLoop:
-    """A new asyncio event loop with precise timers (see the module docstring)."""
+def new_event_loop(spin_s: float | None = None) -> asyncio.AbstractEventLoop:
+    """A new asyncio event loop with precise timers (see the module docstring).
+
+    ``spin_s`` None: ``$FORETHOUGHT_TIMER_SPIN_US``, else off."""
+    if spin_s is None:
+        spin_s = _spin_from_env()
     if not _EPOLL:  # pragma: no cover - not Linux: the stock loop
         return asyncio.new_event_loop()
     _tighten_timer_slack()

@@ -52,7 +52,7 @@ from forethought.execution._steps import (
     spec_of,
     step_data,
 )
-from forethought.execution.attempts import Pending, attempts, quick_attempt
+from forethought.execution.attempts import Opened, Pending, attempts, quick_attempt, quick_call, quick_open
 from forethought.execution.context import How, RunContext
 from forethought.execution.options import ExecutorOptions
 from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome
@@ -120,7 +120,7 @@ class Executor:
             state=self.state,
             plan=plan,
             plan_hash=self.state.plan_hash if self._resuming else "",
-            bus=EventLog(keep=opts.keep_log),
+            bus=EventLog(keep=opts.keep_log, tap=opts.journal.append_nowait if opts.journal else None),
             tools=tools,
             backends=opts.backends,
             rng=random.Random(opts.seed),  # noqa: S311 - retry jitter, not cryptography
@@ -129,6 +129,7 @@ class Executor:
             replanner=opts.replanner,
             max_replans=opts.max_replans,
             record=self.record,
+            journal=opts.journal,
         )
         self._control = _Control(self)
         self._plan_closed = not plan_open
@@ -158,7 +159,11 @@ class Executor:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # Launched steps waiting for a worker to pick them up, in launch order. A halt does not
         # drop them: a worker still enters each one, and it stands down with its bookkeeping.
-        self._ready_q: deque[Step] = deque()
+        self._ready_q: deque[Step | Opened] = deque()
+        # With a journal: quick attempts whose ``step_started`` is not durable yet, in seq order.
+        # Released to ``_ready_q`` by ``_on_durable`` (their tools are called then), or stood
+        # down by a halt.
+        self._parked: deque[Opened] = deque()
         self._cancelling = False  # a halt cancelled the running steps
         self._workers: set[asyncio.Task[None]] = set()
         self._unstarted: set[asyncio.Task[None]] = set()  # spawned workers not yet running
@@ -304,6 +309,8 @@ class Executor:
         self._started = True
         self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
+        if self.options.journal is not None:
+            self.options.journal.watch(self._on_durable, self._on_journal_broken)
         pumps = [asyncio.create_task(self._pump_sink(s), name=f"sink-{i}") for i, s in enumerate(self._sinks)]
         if self._supervisor is not None:
             pumps.append(asyncio.create_task(self._pump_supervisor(), name="supervisor"))
@@ -466,14 +473,20 @@ class Executor:
                     approver=self._approved_by,
                     scope=self._approval_scope,
                 )
-        if self._resuming:
+        # Prior events that only planned, validated and approved the plan (the Agent's) start a
+        # fresh run: nothing was called, so no process to reap and nothing to review. (With
+        # write-ahead no tool runs before its start is recorded.)
+        fresh = plan is not None and self._plan_closed and (not self._resuming or self._nothing_ran(plan))
+        resuming = self._resuming and not fresh
+        if resuming:
             self._reap_orphans()
-        if self._resuming and self._recorded_failure is not None:
+        if resuming and self._recorded_failure is not None:
             self._resume_failed(self._recorded_failure)
             return
-        if self._resuming and self._review_interrupted(self._steps.values()):
+        if resuming and self._review_interrupted(self._steps.values()):
             return
-        if plan is not None and not self._resuming and self._plan_closed:
+        if fresh:
+            assert plan is not None
             self._link_fresh(plan)
         else:
             self._link(list(self._steps.values()))
@@ -482,6 +495,12 @@ class Executor:
                     self._skip_descendants(sid, f"dependency {sid!r} failed")
         if self._plan_closed:
             self._fail_unreachable()
+
+    def _nothing_ran(self, plan: Plan) -> bool:
+        """No step of ``plan`` has any recorded progress (prior events that only planned,
+        validated and approved it, as the ``Agent`` hands over): wired like a fresh run."""
+        steps = self.state.steps
+        return all(steps[s.id].status == "pending" for s in plan.steps if s.id in steps)
 
     def _resume_failed(self, sid: str) -> None:
         """The recorded run failed for good at ``sid``: none of its plan runs again; only the
@@ -616,6 +635,7 @@ class Executor:
         self._cancel_reason = reason
         for task in self._tasks.values():
             task.cancel()
+        self._unpark()
         self._queues.clear()
         self._queued = 0
         if skip:
@@ -739,26 +759,52 @@ class Executor:
         assert task is not None
         self._unstarted.discard(task)
         queue, tasks, quick, run = self._ready_q, self._tasks, self._quick, self._run
+        journal = run.journal is not None
         clock = time.perf_counter
         picking = True
         slice_end = clock() + _SLICE_S
         try:
             while queue:
-                step = queue.popleft()
-                sid = step.id
-                if self._stop is not None or self._fatal is not None:
-                    self._stand_down(step)
-                    continue
-                task.set_name(sid)
-                tool = quick.get(sid)
-                started: Outcome | Pending
-                if tool is not None:
+                if clock() > slice_end:
+                    await asyncio.sleep(0)
+                    slice_end = clock() + _SLICE_S
+                    if not queue:
+                        break
+                item = queue.popleft()
+                if type(item) is Opened:  # its start is durable now: call the tool
+                    step = item.step
+                    sid = step.id
+                    if self._stop is not None or self._fatal is not None:
+                        self._stand_down_opened(step)
+                        continue
+                    task.set_name(sid)
+                    started: Outcome | Pending
                     try:
-                        started = quick_attempt(run, step, tool)
+                        started = quick_call(run, step, quick[sid], item)
                     except BaseException as exc:
                         started = self._step_broke(step, exc)
                 else:
-                    started = attempts(run, step, self._how[sid])
+                    step = item  # type: ignore[assignment]
+                    sid = step.id
+                    if self._stop is not None or self._fatal is not None:
+                        self._stand_down(step)
+                        continue
+                    task.set_name(sid)
+                    tool = quick.get(sid)
+                    if tool is not None:
+                        try:
+                            if journal:  # record the start; the call waits for the journal
+                                opened = quick_open(run, step)
+                                if type(opened) is Opened:
+                                    self._park(opened)
+                                    continue
+                                started = opened  # type: ignore[assignment]
+                            else:
+                                started = quick_attempt(run, step, tool)
+                        except BaseException as exc:
+                            started = self._step_broke(step, exc)
+                    else:
+                        started = attempts(run, step, self._how[sid])
                 outcome: Outcome
                 # Identity first: success is the common case and ``is`` its cheapest test. mypy
                 # cannot narrow by identity, hence the ignore on the coroutine branch.
@@ -801,14 +847,53 @@ class Executor:
                     self._after_failure(step, outcome.failure_class, outcome.message)
                 if self._running == 0:
                     self._poke()
-                if clock() > slice_end:
-                    await asyncio.sleep(0)
-                    slice_end = clock() + _SLICE_S
         finally:
             if picking:
                 self._pickers -= 1
             if queue and self._pickers == 0:  # this worker was cancelled: the rest still run
                 self._spawn_workers(1)
+
+    # ------------------------------------------------------------------ write-ahead (journal)
+
+    def _park(self, opened: Opened) -> None:
+        """Hold an opened quick attempt until its ``step_started`` is durable."""
+        if opened.seq <= self._run.durable_seq:
+            self._ready_q.append(opened)
+        else:
+            self._parked.append(opened)
+
+    def _on_durable(self, seq: int) -> None:
+        """The journal committed up to ``seq``: call the tools whose starts are now on disk."""
+        self._run.set_durable(seq)
+        parked = self._parked
+        if not parked or parked[0].seq > seq:
+            return
+        queue = self._ready_q
+        while parked and parked[0].seq <= seq:
+            queue.append(parked.popleft())
+        if self._pickers == 0:
+            self._spawn_workers(1)
+
+    def _on_journal_broken(self, exc: BaseException) -> None:
+        """Recording failed: no tool may be called any more; stop the run (it can be resumed)."""
+        self._run.journal_broke(exc)
+        self._request_stop(StopRequest("paused", f"recording the run failed: {exc}"))
+        self._unpark()
+
+    def _unpark(self) -> None:
+        """Hand every parked attempt to a worker, which stands it down (the run is stopping)."""
+        if self._parked:
+            self._ready_q.extend(self._parked)
+            self._parked.clear()
+            if self._pickers == 0:
+                self._spawn_workers(1)
+
+    def _stand_down_opened(self, step: Step) -> None:
+        """A parked attempt whose tool the stopping run will not call: cancelled, not run."""
+        self._emit(E.StepCancelled, step_id=step.id, reason=self._cancel_reason)
+        self._release(step)
+        if self._running == 0:
+            self._poke()
 
     def _stand_down(self, step: Step) -> None:
         """A launched step the run stopped before it started: skipped (failed stop) or left."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from forethought.execution._parts import AgentRunner, Gate, Replanner, Sink, SupervisorHook
+from forethought.execution._parts import AgentRunner, Gate, Journal, Replanner, Sink, SupervisorHook
 from forethought.execution.backends.base import Backend
 from forethought.oversight.checks import Critic
 
@@ -39,6 +39,9 @@ class ExecutorOptions:
     backends: Mapping[str, Backend] | None = None
     """Execution backends by name; the executor closes them only if it made them (None)."""
     sinks: Sequence[Sink] = ()
+    journal: Journal | None = None
+    """The durable log (``runs.recording`` passes the store's recorder): every event is appended
+    to it as it is emitted, and no tool is called before what it depends on is durable."""
     config: Mapping[str, Any] = field(default_factory=dict)
     """Recorded in ``run_created`` (the run's settings, for ``show`` and ``resume``)."""
     seed: int | None = None

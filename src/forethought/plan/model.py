@@ -158,6 +158,11 @@ class Step(_Frozen):
             out.append((str(ref.location[1]), ref.step_id, ref if ref.path else None))
         return tuple(out)
 
+    @cached_property
+    def uses_env(self) -> bool:
+        """Whether ``args`` hold a ``${env.NAME}`` reference (resolved when the step starts)."""
+        return refs.has_env_references(self.args)
+
     def referenced_steps(self) -> set[str]:
         """Ids of steps whose outputs this step's args reference."""
         return {r.step_id for r in self.arg_references}

@@ -6,10 +6,8 @@ Composes a ``Store``, a ``Recorder`` sink, the write-ahead backends, the run's l
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from forethought.errors import UserError
@@ -24,22 +22,6 @@ from forethought.runs.store.base import LeaseLost, Store
 from forethought.runs.store.recorder import OnCommit, Recorder
 from forethought.runs.store.sqlite import new_owner_id
 from forethought.tools.base import Tool
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while a long run is rebuilt from its events.
-
-    Loading, folding and validating a 10,000-step run allocates ~100k long-lived objects and no
-    cycles; with the GC on, full collections over the growing heap roughly double the time.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 @dataclass
@@ -67,27 +49,33 @@ async def execute_recorded(
     owner: str | None = None,
     on_executor: Callable[[Executor], None] | None = None,
     backend_factories: Mapping[str, Callable[[], Backend]] | None = None,
+    prior_stored: bool = True,
 ) -> RunState:
     """Run (or, with ``prior_events``, continue) a plan with every event recorded in ``store``.
 
-    Non-idempotent tool calls and agent steps start only after their ``step_started`` is durable;
-    the run's lease is held for the duration.
+    ``prior_stored=False``: ``prior_events`` begin a new run and are not stored yet (the
+    ``Agent``'s plan, validation and approval events, redacted already); they are committed with
+    the executor's first events, under the run's lease, in one transaction.
+
+    No tool call or agent step starts before everything it depends on is durable: its own
+    ``step_started`` and its dependencies' outcomes. The run's lease is held for the duration.
     """
     opts = options if options is not None else ExecutorOptions()
     owner = owner or new_owner_id()
     recorder = Recorder(store, on_commit=on_commit, owner=owner)
+    if plan is not None:
+        recorder.know_plan(plan.plan_hash(), plan.canonical_json())
     seq = _SeqBox()
     backends = durable_backends(recorder, seq, dict(backend_factories or {}))
     agent_runner = opts.agent_runner
     if agent_runner is not None:
         agent_runner = write_ahead_agent_runner(agent_runner, recorder, seq)
-    opts = dataclasses.replace(
-        opts, sinks=[*opts.sinks, recorder], backends=backends, agent_runner=agent_runner
+    # The recorder is the executor's journal: every event is appended to it as it is emitted,
+    # and no tool is called before what it depends on is durable.
+    opts = dataclasses.replace(opts, journal=recorder, backends=backends, agent_runner=agent_runner)
+    executor = Executor(
+        plan, tools, opts, prior_events=prior_events, run_id=run_id, goal=goal, plan_open=plan_open
     )
-    with gc_paused():  # the executor folds prior_events again: same reasoning as resume_run
-        executor = Executor(
-            plan, tools, opts, prior_events=prior_events, run_id=run_id, goal=goal, plan_open=plan_open
-        )
     seq.executor = executor
     if on_executor is not None:
         on_executor(executor)
@@ -97,11 +85,14 @@ async def execute_recorded(
 
     try:
         async with held_lease(store, executor.run_id, owner=owner, ttl_s=lease_ttl_s, on_lost=lost):
-            if not prior_events and store.last_seq(executor.run_id) >= 0:
+            if (not prior_events or not prior_stored) and store.last_seq(executor.run_id) >= 0:
                 raise UserError(
                     f"run id {executor.run_id!r} is already taken in the run "
                     "database; choose another id, or resume that run"
                 )
+            if not prior_stored:
+                for event in prior_events:  # redacted by their author, as the Agent does
+                    recorder.append_nowait(event, redacted=True)
             try:
                 state = await executor.run()
             finally:

@@ -20,7 +20,7 @@ from forethought.plan.model import Plan
 from forethought.runs.approval import approval_gate
 from forethought.runs.integrity import refuse_if_modified
 from forethought.runs.leases import DEFAULT_LEASE_TTL_S, append_under_lease
-from forethought.runs.recording import execute_recorded, gc_paused
+from forethought.runs.recording import execute_recorded
 from forethought.runs.review import InterruptedStepsReview, fresh_approval_gate, review_events
 from forethought.runs.run_ids import resolve_run_id
 from forethought.runs.store.base import Store
@@ -75,10 +75,9 @@ async def resume_run(
     await asyncio.to_thread(store.acquire_lease, run_id, owner, lease_ttl_s)
     try:
         await asyncio.to_thread(refuse_if_modified, store, run_id)  # edited/trimmed/spliced record
-        with gc_paused():  # rebuilding creates ~100k objects and no garbage (see below)
-            events = await asyncio.to_thread(store.events, run_id)
-            state = fold(events)
-            plan = Plan.model_validate(state.plan) if state.plan else None
+        events = await asyncio.to_thread(store.events, run_id)
+        state = fold(events)
+        plan = Plan.model_validate(state.plan) if state.plan else None
         if state.status == "succeeded":
             raise UserError(
                 f"run {run_id} already succeeded; nothing to resume "

@@ -153,7 +153,17 @@ class Materializer:
         if run is None:
             run = self._runs[e.run_id] = _RunPatch(e.run_id, e.ts, e.ts, e.seq)
         run.last_ts, run.last_seq = e.ts, e.seq
-        if isinstance(e, RunCreated):
+        # The two events of every step first: most of a long run's events are these.
+        if type(e) is StepStarted:
+            s = self._step(e.run_id, e.step_id)
+            s.status, s.attempts = "running", max(s.attempts, e.attempt)
+            if s.started_at is None:
+                s.started_at = e.ts
+            s.ended_at, s.error = None, None
+        elif type(e) is StepSucceeded:
+            s = self._step(e.run_id, e.step_id)
+            s.status, s.attempts, s.ended_at, s.error = ("succeeded", max(s.attempts, e.attempt), e.ts, None)
+        elif isinstance(e, RunCreated):
             run.goal, run.status = e.goal, "running"
         elif isinstance(e, (PlanProposed, PlanRevised)):
             version = e.new_version if isinstance(e, PlanRevised) else e.plan_version

@@ -3,7 +3,7 @@ before extending it. Backend-neutral, so SQLite and PostgreSQL apply the same ru
 
 from __future__ import annotations
 
-import gc
+import hashlib
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -40,6 +40,13 @@ def stored_head(run_id: str, row: tuple[Any, ...] | None, key: bytes) -> bytes:
     return head
 
 
+def known_plan_text(text: str | None, plan_hash: str) -> str | None:
+    """A caller's canonical text of the plan, if it is the one ``plan_hash`` names."""
+    if text is None or hashlib.sha256(text.encode("utf-8")).hexdigest() != plan_hash:
+        return None
+    return text
+
+
 def parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
     """Stored JSON bodies → events, each validated by the event union.
 
@@ -49,10 +56,6 @@ def parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
     """
     out: list[Event] = []
     parse = _EVENT_ADAPTER.validate_json
-    # Tens of thousands of new objects and no garbage: without this the cyclic GC runs full
-    # collections over the growing heap many times and doubles the load time of a long run.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
     try:
         for body in bodies:
             out.append(parse(body))
@@ -62,7 +65,4 @@ def parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:
             f"({exc.error_count()} errors, first: {exc.errors()[0]['msg']}); "
             "the database was edited by hand or by an incompatible version"
         ) from None
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     return out

@@ -1,21 +1,18 @@
-"""Write-ahead for side effects: a non-idempotent tool never acts before its start is on disk.
+"""Write-ahead for calls the executor does not make itself: other backends, agent steps.
 
-The executor hands events to sinks asynchronously (a slow sink must not slow scheduling), so
-without help a tool could run, act, and the process die before its ``step_started`` reached the
-database; the resumed run would then see the step as never started and run it again — the
-duplicated side effect users of other runtimes report after ``kill -9``. These wrappers sit
-between the executor and the place a call happens (a backend, the agent runner) and wait until
-every event emitted so far, the step's ``step_started`` included, is committed.
+The executor writes ahead on its own for the stock local backend (``ExecutorOptions.journal``):
+it calls no tool before the step's ``step_started`` and everything emitted before it — its
+dependencies' outcomes included — is committed. A call that goes elsewhere (the process
+backend, a backend of the caller's, the agent runner) passes through these wrappers, which wait
+the same way before handing it on, so that a crash can never hide that a call may have started
+and a step never acts on a dependency's result that a resume would not find.
 
-Idempotent tools skip the wait: re-running them after a crash is safe by definition, and not
-waiting lets their events be group-committed.
-
-Every call also gets ``ctx.extra["on_process"]``: a command tool reports the OS process it
-started, and the executor records it as ``step_process`` (pid, pgid, start time) so that a resumed
-run can find and kill a process group that outlived a killed runner before anyone reviews or
-retries the step. That record follows the spawn (it cannot precede it); the window in between is
-covered by the supervisor that kills the group with the runner and by the ``FORETHOUGHT_RUN_ID``
-environment tag resume also looks for (see ``tools._proc``).
+Every call on the local backend also gets ``ctx.extra["on_process"]``: a command tool reports the
+OS process it started, and the executor records it as ``step_process`` (pid, pgid, start time) so
+that a resumed run can find and kill a process group that outlived a killed runner before anyone
+reviews or retries the step. That record follows the spawn (it cannot precede it); the window in
+between is covered by the supervisor that kills the group with the runner and by the
+``FORETHOUGHT_RUN_ID`` environment tag resume also looks for (see ``tools._proc``).
 """
 
 from __future__ import annotations
@@ -36,7 +33,7 @@ AgentRunnerFn = Callable[[Step, ToolContext], Any]
 
 
 class WriteAheadBackend:
-    """A backend that commits the record of a call before making a non-idempotent call."""
+    """A backend that makes a call only once everything recorded before it is committed."""
 
     def __init__(
         self, name: str, make_inner: Callable[[], Backend], recorder: Recorder, current_seq: SeqSource
@@ -48,8 +45,7 @@ class WriteAheadBackend:
         self._current_seq = current_seq
 
     async def call(self, tool: Tool, args: dict[str, Any], ctx: ToolContext) -> Any:
-        if not tool.spec.idempotent:
-            await self._recorder.wait_durable(ctx.run_id, self._current_seq())
+        await self._recorder.wait_durable(ctx.run_id, self._current_seq())
         if self._inner is None:
             self._inner = self._make_inner()  # e.g. a process pool, only when first needed
         options = self._ray_options(ctx.step_id)
@@ -115,8 +111,11 @@ def write_ahead_agent_runner(runner: Any, recorder: Recorder, current_seq: SeqSo
 
 def durable_backends(
     recorder: Recorder, current_seq: SeqSource, extra: dict[str, Callable[[], Backend]] | None = None
-) -> dict[str, WriteAheadBackend]:
-    """The executor's standard backends (``local``, ``process``), each behind the write-ahead."""
+) -> dict[str, Backend]:
+    """The executor's standard backends (``local``, ``process``), each behind the write-ahead.
+
+    The stock local backend is not wrapped: the executor writes ahead for it itself (and then
+    calls tools without a task or an await of their own)."""
     from forethought.execution.backends.base import LocalBackend
 
     def make_process() -> Backend:
@@ -135,4 +134,9 @@ def durable_backends(
         "ray": make_ray,
     }
     factories.update(extra or {})
-    return {name: WriteAheadBackend(name, f, recorder, current_seq) for name, f in factories.items()}
+    return {
+        name: LocalBackend()
+        if name == "local" and f is LocalBackend
+        else WriteAheadBackend(name, f, recorder, current_seq)
+        for name, f in factories.items()
+    }

@@ -11,7 +11,7 @@ implement the same methods and be wrapped the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -126,8 +126,19 @@ class Store(Protocol):
         """Append one event durably (same contract as ``append_many([event])``)."""
         ...
 
-    def append_many(self, events: Sequence[Event], *, owner: str | None = None) -> None:
+    def append_many(
+        self,
+        events: Sequence[Event],
+        *,
+        owner: str | None = None,
+        bodies: Sequence[str] | None = None,
+        plan_texts: Mapping[str, str] | None = None,
+    ) -> None:
         """Append events in one transaction: all or nothing.
+
+        ``bodies``: the events' JSON text (``event_to_json``) when the caller has it already;
+        ``plan_texts``: canonical plan JSON by plan hash, for plans the caller holds (used only
+        when the text's sha256 is that hash; otherwise the store rebuilds it from the event).
 
         Per run, sequence numbers must continue exactly from the last stored one (the first event
         of a run has seq 0); otherwise ``SequenceError`` and nothing is written. With ``owner``

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from forethought._extras import import_extra, missing_extra
@@ -35,7 +35,7 @@ from forethought.runs.store._materialize import canonical_plan_text
 from forethought.runs.store._owners import owner_is_dead
 from forethought.runs.store._pg_append import append_tx
 from forethought.runs.store._pg_migrations import migrate
-from forethought.runs.store._rows import parse_bodies
+from forethought.runs.store._rows import known_plan_text, parse_bodies
 from forethought.runs.store.base import (
     ChainRow,
     Lease,
@@ -179,17 +179,30 @@ class PostgresStore:
     def append(self, event: Event, *, owner: str | None = None) -> None:
         self.append_many((event,), owner=owner)
 
-    def append_many(self, events: Sequence[Event], *, owner: str | None = None) -> None:
+    def append_many(
+        self,
+        events: Sequence[Event],
+        *,
+        owner: str | None = None,
+        bodies: Sequence[str] | None = None,
+        plan_texts: Mapping[str, str] | None = None,
+    ) -> None:
         if not events:
             return
-        bodies = [event_to_json(e) for e in events]
-        plan_texts = {
-            id(e): canonical_plan_text(e.plan, e.plan_hash)
+        if bodies is None:
+            bodies = [event_to_json(e) for e in events]
+        elif len(bodies) != len(events):
+            raise ValueError("append_many: one body per event")
+        known = plan_texts or {}
+        texts = {
+            id(e): known_plan_text(known.get(e.plan_hash), e.plan_hash)
+            or canonical_plan_text(e.plan, e.plan_hash)
             for e in events
             if isinstance(e, (PlanProposed, PlanRevised))
         }
         key = self.record_key()
-        self._run(lambda conn: append_tx(conn, events, bodies, owner, plan_texts, key), write=True)
+        body_list = list(bodies)
+        self._run(lambda conn: append_tx(conn, events, body_list, owner, texts, key), write=True)
 
     def record_key(self) -> bytes:
         if self._record_key is None:

@@ -1,71 +1,45 @@
-"""The recorder: an async event sink that redacts events and appends them to a ``Store``.
+"""The recorder: the run's journal — it redacts events and commits them to a ``Store`` in groups.
 
-Plug it into the executor's sinks. What it guarantees, and how:
+The executor appends every event to it synchronously as it emits it (``append_nowait``; it is
+the executor's ``Journal``), and it also works as an ordinary async event sink
+(``await recorder(event)``). What it guarantees, and how:
 
-- **Group commit.** ``await recorder(event)`` only queues the event; a background writer task
-  commits everything queued in one transaction, and whatever arrives while a commit (an fsync)
-  is in flight goes into the next one. Under load one fsync covers hundreds of events; the
-  scheduler never waits for the disk.
-- **Write-ahead where it matters.** Code about to do something irreversible calls
-  ``await recorder.wait_durable(run_id, seq)`` and resumes only once the record of everything up
-  to ``seq`` is committed. The write-ahead backends (``store._writeahead``) do this before every
-  non-idempotent tool call, so a crash can never hide that such a call may have started.
-- **Order and all-or-nothing.** Events are committed in the order received; a failed append
-  stops the recorder (``StoreError`` on every later call) rather than leave a gap.
-
-Chatty events with nothing durable behind them (a lone ``run_created``, ``step_ready``) linger
-for at most ``max_delay_s`` so they share a commit with what follows.
+- **Group commit per loop turn.** Appending only queues the event (serialized once, here). The
+  first event of a loop turn schedules a commit for the end of that turn; the commit runs in the
+  recorder's own writer thread — one transaction, one fsync — while the loop goes on, and
+  whatever arrives meanwhile goes into the next commit, started the moment this one is on disk.
+  A fan-out of 6,000 steps costs a handful of fsyncs, and a lone event is committed at once.
+- **Write-ahead.** ``watch`` tells the executor about every commit (the highest durable
+  ``seq``), so it calls no tool before the tool's ``step_started`` and its dependencies'
+  ``step_succeeded`` are on disk; ``await recorder.wait_durable(run_id, seq)`` is the same for
+  any other code about to do something irreversible (the write-ahead backends).
+- **Order and all-or-nothing.** Events are committed in the order received; a failed commit
+  stops the recorder (``StoreError`` on every later call, ``broken`` to the watchers) rather than
+  leave a gap.
 
 Secrets are removed before an event reaches the store (``forethought.oversight.redaction``),
-including values registered while the run goes on (a resolved ``${env.NAME}``).
+including values registered while the run goes on (a resolved ``${env.NAME}``). The JSON text a
+secret screen reads is the very text that is stored: an event is serialized once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor  # imported now, not at the first commit
 
 from forethought.errors import StoreError
-from forethought.events.kinds import Event
+from forethought.events.kinds import Event, event_to_json
 from forethought.oversight.redaction import Redactor, default_redactor
 from forethought.runs.store.base import LeaseLost, Store
 
-# Kinds that are committed as soon as the writer can; anything else may linger ``max_delay_s``.
-# ``run_created`` lingers on purpose: alone it is useless to a resume (no plan yet), so it is
-# committed together with the plan that follows it.
-DURABLE_KINDS: frozenset[str] = frozenset(
-    {
-        "plan_proposed",
-        "plan_validated",
-        "plan_approved",
-        "plan_revised",
-        "approval_requested",
-        "approval_decided",
-        "step_started",
-        "step_process",  # pid/pgid of a tool: resume's orphan check needs it soon (issue 15/6)
-        "step_succeeded",
-        "step_failed",
-        "step_skipped",
-        "step_cancelled",
-        "step_needs_review",
-        "check_failed",
-        "replan_requested",
-        "budget_exceeded",
-        "compensation_started",
-        "compensation_succeeded",
-        "compensation_failed",
-        "run_paused",
-        "run_resumed",
-        "run_finished",
-    }
-)
-
 OnCommit = Callable[[Sequence[Event]], None]
+Durable = Callable[[int], None]
+Broken = Callable[[BaseException], None]
 
 
 class Recorder:
-    """``await recorder(event)``; ``await recorder.aclose()`` when the run ends (flushes)."""
+    """``append_nowait(event)`` or ``await recorder(event)``; ``await recorder.aclose()`` at the end."""
 
     def __init__(
         self,
@@ -73,10 +47,8 @@ class Recorder:
         *,
         redactor: Redactor | None = None,
         redact: bool = True,
-        durable_kinds: frozenset[str] = DURABLE_KINDS,
-        max_batch: int = 5000,
-        max_pending: int = 50_000,
-        max_delay_s: float = 0.05,
+        max_batch: int = 20_000,
+        max_pending: int = 100_000,
         on_commit: OnCommit | None = None,
         owner: str | None = None,
     ) -> None:
@@ -86,105 +58,136 @@ class Recorder:
         # registered during the run (``${env.NAME}``, see ``register_secret``) are covered.
         self._redactor = redactor
         self._redact = redact
-        self._durable = durable_kinds
         self._max_batch = max_batch
         self._max_pending = max_pending
-        self._max_delay_s = max_delay_s
         self._on_commit = on_commit
-        self._pending: list[Event] = []
-        self._urgent = False
-        self._lock = asyncio.Lock()
-        self._kick: asyncio.Event | None = None
-        self._writer: asyncio.Task[None] | None = None
+        self._events: list[Event] = []
+        self._bodies: list[str] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._scheduled = False  # a commit is due at the end of this loop turn
+        self._inflight: asyncio.Future[None] | None = None
+        # One writer thread of our own: commits are ordered, and never queue behind tool calls
+        # in the loop's default executor.
+        self._thread: ThreadPoolExecutor | None = None
         self._failed: BaseException | None = None
         self._closed = False
         self._committed_seq: dict[str, int] = {}
         self._news: asyncio.Future[None] | None = None
+        self._watchers: list[tuple[Durable, Broken]] = []
+        self._plan_texts: dict[str, str] = {}
         self.committed = 0
         self.commits = 0
 
-    async def __call__(self, event: Event) -> None:
+    # ------------------------------------------------------------------ appending
+
+    def append_nowait(self, event: Event, *, redacted: bool = False) -> None:
+        """Queue ``event`` for the commit at the end of this loop turn (``Journal``).
+
+        ``redacted``: the caller removed secrets already (the ``Agent``'s pre-execution events).
+        """
         self._check()
-        if self._redact:
-            event = (self._redactor or default_redactor()).redact_event(event)
-        self._pending.append(event)
-        if event.kind in self._durable:
-            self._urgent = True
-        self._start_writer()
-        if len(self._pending) >= self._max_pending:
+        body = event_to_json(event)
+        if self._redact and not redacted:
+            redactor = self._redactor or default_redactor()
+            if redactor.might_contain_secret(body):
+                clean = redactor.redact_event(event)
+                if clean is not event:
+                    event, body = clean, event_to_json(clean)
+        self._events.append(event)
+        self._bodies.append(body)
+        if not self._scheduled and self._inflight is None:
+            self._scheduled = True
+            if self._loop is None:
+                self._loop = asyncio.get_running_loop()
+            self._loop.call_soon(self._commit_next)
+
+    async def __call__(self, event: Event) -> None:
+        """The recorder as an async event sink."""
+        self.append_nowait(event)
+        if len(self._events) >= self._max_pending:
             await self.flush()  # back-pressure: the disk is far behind, bound our memory
 
-    def _start_writer(self) -> None:
-        if self._kick is None:
-            self._kick = asyncio.Event()
-        if self._writer is None and not self._closed:
-            self._writer = asyncio.get_running_loop().create_task(
-                self._write_loop(), name="forethought-recorder"
-            )
-        self._kick.set()
+    def know_plan(self, plan_hash: str, canonical_text: str) -> None:
+        """The canonical JSON of a plan this run records: the store keeps it in
+        ``plan_versions`` without rebuilding it from the event (it checks the hash)."""
+        self._plan_texts[plan_hash] = canonical_text
 
-    async def _write_loop(self) -> None:
-        assert self._kick is not None
-        while True:
-            await self._kick.wait()
-            self._kick.clear()
-            if not self._urgent and self._pending:
-                # Nothing durable queued: give followers a moment to share the commit.
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wait_urgent(), self._max_delay_s)
-            try:
-                await self.flush()
-            except Exception:
-                return  # recorded in self._failed; surfaced to the next caller
+    def watch(self, durable: Durable, broken: Broken) -> None:
+        """Call ``durable(seq)`` after every commit, or ``broken(exc)`` once if recording fails."""
+        self._watchers.append((durable, broken))
 
-    async def _wait_urgent(self) -> None:
-        assert self._kick is not None
-        while not self._urgent:
-            await self._kick.wait()
-            self._kick.clear()
+    # ------------------------------------------------------------------ committing
+
+    def _commit_next(self) -> None:
+        """Start committing what is queued, unless a commit is in flight (it starts the next)."""
+        self._scheduled = False
+        if self._inflight is not None or not self._events or self._failed is not None:
+            return
+        n = self._max_batch
+        events, bodies = self._events[:n], self._bodies[:n]
+        del self._events[:n], self._bodies[:n]
+        loop = self._loop
+        assert loop is not None
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="forethought-recorder")
+        inflight = self._inflight = loop.run_in_executor(self._thread, self._append, events, bodies)
+        inflight.add_done_callback(lambda done: self._committed(done, events))
+
+    def _append(self, events: Sequence[Event], bodies: Sequence[str]) -> None:
+        self.store.append_many(events, owner=self.owner, bodies=bodies, plan_texts=self._plan_texts)
+
+    def _committed(self, done: asyncio.Future[None], batch: Sequence[Event]) -> None:
+        self._inflight = None
+        exc = done.exception() if not done.cancelled() else asyncio.CancelledError()
+        if exc is not None:
+            # A failed append leaves a hole we cannot fill correctly later: stop recording
+            # and fail every later call rather than write a gapped log.
+            self._failed = exc
+            self._events.clear()
+            self._bodies.clear()
+            self._wake_waiters()
+            for _, broken in self._watchers:
+                broken(exc)
+            return
+        self.committed += len(batch)
+        self.commits += 1
+        committed = self._committed_seq
+        for e in batch:
+            committed[e.run_id] = e.seq
+        last = batch[-1].seq
+        self._wake_waiters()
+        if self._on_commit is not None:
+            self._on_commit(batch)
+        for durable, _ in self._watchers:
+            durable(last)
+        if self._events and not self._scheduled:
+            self._commit_next()  # everything that arrived during this fsync, in one more
 
     async def flush(self) -> None:
-        """Commit everything queued so far; returns once it is durable."""
-        async with self._lock:
+        """Commit everything queued so far; returns once it is durable (``StoreError`` if not)."""
+        while True:
             self._check()
-            while self._pending:
-                batch = self._pending[: self._max_batch]
-                del self._pending[: len(batch)]
-                self._urgent = any(e.kind in self._durable for e in self._pending)
-                try:
-                    await asyncio.to_thread(self._append, batch)
-                except BaseException as exc:
-                    # A failed append leaves a hole we cannot fill correctly later: stop
-                    # recording and fail every later call rather than write a gapped log.
-                    self._failed = exc
-                    self._wake_waiters()
-                    raise
-                self.committed += len(batch)
-                self.commits += 1
-                for e in batch:
-                    self._committed_seq[e.run_id] = e.seq
-                self._wake_waiters()
-                if self._on_commit is not None:
-                    self._on_commit(batch)
-
-    def _append(self, batch: Sequence[Event]) -> None:
-        self.store.append_many(batch, owner=self.owner)
+            if self._inflight is None:
+                if not self._events:
+                    return
+                self._commit_next()
+            inflight = self._inflight
+            assert inflight is not None
+            if inflight.done():
+                # Landed, but its bookkeeping (``_committed``, a done-callback) runs on the next
+                # loop turn: awaiting the done future would not yield, and this would spin.
+                await asyncio.sleep(0)
+            else:
+                await asyncio.shield(inflight)
 
     def committed_seq(self, run_id: str) -> int:
         """Highest seq of ``run_id`` known to be durable (-1: none yet)."""
         return self._committed_seq.get(run_id, -1)
 
     async def wait_durable(self, run_id: str, seq: int) -> None:
-        """Return once event ``seq`` of ``run_id`` (and all before it) is committed.
-
-        The executor hands events to sinks asynchronously; this is how a caller about to do
-        something irreversible waits for the record of it to be on disk first.
-        """
+        """Return once event ``seq`` of ``run_id`` (and all before it) is committed."""
         while self._committed_seq.get(run_id, -1) < seq:
             self._check()
-            if self._pending:
-                self._urgent = True
-                self._start_writer()
             if self._news is None or self._news.done():
                 self._news = asyncio.get_running_loop().create_future()
             await asyncio.shield(self._news)
@@ -211,11 +214,11 @@ class Recorder:
         try:
             await self.flush()
         finally:
-            if self._writer is not None:
-                self._writer.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._writer
-                self._writer = None
+            if self._inflight is not None:  # cancelled while a commit was on its way: let it land
+                await asyncio.gather(self._inflight, return_exceptions=True)
+            if self._thread is not None:
+                self._thread.shutdown(wait=False)
+                self._thread = None
 
     async def __aenter__(self) -> Recorder:
         return self

@@ -24,7 +24,7 @@ import sqlite3
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -37,6 +37,7 @@ from forethought.runs.store._materialize import Materializer, canonical_plan_tex
 from forethought.runs.store._migrations import migrate
 from forethought.runs.store._owners import new_owner_id
 from forethought.runs.store._owners import owner_is_dead as _owner_is_dead
+from forethought.runs.store._rows import known_plan_text as _known_text
 from forethought.runs.store._rows import parse_bodies as _parse_bodies
 from forethought.runs.store._rows import stored_head as _stored_head
 from forethought.runs.store.base import (
@@ -284,17 +285,29 @@ class SqliteStore:
     def append(self, event: Event, *, owner: str | None = None) -> None:
         self.append_many((event,), owner=owner)
 
-    def append_many(self, events: Sequence[Event], *, owner: str | None = None) -> None:
+    def append_many(
+        self,
+        events: Sequence[Event],
+        *,
+        owner: str | None = None,
+        bodies: Sequence[str] | None = None,
+        plan_texts: Mapping[str, str] | None = None,
+    ) -> None:
         if not events:
             return
-        bodies = [event_to_json(e) for e in events]
-        plan_texts = {
-            id(e): canonical_plan_text(e.plan, e.plan_hash)
+        if bodies is None:
+            bodies = [event_to_json(e) for e in events]
+        elif len(bodies) != len(events):
+            raise ValueError("append_many: one body per event")
+        known = plan_texts or {}
+        texts = {
+            id(e): _known_text(known.get(e.plan_hash), e.plan_hash)
+            or canonical_plan_text(e.plan, e.plan_hash)
             for e in events
             if isinstance(e, (PlanProposed, PlanRevised))
         }
         key = self.record_key()
-        self._write(lambda conn: self._append_tx(conn, events, bodies, owner, plan_texts, key))
+        self._write(lambda conn: self._append_tx(conn, events, bodies, owner, texts, key))
 
     def record_key(self) -> bytes:
         if self._record_key is None:
@@ -307,7 +320,7 @@ class SqliteStore:
     def _append_tx(
         conn: sqlite3.Connection,
         events: Sequence[Event],
-        bodies: list[str],
+        bodies: Sequence[str],
         owner: str | None,
         plan_texts: dict[int, str],
         key: bytes,
