@@ -17,6 +17,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from forethought.events import kinds as E
@@ -54,6 +55,7 @@ class WiringSettings:
     model: Callable[[str], Model]  # the model for a role: planner / executor / critic
     resolve_model: Callable[[str | Model | None], Model]
     executor_pools: Mapping[str, str | Model]
+    workspace: Path | None = None
 
     def low_confidence(self, plan: Plan) -> bool:
         return low_confidence(plan, self.confidence_threshold)
@@ -95,6 +97,7 @@ class Wiring:
             supervisor=self.supervise,
             critic=self.critic,
             sinks=sinks,
+            workspace=self.settings.workspace,
             config=dict(config or {}),
         )
 

@@ -155,6 +155,7 @@ class Agent:
         reconfirm_destructive: bool = False,
         record: bool = True,
         backend: str = "local",
+        workspace: str | Path | None = None,
     ) -> None:
         self.tools = tools if isinstance(tools, ToolRegistry) else ToolRegistry(tools)
         self._model_names = {
@@ -176,6 +177,8 @@ class Agent:
         self._record = record
         # Where steps without an ``executor`` run: local (this process) or ray[:ADDRESS].
         self.backend = backend
+        # The directory the run works in: every tool call gets it as ``ctx.workspace``.
+        self.workspace = Path(workspace).resolve() if workspace is not None else None
         if record:
             # Imported with the agent, not when its first run is about to start its steps.
             import forethought.runs.recording  # noqa: F401
@@ -530,6 +533,7 @@ class Agent:
             model=self.model,
             resolve_model=self.resolve_model,
             executor_pools=self.executor_pools,
+            workspace=self.workspace,
         )
 
     async def _execute(self, start: _Execution, on_event: EventSink | None) -> RunResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from forethought.errors import ToolError, ToolTimeout
@@ -88,9 +89,13 @@ def classify(exc: BaseException, limit_s: float | None) -> Failed:
     return Failed("error", f"{type(exc).__name__}: {exc}", True)
 
 
-def context(run_id: str, step_id: str, attempt: int, key: str, extra: Mapping[str, Any]) -> ToolContext:
+def context(
+    run_id: str, step_id: str, attempt: int, key: str, extra: Mapping[str, Any], workspace: Path | None
+) -> ToolContext:
     """The ``ToolContext`` of one attempt."""
-    return ToolContext(run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key, extra=extra)
+    return ToolContext(
+        run_id=run_id, step_id=step_id, attempt=attempt, idempotency_key=key, workspace=workspace, extra=extra
+    )
 
 
 def spec_of(tools: Mapping[str, Tool], step: Step) -> ToolSpec | None:

@@ -225,7 +225,7 @@ def _open(
         extra = {"on_process": _process_observer(run, sid, attempt)}
     else:
         extra = {}
-    ctx = context(run.run_id, sid, attempt, key, extra)
+    ctx = context(run.run_id, sid, attempt, key, extra, run.workspace)
     return args, ctx, time.perf_counter()
 
 

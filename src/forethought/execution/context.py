@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from forethought.errors import StoreError
@@ -61,6 +62,7 @@ class RunContext:
         "seq",
         "state",
         "tools",
+        "workspace",
     )
 
     def __init__(
@@ -80,8 +82,10 @@ class RunContext:
         max_replans: int,
         record: Callable[..., Event],
         journal: Journal | None = None,
+        workspace: Path | None = None,
     ) -> None:
         self.run_id = run_id
+        self.workspace = workspace
         self.state = state
         """The run's state, advanced by every event appended here (the same fold as a resume)."""
         self.plan = plan

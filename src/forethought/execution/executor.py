@@ -130,6 +130,7 @@ class Executor:
             max_replans=opts.max_replans,
             record=self.record,
             journal=opts.journal,
+            workspace=opts.workspace,
         )
         self._control = _Control(self)
         self._plan_closed = not plan_open

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from forethought.execution._parts import AgentRunner, Gate, Journal, Replanner, Sink, SupervisorHook
@@ -42,6 +43,8 @@ class ExecutorOptions:
     journal: Journal | None = None
     """The durable log (``runs.recording`` passes the store's recorder): every event is appended
     to it as it is emitted, and no tool is called before what it depends on is durable."""
+    workspace: Path | None = None
+    """The directory the run works in (``--workspace``), given to every tool as ``ctx.workspace``."""
     config: Mapping[str, Any] = field(default_factory=dict)
     """Recorded in ``run_created`` (the run's settings, for ``show`` and ``resume``)."""
     seed: int | None = None

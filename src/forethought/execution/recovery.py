@@ -161,7 +161,10 @@ async def rollback(run: RunContext, scheduler: Scheduler) -> None:
             if tool is None:
                 raise ToolError(f"unknown compensation tool {call.tool!r}")
             ctx = ToolContext(
-                run_id=run.run_id, step_id=sid, idempotency_key=f"{run.run_id}:{sid}:compensate"
+                run_id=run.run_id,
+                step_id=sid,
+                idempotency_key=f"{run.run_id}:{sid}:compensate",
+                workspace=run.workspace,
             )
             async with asyncio.timeout(tool.spec.timeout_s):
                 output = normalize_output(await run.backends["local"].call(tool, args, ctx))

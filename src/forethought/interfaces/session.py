@@ -83,6 +83,7 @@ async def open_agent(cfg: Config, setup: Mapping[str, Any], *, store: Any = None
                 confidence_threshold=cfg.confidence_threshold,
                 reconfirm_destructive=cfg.reconfirm_destructive,
                 backend=cfg.backend,
+                workspace=setup["workspace"],
             )
         finally:
             if owned:
