@@ -135,6 +135,13 @@ GOALS: list[Goal] = [
     Goal("email notes.txt to alice@example.com", "builtin", None),
     Goal("upload report.md to https://example.com/upload", "builtin", None),
     Goal("delete every file in docs", "builtin", None),
+    # Actions that are no file effect: only the clause-verb check can tell these apart.
+    Goal("translate notes.txt into French", "builtin", None),
+    Goal("zip the docs folder", "builtin", None),
+    Goal("summarize report.md", "builtin", None),
+    Goal("restart the web server", "builtin", None),
+    Goal("check the spelling in notes.txt", "builtin", None),
+    Goal("open a ticket for the bug described in report.md", "builtin", None),
     # ---------------------------------------------------------------- achievable, stockroom
     Goal("how many units of sku A-100 are in stock", "stockroom", number("12")),
     Goal("restock sku B-200 with 5 units", "stockroom", stock_is("B-200", 8)),
