@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -48,6 +48,7 @@ from forethought.tools._threads import MAX_BLOCKING_CALLS, BlockingPool, blockin
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
 if TYPE_CHECKING:
+    from forethought.planning.planner import ModelCall
     from forethought.planning.streaming import PlanDone
 
 
@@ -464,9 +465,27 @@ class Agent:
     async def _repair_coverage(
         self, pre: _Preamble, goal: str, plan: Plan, coverage: Coverage, plans: list[Plan]
     ) -> tuple[Plan, Coverage]:
-        """Feed the coverage findings back to the planner, within ``max_replans`` rounds; each
-        repaired plan is recorded as a new version (``plan_proposed`` source ``replan``). An
-        answer that is invalid ends the rounds: the last valid plan stands."""
+        """Feed the coverage findings back to the planner (``_coverage_repairs``); each repaired
+        plan is recorded as a new version (``plan_proposed`` source ``replan``)."""
+
+        def record_call(call: ModelCall) -> None:
+            pre.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
+
+        async for repaired, repaired_coverage in self._coverage_repairs(goal, plan, coverage, record_call):
+            plan, coverage = repaired, repaired_coverage
+            pre.version = plan.version
+            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source="replan")
+            self._validated(pre, plan, [], coverage)
+            plans.append(plan)
+        return plan, coverage
+
+    async def _coverage_repairs(
+        self, goal: str, plan: Plan, coverage: Coverage, record_call: Callable[[ModelCall], None]
+    ) -> AsyncIterator[tuple[Plan, Coverage]]:
+        """The repair rounds of a plan that misses its goal, within ``max_replans``: the findings
+        go back to the planner, and each valid answer is yielded with its coverage, until one
+        covers the goal. A model failure or an invalid answer ends the rounds (the repair is a
+        courtesy: the last valid plan then waits for a person)."""
         from forethought.planning.planner import repair_coverage
 
         model = self.model("planner")
@@ -476,20 +495,16 @@ class Agent:
                     goal, plan, [str(f) for f in coverage.missing], self.specs, model
                 )
             except ModelError:
-                break  # the repair is a courtesy: the uncovered plan then waits for a person
+                return
             for call in result.calls:
-                pre.add(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
+                record_call(call)
             if result.plan is None or result.problems:
-                break
+                return
             plan = result.plan
             coverage = check_coverage(plan, goal, self.specs)
-            pre.version = plan.version
-            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source="replan")
-            self._validated(pre, plan, [], coverage)
-            plans.append(plan)
+            yield plan, coverage
             if coverage.covered:
-                break
-        return plan, coverage
+                return
 
     def low_confidence(self, plan: Plan) -> bool:
         return low_confidence(plan, self.confidence_threshold)
@@ -703,7 +718,11 @@ class Agent:
         coverage = check_coverage(done.plan, goal, self.specs)
         repaired: list[tuple[Plan, Coverage]] = []
         if not coverage.covered and not force:
-            repaired = await self._repairs_while_streaming(executor, goal, done.plan, coverage)
+
+            def record_call(call: ModelCall) -> None:
+                executor.record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
+
+            repaired = [r async for r in self._coverage_repairs(goal, done.plan, coverage, record_call)]
         plan = executor.close_plan(rollback=done.plan.rollback, release=False)
         self._checked_streamed(wiring, plan, goal, done.plan.metadata.get("confidence"))
         from forethought.planning.streaming import keep_streamed_ids
@@ -744,33 +763,6 @@ class Agent:
             coverage=check_coverage(plan, goal, self.specs).to_dict(),
             confidence=confidence if isinstance(confidence, (int, float)) else None,
         )
-
-    async def _repairs_while_streaming(
-        self, executor: Executor, goal: str, plan: Plan, coverage: Coverage
-    ) -> list[tuple[Plan, Coverage]]:
-        """The repair rounds of a streamed plan (within ``max_replans``), each a valid plan with
-        its coverage; the last one is the best the planner managed."""
-        from forethought.planning.planner import repair_coverage
-
-        model = self.model("planner")
-        rounds: list[tuple[Plan, Coverage]] = []
-        for _ in range(self.budgets.max_replans):
-            try:
-                result = await repair_coverage(
-                    goal, plan, [str(f) for f in coverage.missing], self.specs, model
-                )
-            except ModelError:
-                break  # the repair is a courtesy: the uncovered plan then waits for a person
-            for call in result.calls:
-                executor.record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
-            if result.plan is None or result.problems:
-                break
-            plan = result.plan
-            coverage = check_coverage(plan, goal, self.specs)
-            rounds.append((plan, coverage))
-            if coverage.covered:
-                break
-        return rounds
 
     async def resume(
         self,

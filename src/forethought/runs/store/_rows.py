@@ -4,13 +4,15 @@ before extending it. Backend-neutral, so SQLite and PostgreSQL apply the same ru
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from forethought.errors import StoreError
-from forethought.events.kinds import Event
+from forethought.events.kinds import Event, PlanProposed, PlanRevised, event_to_json
 from forethought.runs.store import _chain
+from forethought.runs.store._materialize import canonical_plan_text
 from forethought.runs.store.base import RecordModified
 
 _EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
@@ -45,6 +47,25 @@ def known_plan_text(text: str | None, plan_hash: str) -> str | None:
     if text is None or hashlib.sha256(text.encode("utf-8")).hexdigest() != plan_hash:
         return None
     return text
+
+
+def append_inputs(
+    events: Sequence[Event], bodies: Sequence[str] | None, plan_texts: Mapping[str, str] | None
+) -> tuple[list[str], dict[int, str]]:
+    """What an append writes: each event's JSON (the caller's, when it has it) and the canonical
+    text of each plan it records, by event id (a caller's text only if it hashes to the plan)."""
+    if bodies is None:
+        bodies = [event_to_json(e) for e in events]
+    elif len(bodies) != len(events):
+        raise ValueError("append_many: one body per event")
+    known = plan_texts or {}
+    texts = {
+        id(e): known_plan_text(known.get(e.plan_hash), e.plan_hash)
+        or canonical_plan_text(e.plan, e.plan_hash)
+        for e in events
+        if isinstance(e, (PlanProposed, PlanRevised))
+    }
+    return list(bodies), texts
 
 
 def parse_bodies(run_id: str, bodies: list[str]) -> list[Event]:

@@ -30,12 +30,11 @@ from typing import Any, TypeVar
 
 from forethought._extras import import_extra, missing_extra
 from forethought.errors import StoreError
-from forethought.events.kinds import Event, PlanProposed, PlanRevised, event_to_json
-from forethought.runs.store._materialize import canonical_plan_text
+from forethought.events.kinds import Event
 from forethought.runs.store._owners import owner_is_dead
 from forethought.runs.store._pg_append import append_tx
 from forethought.runs.store._pg_migrations import migrate
-from forethought.runs.store._rows import known_plan_text, parse_bodies
+from forethought.runs.store._rows import append_inputs, parse_bodies
 from forethought.runs.store.base import (
     ChainRow,
     Lease,
@@ -189,19 +188,8 @@ class PostgresStore:
     ) -> None:
         if not events:
             return
-        if bodies is None:
-            bodies = [event_to_json(e) for e in events]
-        elif len(bodies) != len(events):
-            raise ValueError("append_many: one body per event")
-        known = plan_texts or {}
-        texts = {
-            id(e): known_plan_text(known.get(e.plan_hash), e.plan_hash)
-            or canonical_plan_text(e.plan, e.plan_hash)
-            for e in events
-            if isinstance(e, (PlanProposed, PlanRevised))
-        }
+        body_list, texts = append_inputs(events, bodies, plan_texts)
         key = self.record_key()
-        body_list = list(bodies)
         self._run(lambda conn: append_tx(conn, events, body_list, owner, texts, key), write=True)
 
     def record_key(self) -> bytes:

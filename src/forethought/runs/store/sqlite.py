@@ -31,13 +31,13 @@ from typing import Any, Literal, TypeVar
 import platformdirs
 
 from forethought.errors import StoreError
-from forethought.events.kinds import Event, PlanProposed, PlanRevised, event_to_json
+from forethought.events.kinds import Event
 from forethought.runs.store import _chain
-from forethought.runs.store._materialize import Materializer, canonical_plan_text
+from forethought.runs.store._materialize import Materializer
 from forethought.runs.store._migrations import migrate
 from forethought.runs.store._owners import new_owner_id
 from forethought.runs.store._owners import owner_is_dead as _owner_is_dead
-from forethought.runs.store._rows import known_plan_text as _known_text
+from forethought.runs.store._rows import append_inputs
 from forethought.runs.store._rows import parse_bodies as _parse_bodies
 from forethought.runs.store._rows import stored_head as _stored_head
 from forethought.runs.store.base import (
@@ -295,19 +295,9 @@ class SqliteStore:
     ) -> None:
         if not events:
             return
-        if bodies is None:
-            bodies = [event_to_json(e) for e in events]
-        elif len(bodies) != len(events):
-            raise ValueError("append_many: one body per event")
-        known = plan_texts or {}
-        texts = {
-            id(e): _known_text(known.get(e.plan_hash), e.plan_hash)
-            or canonical_plan_text(e.plan, e.plan_hash)
-            for e in events
-            if isinstance(e, (PlanProposed, PlanRevised))
-        }
+        body_list, texts = append_inputs(events, bodies, plan_texts)
         key = self.record_key()
-        self._write(lambda conn: self._append_tx(conn, events, bodies, owner, texts, key))
+        self._write(lambda conn: self._append_tx(conn, events, body_list, owner, texts, key))
 
     def record_key(self) -> bytes:
         if self._record_key is None:
