@@ -4,6 +4,7 @@ before that, and read-only steps that already ran are kept, not re-run. Scripted
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -174,3 +175,49 @@ def test_keep_streamed_ids_renames_only_reused_ids_and_follows_references() -> N
     assert kept.steps[2].args == {"text": "${s2_v2}"} and kept.steps[2].depends_on == ("s2_v2",)
     assert kept.version == 2
     assert keep_streamed_ids(streamed, streamed) == streamed
+
+
+async def test_a_step_still_running_when_the_repair_lands_runs_once(ws: Path, store: SqliteStore) -> None:
+    from forethought import tool
+    from forethought.tools.base import ToolRegistry
+
+    started, release = asyncio.Event(), asyncio.Event()
+
+    @tool
+    async def slow_read(path: str) -> str:
+        """Read a text file slowly."""
+        started.set()
+        await release.wait()
+        return (ws / path).read_text()
+
+    first = {"id": "s1", "tool": "slow_read", "args": {"path": "notes.txt"}}
+    count = {"id": "s2", "tool": "text_stats", "args": {"text": "${s1}"}}
+    write = {"id": "s2", "tool": "write_file", "args": {"path": "notes-backup.txt", "content": "${s1}"}}
+    scripted = ScriptedModel([plan_json(first, count), plan_json(first, write)])
+
+    class RepairWhileS1Runs:
+        """The scripted model; its repair answer lands while s1 is still running."""
+
+        name = scripted.name
+
+        async def complete(self, request: Any) -> Any:
+            await started.wait()
+            release.set()  # s1 resumes only after the revision is installed
+            return await scripted.complete(request)
+
+        def stream(self, request: Any) -> Any:
+            return scripted.stream(request)
+
+    agent = Agent(ToolRegistry([*builtin_tools(ws), slow_read]), model=RepairWhileS1Runs(), store=store)
+    result = await agent.run(COPY, approve="all", stream=True)
+    scripted.assert_all_used()
+    assert result.status == "succeeded", result.state.reason
+    assert (ws / "notes-backup.txt").read_text() == "alpha beta gamma\n"
+    assert started_ids(store, result.run_id).count("s1") == 1
+    assert [(e.old_version, e.new_version) for e in events_of(store, result.run_id, E.PlanRevised)] == [
+        (1, 2)
+    ]
+
+
+def started_ids(store: SqliteStore, run_id: str) -> list[str]:
+    return [e.step_id for e in events_of(store, run_id, E.StepStarted)]

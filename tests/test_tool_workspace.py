@@ -11,31 +11,31 @@ import pytest
 from forethought import Plan, Step, ToolContext, tool
 from forethought.agent import Agent
 
-SEEN: list[Path | None] = []
+seen_workspaces: list[Path | None] = []
 
 
 @tool
 def where(ctx: ToolContext) -> str:
     """Say which directory the run works in."""
-    SEEN.append(ctx.workspace)
+    seen_workspaces.append(ctx.workspace)
     return str(ctx.workspace)
 
 
 async def test_the_agents_workspace_is_every_calls_ctx_workspace(tmp_path: Path) -> None:
-    SEEN.clear()
+    seen_workspaces.clear()
     ws = tmp_path / "ws"
     ws.mkdir()
     plan = Plan(goal="g", steps=[Step(id="a", tool="where"), Step(id="b", tool="where", depends_on=["a"])])
     result = await Agent([where], store=tmp_path / "runs.db", workspace=ws).run(plan, approve="all")
     assert result.status == "succeeded"
-    assert SEEN == [ws.resolve(), ws.resolve()]
+    assert seen_workspaces == [ws.resolve(), ws.resolve()]
 
 
 async def test_without_a_workspace_tools_get_none(tmp_path: Path) -> None:
-    SEEN.clear()
+    seen_workspaces.clear()
     plan = Plan(goal="g", steps=[Step(id="a", tool="where")])
     assert (await Agent([where], store=tmp_path / "runs.db").run(plan, approve="all")).status == "succeeded"
-    assert SEEN == [None]
+    assert seen_workspaces == [None]
 
 
 def test_the_configured_workspace_reaches_a_tools_module_through_the_cli(

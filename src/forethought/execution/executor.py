@@ -294,8 +294,9 @@ class Executor:
         if not self._plan_closed:
             raise RuntimeError("close the streaming plan before revising it")
         states = self.state.steps
-        in_flight = {s.id for s in self._ready_q} | set(self._tasks)
+        in_flight = {s.id for s in self._ready_q} | {o.id for o in self._parked} | set(self._tasks)
         in_flight.update(sid for queue in self._queues.values() for _, sid in queue)
+        in_flight.update(sid for sid, st in states.items() if st.status == "running")
         kept = plan.step_map()
         for sid, step in self._steps.items():
             begun = sid in in_flight or (sid in states and states[sid].status != "pending")
