@@ -61,11 +61,14 @@ async def planner_requests(specs: dict[str, ToolSpec]) -> list[tuple[str, ModelR
     out: list[tuple[str, ModelRequest]] = []
     for name in ("local", "openai-compat:m"):
         for describe in (False, True):
-            model = ScriptedModel([ANSWER, ANSWER], name=name)
+            # Every request counts: the embedded model's planner may ask several (its candidates).
+            model = ScriptedModel([ANSWER] * 8, name=name)
             await make_plan(GOAL, specs, model, options=PlannerOptions(describe=describe), max_repairs=0)
+            assert model.requests, "the planner asked nothing"
+            out += [(f"plan[{name},describe={describe}]#{i}", r) for i, r in enumerate(model.requests)]
+            model = ScriptedModel([ANSWER] * 8, name=name)
             _ = [i async for i in stream_plan(GOAL, specs, model)]
-            out += [(f"plan[{name},describe={describe}]", model.requests[0])]
-            out += [(f"stream_plan[{name}]", model.requests[1])]
+            out += [(f"stream_plan[{name}]#{i}", r) for i, r in enumerate(model.requests)]
     if "read_file" in specs:
         old = Plan.model_validate(
             {"goal": GOAL, "steps": [{"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}}]}

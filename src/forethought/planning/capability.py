@@ -57,8 +57,8 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
 }
 # Verbs that open a clause and ask for an action, with the words a tool that does it would be
 # known by. A verb absent from this table is not judged. Generic verbs ("get", "show", "tell",
-# "give", "print", "do") ask for nothing a tool must name ("print" mostly means "show"), so they
-# are absent too.
+# "give", "print", "read", "do") ask for nothing a tool must name ("print" mostly means "show";
+# a tool that fetches, loads or queries also "reads"), so they are absent too.
 _ARITHMETIC = ("calculate", "compute", "evaluate", "arithmetic", "expression", "math", "sum", "add")
 ACTIONS: Mapping[str, tuple[str, ...]] = {
     **{verb: (*words, verb) for verb, words in SYNONYMS.items()},
@@ -87,7 +87,6 @@ ACTIONS: Mapping[str, tuple[str, ...]] = {
     "order": ("order", "buy", "purchase"),
     "pay": ("pay", "payment", "charge", "invoice"),
     "publish": ("publish", "post", "release", "upload"),
-    "read": ("read", "content", "contents", "open", "view", "cat"),
     "reboot": ("reboot", "restart"),
     "record": ("record", "log", "write", "save", "store"),
     "refund": ("refund", "reimburse"),
