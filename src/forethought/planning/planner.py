@@ -156,10 +156,12 @@ def _strict_literals(mode: LiteralMode, model: Model) -> bool:
 # ------------------------------------------------------------------------------ post-processing
 
 
-def _ref_rewriter(mapping: Mapping[str, str]) -> Any:
+def ref_rewriter(mapping: Mapping[str, str]) -> Any:
+    """A function that renames the step ids of ``mapping`` in every reference of a JSON value
+    (``${old…}`` → ``${new…}``); an escaped ``$${old}`` stays as written."""
     if not mapping:
         return lambda v: v
-    pattern = re.compile(r"\$\{(" + "|".join(map(re.escape, mapping)) + r")(?=[.\[}])")
+    pattern = re.compile(r"(?<!\$)\$\{(" + "|".join(map(re.escape, mapping)) + r")(?=[.\[}])")
 
     def rewrite(value: Any) -> Any:
         if isinstance(value, str):
@@ -186,7 +188,7 @@ def drop_duplicate_steps(steps: list[Any], tools: Mapping[str, ToolSpec]) -> lis
         if not isinstance(raw, dict):
             out.append(raw)
             continue
-        step = _ref_rewriter(mapping)(raw)
+        step = ref_rewriter(mapping)(raw)
         tool = step.get("tool")
         spec = tools.get(tool) if isinstance(tool, str) else None
         if spec is not None and spec.effect == "read_only" and isinstance(step.get("id"), str):

@@ -10,7 +10,6 @@ early start never runs something the final validation would reject. The stream e
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from forethought.planning.planner import (
     build_planning_request,
     parse_plan_text,
     plan_request,
+    ref_rewriter,
 )
 from forethought.tools.base import ToolSpec
 
@@ -188,16 +188,7 @@ def keep_streamed_ids(repaired: Plan, streamed: Plan) -> Plan:
         renames[step.id] = new_id
     if not renames:
         return repaired
-    pattern = re.compile(r"(?<!\$)\$\{(" + "|".join(map(re.escape, renames)) + r")(?=[.\[}])")
-
-    def rewrite(value: Any) -> Any:
-        if isinstance(value, str):
-            return pattern.sub(lambda m: "${" + renames[m.group(1)], value)
-        if isinstance(value, dict):
-            return {k: rewrite(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [rewrite(v) for v in value]
-        return value
+    rewrite = ref_rewriter(renames)
 
     steps = []
     for step in repaired.steps:
