@@ -221,3 +221,16 @@ async def test_a_step_still_running_when_the_repair_lands_runs_once(ws: Path, st
 
 def started_ids(store: SqliteStore, run_id: str) -> list[str]:
     return [e.step_id for e in events_of(store, run_id, E.StepStarted)]
+
+
+async def test_a_repair_with_low_confidence_waits_for_a_person(ws: Path, store: SqliteStore) -> None:
+    unsure = json.dumps({"steps": [READ, WRITE], "confidence": 0.1})
+    model = ScriptedModel([plan_json(READ, COUNT), unsure])
+    result = await make_agent(ws, store, model, confidence_threshold=0.5).run(
+        COPY, approve="all", stream=True
+    )
+    model.assert_all_used()
+    # The repair covers the goal, but its author is unsure: --yes-all does not approve it.
+    assert result.status == "awaiting_approval", result.state.reason
+    assert not events_of(store, result.run_id, E.PlanApproved)
+    assert not (ws / "notes-backup.txt").exists()

@@ -728,6 +728,7 @@ class Agent:
         from forethought.planning.streaming import keep_streamed_ids
 
         findings = "; ".join(str(f) for f in coverage.missing)
+        proposed = done.plan  # the planner's latest plan: its confidence decides --yes-all
         for candidate, candidate_coverage in repaired:
             # A repaired step that reuses a streamed id for another call gets a new id, so it is
             # not taken for the streamed step's result. Refused when it changes a step already
@@ -736,7 +737,7 @@ class Agent:
             if executor.revise(revision, f"coverage repair: {findings}") is not None:
                 break
             findings = "; ".join(str(f) for f in candidate_coverage.missing)
-            plan = executor.plan or plan
+            plan, proposed = executor.plan or plan, candidate
             self._checked_streamed(wiring, plan, goal, candidate.metadata.get("confidence"))
         coverage = check_coverage(plan, goal, self.specs)
         if not coverage.covered and not force:
@@ -744,7 +745,7 @@ class Agent:
             return
         if (
             wiring.approve == "all"
-            and not wiring.settings.low_confidence(done.plan)
+            and not wiring.settings.low_confidence(proposed)
             and needs_new_approval(plan, wiring.gate)
         ):
             wiring.grant(plan, self.approver + " (--yes-all)")
