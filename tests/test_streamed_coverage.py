@@ -234,3 +234,32 @@ async def test_a_repair_with_low_confidence_waits_for_a_person(ws: Path, store: 
     assert result.status == "awaiting_approval", result.state.reason
     assert not events_of(store, result.run_id, E.PlanApproved)
     assert not (ws / "notes-backup.txt").exists()
+
+
+async def test_a_repair_may_drop_a_read_only_step_that_already_ran(ws: Path, store: SqliteStore) -> None:
+    scripted = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, WRITE)])
+    counted = asyncio.Event()
+
+    class RepairAfterTheCount:
+        """The scripted model, whose repair answer comes only once the streamed count has run."""
+
+        name = scripted.name
+
+        async def complete(self, request: Any) -> Any:
+            await counted.wait()
+            return await scripted.complete(request)
+
+        def stream(self, request: Any) -> Any:
+            return scripted.stream(request)
+
+    async def on_event(event: Any) -> None:
+        if isinstance(event, E.StepSucceeded) and event.step_id == "s2":
+            counted.set()
+
+    agent = Agent(ToolRegistry(builtin_tools(ws)), model=RepairAfterTheCount(), store=store)
+    result = await agent.run(COPY, approve="all", stream=True, on_event=on_event)
+    scripted.assert_all_used()
+    assert result.status == "succeeded", result.state.reason
+    assert (ws / "notes-backup.txt").read_text() == "alpha beta gamma\n"
+    # The count ran once under v1 and is history; the write is v2's renamed s2.
+    assert started_ids(store, result.run_id) == ["s1", "s2", "s2_v2"]

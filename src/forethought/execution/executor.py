@@ -287,9 +287,10 @@ class Executor:
         """Continue under ``plan``, a revision of the current one (recorded as ``plan_revised``);
         returns why it was refused, or None.
 
-        Refused when it is invalid, or when it changes or drops a step that has already started:
-        that step's result belongs to the arguments it ran with. Steps under way that the
-        revision keeps as they are go on and are not started again.
+        Refused when it is invalid, when it changes or drops a step under way, or when it changes
+        a step that has already run: that step's result belongs to the arguments it ran with (a
+        finished step it drops is history). Steps under way that the revision keeps as they are
+        go on and are not started again.
         """
         if not self._plan_closed:
             raise RuntimeError("close the streaming plan before revising it")
@@ -299,9 +300,13 @@ class Executor:
         in_flight.update(sid for sid, st in states.items() if st.status == "running")
         kept = plan.step_map()
         for sid, step in self._steps.items():
-            begun = sid in in_flight or (sid in states and states[sid].status != "pending")
-            if begun and kept.get(sid) != step:
-                return f"step {sid!r} has already started and the revision changes it"
+            new = kept.get(sid)
+            if new == step:
+                continue
+            if sid in in_flight:  # its outcome would land in a plan that no longer has it
+                return f"step {sid!r} is under way and the revision changes or drops it"
+            if new is not None and sid in states and states[sid].status != "pending":
+                return f"step {sid!r} has already run and the revision changes it"
         return recovery.adopt(self._run, _Control(self, frozenset(in_flight)), plan, reason)
 
     async def run(self) -> RunState:
