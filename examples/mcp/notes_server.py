@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
@@ -16,6 +17,10 @@ from pydantic import BaseModel
 
 NOTES = Path(os.environ.get("NOTES_FILE", Path(__file__).resolve().parent / "notes.json"))
 server = MCPServer("notes", subscriptions=False)
+# The SDK may run two tool calls at once (forethought runs independent steps in parallel), so
+# read-modify-write of the notebook is serialised and each write replaces the file whole: a reader
+# never sees half a file and two adds never lose one another.
+_NOTEBOOK = threading.Lock()
 
 
 class Note(BaseModel):
@@ -35,36 +40,42 @@ def _load() -> list[Note]:
 
 
 def _save(notes: list[Note]) -> None:
-    NOTES.write_text(json.dumps([n.model_dump() for n in notes], indent=2), encoding="utf-8")
+    partial = NOTES.with_name(NOTES.name + ".partial")
+    partial.write_text(json.dumps([n.model_dump() for n in notes], indent=2), encoding="utf-8")
+    partial.replace(NOTES)
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False))
 def add_note(title: str, text: str) -> Note:
     """Add a note to the notebook."""
-    notes = _load()
     note = Note(title=title, text=text)
-    _save([*notes, note])
+    with _NOTEBOOK:
+        _save([*_load(), note])
     return note
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True))
 def search_notes(query: str) -> Notes:
     """Notes whose title or text contains the query (case-insensitive)."""
-    found = [n for n in _load() if query.lower() in (n.title + " " + n.text).lower()]
+    with _NOTEBOOK:
+        notes = _load()
+    found = [n for n in notes if query.lower() in (n.title + " " + n.text).lower()]
     return Notes(notes=found, count=len(found))
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True))
 def list_notes() -> Notes:
     """Every note in the notebook."""
-    notes = _load()
+    with _NOTEBOOK:
+        notes = _load()
     return Notes(notes=notes, count=len(notes))
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True))
 def clear_notes() -> str:
     """Delete every note."""
-    _save([])
+    with _NOTEBOOK:
+        _save([])
     return "cleared"
 
 
