@@ -25,6 +25,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "postgres": ("psycopg", "the PostgreSQL driver (psycopg 3)"),
     "ray": ("ray", "Ray"),
     "web": ("uvicorn", "the web UI's server (Starlette, Jinja2, uvicorn)"),
+    "otel": ("opentelemetry.sdk", "OpenTelemetry (opentelemetry-api, opentelemetry-sdk)"),
 }
 
 

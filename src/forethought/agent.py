@@ -30,6 +30,7 @@ from forethought.events.state import RunState, fold
 from forethought.execution._parts import Sink
 from forethought.execution.executor import Executor, ExecutorOptions
 from forethought.models.base import Model
+from forethought.models.pricing import CostEstimate, estimate_cost
 from forethought.models.record import model_called_fields
 from forethought.oversight.approvals import (
     Approval,
@@ -44,6 +45,7 @@ from forethought.oversight.supervisor import Budgets
 from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, Validated, validate_plan
+from forethought.runs.observers import observers
 from forethought.tools._threads import MAX_BLOCKING_CALLS, BlockingPool, blocking_pool
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
@@ -61,6 +63,7 @@ class PlanReview:
     side_effect_steps: tuple[str, ...]
     reason: str = ""
     coverage: Coverage | None = None  # the goal coverage check of a planned plan
+    cost: CostEstimate | None = None  # tokens × genai-prices price, an estimate (models/pricing.py)
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,19 @@ class Agent:
             chosen = self._model_names.get(role) or self._model_names.get("model")
             self._models[role] = self.resolve_model(chosen)
         return self._models[role]
+
+    def _cost_estimate(self, plan: Plan, events: Sequence[Event]) -> CostEstimate:
+        """The review screen's estimate: planning recorded so far plus the agent steps at the
+        executor model's price (unknown when the model cannot be resolved or priced)."""
+        agent_steps = sum(1 for s in plan.iter_all_steps() if s.agent is not None)
+        name = ""
+        if agent_steps:
+            try:
+                name = self.model("executor").name
+            except (UserError, ModelError):  # no usable executor model: the estimate says "unknown"
+                name = ""
+        planning = [(e.input_tokens, e.output_tokens, e.cost_usd) for e in events if e.kind == "model_called"]
+        return estimate_cost(name, agent_steps, planning)
 
     @staticmethod
     def resolve_model(model: str | Model | None) -> Model:
@@ -384,7 +400,8 @@ class Agent:
                     )
                 return plan  # with --yes read-only steps run; the executor pauses for the rest
             pre.add(E.ApprovalRequested, plan_hash=plan.plan_hash(), reason=reason, step_ids=list(pending))
-            decision = await reviewer(PlanReview(plan, self.specs, pending, reason, coverage))
+            cost = self._cost_estimate(plan, pre.events)
+            decision = await reviewer(PlanReview(plan, self.specs, pending, reason, coverage, cost))
             if decision.action == "approve":
                 pre.add(
                     E.ApprovalDecided,
@@ -554,7 +571,10 @@ class Agent:
     async def _execute(self, start: _Execution, on_event: EventSink | None) -> RunResult:
         """The one run path: every ``run`` (planned, given, streamed) and ``resume`` ends here."""
         wiring = Wiring(self._settings(), start.plans, start.approvals, start.approve)
-        sinks: list[Sink] = []
+        # Logging and tracing, each only when someone listens (runs/observers.py).
+        sinks: list[Sink] = [
+            _with_history(s, h) for s, h in observers(start.prior, resumed=start.resume is not None)
+        ]
         feeder: asyncio.Task[None] | None = None
         if start.feed is not None:
             feeder, mark_started = _feeder(start.feed, wiring)
@@ -633,6 +653,9 @@ class Agent:
                 goal=start.goal,
                 plan_open=start.plan_open,
             )
+            for backend in (options.backends or {}).values():
+                if hasattr(backend, "current_plan"):  # e.g. Ray: per-step options from the plan
+                    backend.current_plan = lambda: executor.plan
             on_executor(executor)
             return await executor.run()
         from forethought.runs.recording import execute_recorded

@@ -36,6 +36,11 @@ class StepState:
     skip_reason: str | None = None
     # (pid, pgid, start time) of OS processes the step's tool started, for resume's orphan check.
     processes: tuple[tuple[int, int, int], ...] = ()
+    # Model calls made for this step (agent-step turns, critic checks), from ``model_called``.
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
 
     @property
     def duration_s(self) -> float | None:
@@ -270,6 +275,14 @@ def _model_called(st: RunState, e: Any) -> None:
     st.input_tokens += e.input_tokens
     st.output_tokens += e.output_tokens
     st.cost_usd += e.cost_usd
+    if e.step_id is not None:
+        # Never creates a step: a call for a step no plan has is counted in the run totals only.
+        step = st.steps.get(e.step_id) or st.retired.get(e.step_id)
+        if step is not None:
+            step.model_calls += 1
+            step.input_tokens += e.input_tokens
+            step.output_tokens += e.output_tokens
+            step.cost_usd += e.cost_usd
 
 
 def _run_paused(st: RunState, e: Any) -> None:

@@ -149,6 +149,12 @@ def run_summary(
             "started_at": st.started_at,
             "ended_at": st.ended_at,
             "failure_class": st.failure_class,
+            # Model calls made for the step (agent turns, critic checks); 0 for a plain tool step.
+            "model_calls": st.model_calls,
+            "input_tokens": st.input_tokens,
+            "output_tokens": st.output_tokens,
+            "tokens": st.input_tokens + st.output_tokens,
+            "cost_usd": st.cost_usd,
         }
         for sid, st in state.steps.items()
     }
@@ -167,6 +173,8 @@ def run_summary(
         "tokens": state.tokens,
         "cost_usd": state.cost_usd,
         "replans": state.replans,
+        "input_tokens": state.input_tokens,
+        "output_tokens": state.output_tokens,
     }
 
 

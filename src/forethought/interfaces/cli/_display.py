@@ -136,6 +136,8 @@ class InteractiveReviewer:
         plan = review.plan
         while True:
             self.console.print(plan_table(plan, review.specs))
+            if review.cost is not None and plan is review.plan:
+                self.console.print(review.cost.text(), markup=False, highlight=False, style="dim")
             if review.coverage is not None and not review.coverage.covered and plan is review.plan:
                 self.console.print("[red]The plan does not cover the goal:[/]")
                 for finding in review.coverage.missing:

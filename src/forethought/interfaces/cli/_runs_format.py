@@ -111,6 +111,8 @@ def show_text(
     for sid, st in state.steps.items():
         dur = f"{st.duration_s:.3f}s" if st.duration_s is not None else "-"
         line = f"  {sid:<16} {st.status:<13} attempts={st.attempts} {dur:>9}"
+        if st.model_calls:
+            line += f"  {st.input_tokens}+{st.output_tokens} tok ${st.cost_usd:.4f}"
         if st.status == "succeeded":
             line += f"  → {short(st.output, 60)}"
         elif st.error or st.skip_reason:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import logging
 import os
 import sys
 import traceback
@@ -36,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "show": "forethought.interfaces.cli.runs_cmd:show_command",
     "resume": "forethought.interfaces.cli.runs_cmd:resume_command",
     "replay": "forethought.interfaces.cli.runs_cmd:replay_command",
+    "stats": "forethought.interfaces.cli.stats_cmd:stats_command",
     "memory": "forethought.interfaces.cli.memory_cmd:memory",
     "submit": "forethought.interfaces.cli.worker_cmd:submit",
     "worker": "forethought.interfaces.cli.worker_cmd:worker",
@@ -59,12 +61,29 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="forethought")
-def cli() -> None:
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Log run events to stderr (-v: info, -vv: debug), via the logging module.",
+)
+def cli(verbose: int) -> None:
     """forethought — think first, then act.
 
     Plan a goal into an explicit DAG of tool calls, review and approve it, execute it in
     parallel, and keep a durable record of every run.
     """
+    if verbose:  # the CLI is an application: it may configure logging; the library never does
+        # Other libraries stay at WARNING; only forethought's own loggers get chattier.
+        logging.basicConfig(
+            level=logging.WARNING,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+        logging.getLogger("forethought").setLevel(logging.DEBUG if verbose > 1 else logging.INFO)
+    if os.environ.get("OTEL_TRACES_EXPORTER"):
+        from forethought.interfaces.cli._otel import configure_tracing_from_env
+
+        configure_tracing_from_env()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -25,6 +25,7 @@ secret screen reads is the very text that is stored: an event is serialized once
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor  # imported now, not at the first commit
 
@@ -32,6 +33,8 @@ from forethought.errors import StoreError
 from forethought.events.kinds import Event, event_to_json
 from forethought.oversight.redaction import Redactor, default_redactor
 from forethought.runs.store.base import LeaseLost, Store
+
+_log = logging.getLogger(__name__)
 
 OnCommit = Callable[[Sequence[Event]], None]
 Durable = Callable[[int], None]
@@ -142,6 +145,12 @@ class Recorder:
         if exc is not None:
             # A failed append leaves a hole we cannot fill correctly later: stop recording
             # and fail every later call rather than write a gapped log.
+            _log.error(
+                "recording %d events of run %s failed: %s",
+                len(batch),
+                batch[0].run_id if batch else "?",
+                default_redactor().redact_text(f"{type(exc).__name__}: {exc}"),
+            )
             self._failed = exc
             self._events.clear()
             self._bodies.clear()
