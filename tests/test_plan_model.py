@@ -33,7 +33,7 @@ def test_boolean_is_not_an_id() -> None:
 
 @pytest.mark.parametrize("fields", [{}, {"tool": "t", "agent": "do it"}])
 def test_step_needs_exactly_one_action(fields: dict[str, str]) -> None:
-    with pytest.raises(ValidationError, match="exactly one of `tool` or `agent`"):
+    with pytest.raises(ValidationError, match="exactly one of `tool`, `agent` or `phase`"):
         Step.model_validate({"id": "a", **fields})
 
 

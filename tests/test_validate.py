@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
+from forethought import tool
 from forethought.plan.files import check_data, dump_plan, load_plan, write_plan
 from forethought.plan.model import Plan
 from forethought.plan.validation import validate_plan
@@ -178,6 +180,53 @@ def test_typed_data_flow_mismatch() -> None:
     )
     assert [str(p) for p in found] == [
         "step 'c' args.n: ${r.text} produces string but 'count' expects integer"
+    ]
+
+
+class _Person(BaseModel):
+    name: str
+
+
+@tool
+def _people() -> list[_Person]:
+    return []
+
+
+@tool
+def _numbers() -> list[int]:
+    return []
+
+
+@tool
+def _join(values: list[str]) -> str:
+    return ",".join(values)
+
+
+@tool
+def _total(values: list[float]) -> float:
+    return sum(values)
+
+
+def test_a_list_of_records_is_not_a_list_of_strings() -> None:
+    # Both are JSON arrays; only the items tell them apart (a list of people fed to a tool that
+    # joins strings would fail at run time, or worse, print the records' reprs).
+    specs = {t.spec.name.strip("_"): t.spec for t in (_people, _numbers, _join, _total)}
+    found = validate_plan(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "p", "tool": "people", "args": {}},
+                {"id": "n", "tool": "numbers", "args": {}},
+                {"id": "bad", "tool": "join", "args": {"values": "${p}"}},
+                {"id": "ok", "tool": "total", "args": {"values": "${n}"}},  # integers are numbers
+                {"id": "bad2", "tool": "join", "args": {"values": "${n}"}},
+            ],
+        },
+        specs,
+    )
+    assert [str(p) for p in found] == [
+        "step 'bad' args.values: ${p} produces a list of object but '_join' expects a list of string",
+        "step 'bad2' args.values: ${n} produces a list of integer but '_join' expects a list of string",
     ]
 
 

@@ -57,7 +57,9 @@ _KEY_ENV = "FORETHOUGHT_APPROVAL_KEY_FILE"
 
 def step_digest(step: Step) -> str:
     """Content hash of one step (what a side-effect approval really covers)."""
-    return hashlib.sha256(canonical_dumps(step.model_dump(mode="json", by_alias=True)).encode()).hexdigest()
+    # A step without a phase digests as it did before `phase` existed: recorded approvals hold.
+    data = step.model_dump(mode="json", by_alias=True, exclude={"phase"} if step.phase is None else None)
+    return hashlib.sha256(canonical_dumps(data).encode()).hexdigest()
 
 
 def _step_spec(step: Step, specs: Mapping[str, ToolSpec] | None) -> ToolSpec | None:

@@ -27,11 +27,16 @@ def needs_approval(call: Call, spec: ToolSpec | None) -> bool:
     - An unknown tool (``spec`` None) needs approval: nothing says it is read-only.
     - A tool whose effect is not ``read_only`` (``mutating``, ``destructive``) needs approval.
     - An agent step needs approval: the executor model picks its tool calls at run time.
+    - A phase step needs none of its own; its sub-steps are decided when they are planned.
     - A step marked ``approval: required`` needs approval.
     - A step with a compensation needs approval, whatever its own tool: approving a step approves
       its undo too, and ``spec`` does not describe the compensation's tool (a compensation exists
       because the step is expected to change something).
     """
+    if isinstance(call, Step) and call.phase is not None:
+        # A phase calls nothing itself: its sub-plan's steps are decided one by one when it is
+        # planned and spliced in (a read-only sub-plan thereby runs without waiting).
+        return False
     if isinstance(call, Step) and (
         call.agent is not None or call.approval == "required" or call.compensate is not None
     ):

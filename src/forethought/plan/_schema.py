@@ -172,6 +172,30 @@ def compatible(have: set[str] | None, want: set[str] | None) -> bool:
     return "integer" in have and "number" in want
 
 
+def item_types(schema: Any, root: Mapping[str, Any]) -> set[str] | None:
+    """The JSON types an array schema's items admit; None when it is no array or does not say."""
+    schema = _resolve(schema, root)
+    if not isinstance(schema, Mapping):
+        return None
+    items = schema.get("items")
+    return types_of(items, root) if isinstance(items, Mapping) else None
+
+
+def fits(
+    have: set[str] | frozenset[str] | None,
+    have_items: set[str] | frozenset[str] | None,
+    want: set[str] | None,
+    want_items: set[str] | None,
+) -> bool:
+    """``compatible``, and for an array fed to an array, its items too: a list of records is no
+    list of strings (both are JSON arrays; only their items tell them apart)."""
+    if not compatible(set(have) if have is not None else None, want):
+        return False
+    if have is not None and have <= {"array"} and want is not None and "array" in want:
+        return compatible(set(have_items) if have_items is not None else None, want_items)
+    return True
+
+
 # ------------------------------------------------------------------ fast validity pre-check
 
 _ANNOTATIONS = frozenset(

@@ -86,9 +86,14 @@ def plan_critical_path(plan: Plan, latency: Mapping[str, float] | None = None) -
 # ------------------------------------------------------------------------------ renderers
 
 
+def _action(step: Step) -> str:
+    if step.tool is not None:
+        return step.tool
+    return "phase" if step.phase is not None else "agent"
+
+
 def _label(step: Step) -> str:
-    action = step.tool if step.tool is not None else "agent"
-    return f"{step.id}: {action}"
+    return f"{step.id}: {_action(step)}"
 
 
 def render_text(plan: Plan, latency: Mapping[str, float] | None = None) -> str:
@@ -99,7 +104,7 @@ def render_text(plan: Plan, latency: Mapping[str, float] | None = None) -> str:
     on_path = set(cp.steps)
     by_id = plan.step_map()
     width = max((len(s) for s in deps), default=2)
-    action_width = max((len(s.tool or "agent") for s in plan.steps), default=5)
+    action_width = max((len(_action(s)) for s in plan.steps), default=5)
     lines = [
         f"goal: {plan.goal}",
         f"plan v{plan.version}: {len(deps)} steps; critical path "
@@ -109,9 +114,23 @@ def render_text(plan: Plan, latency: Mapping[str, float] | None = None) -> str:
     for sid in topological_order(deps):
         step = by_id[sid]
         mark = "*" if sid in on_path else " "
-        action = step.tool if step.tool is not None else "agent"
+        action = _action(step)
         after = f"  ← {', '.join(deps[sid])}" if deps[sid] else ""
         lines.append(f"{mark} {sid:<{width}}  {action:<{action_width}}  ~{durations[sid]:g}s{after}")
+    pending = [s for s in plan.steps if s.phase is not None]
+    expanded = plan.metadata.get("phases", {})
+    if pending or expanded:
+        lines.append("")
+    for step in pending:
+        assert step.phase is not None
+        lines.append(f"phase {step.id}: {step.phase.goal} [tools: {', '.join(step.phase.tools)}]")
+    for pid, info in expanded.items():
+        if not isinstance(info, dict):
+            continue
+        members = ", ".join(str(m) for m in info.get("steps", ()))
+        lines.append(
+            f"phase {pid} (planned): {info.get('goal', '')} → {members}; output {info.get('output')}"
+        )
     if plan.rollback:
         lines.append("")
         lines.append("rollback: " + " → ".join(_label(s) for s in plan.rollback))

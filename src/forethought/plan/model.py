@@ -104,8 +104,21 @@ class ToolCall(_Frozen):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+class Phase(_Frozen):
+    """A sub-goal whose steps are planned only when it becomes ready (see ``plan.phases``).
+
+    The top plan stays small: a phase names what it must achieve and which tools its sub-plan may
+    use; the sub-plan is made with the outputs of earlier steps in view and spliced into the run's
+    plan as a new version, approved by the same rules as any plan.
+    """
+
+    goal: str = Field(min_length=1)
+    tools: tuple[str, ...] = Field(min_length=1, description="The only tools the sub-plan may call.")
+    max_steps: int = Field(default=8, ge=1, le=100, description="Most steps the sub-plan may have.")
+
+
 class Step(_Frozen):
-    """One node of the plan DAG: a deterministic tool call or a bounded agent instruction."""
+    """One node of the plan DAG: a tool call, a bounded agent instruction, or a phase to plan later."""
 
     id: StepId
     description: str = ""
@@ -121,11 +134,13 @@ class Step(_Frozen):
     compensate: ToolCall | None = None
     approval: ApprovalMode = "auto"
     executor: str | None = None
+    phase: Phase | None = None
 
     @model_validator(mode="after")
     def _exactly_one_action(self) -> Step:
-        if (self.tool is None) == (self.agent is None):
-            raise ValueError("a step needs exactly one of `tool` or `agent`")
+        actions = (self.tool is not None) + (self.agent is not None) + (self.phase is not None)
+        if actions != 1:
+            raise ValueError("a step needs exactly one of `tool`, `agent` or `phase`")
         return self
 
     @field_validator("depends_on")
@@ -265,6 +280,10 @@ class Plan(_Frozen):
             for step in data[group]:
                 if step["retry"] == shared:
                     step["retry"] = shared
+                # `phase` came after plans were hashed and approved: a step without one records
+                # (and hashes) exactly as before, so every existing approval stays bound.
+                if step.get("phase", 0) is None:
+                    del step["phase"]
         return data, hashlib.sha256(canonical_dumps(data).encode("utf-8")).hexdigest()
 
 

@@ -18,7 +18,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from forethought.plan import references as refs
-from forethought.plan._schema import Unsupported, compatible, compile_quick, schema_at, types_of
+from forethought.plan._schema import (
+    Unsupported,
+    compatible,
+    compile_quick,
+    fits,
+    item_types,
+    schema_at,
+    types_of,
+)
 from forethought.plan.model import Plan, Step
 from forethought.plan.secret_shapes import SecretDetector
 from forethought.plan.tool_spec import ToolSpec
@@ -375,6 +383,16 @@ class _Checker:
             self._check_tool_call(
                 step, step.tool, step.args, ("tool",), ("args",), rollback, step.arg_references
             )
+        if step.phase is not None and self.tools is not None:
+            for i, name in enumerate(step.phase.tools):
+                if name not in self.tools:
+                    self.add(
+                        "unknown_tool",
+                        f"phase tool {name!r} is not a known tool{_suggest(name, self.tools)}",
+                        step,
+                        ("phase", "tools", i),
+                        rollback,
+                    )
         if step.compensate is not None:
             self._check_compensate(step, rollback)
         if step.check is not None:
@@ -536,11 +554,17 @@ class _Checker:
         if bad is not None or expected is None:
             return None
         have, want = types_of(produced, source), types_of(expected, spec.input_schema)
-        if compatible(have, want):
+        if not compatible(have, want):
+            return (
+                f"produces {'/'.join(sorted(have or ()))} but {spec.name!r} expects "
+                f"{'/'.join(sorted(want or ()))}"
+            )
+        have_items, want_items = item_types(produced, source), item_types(expected, spec.input_schema)
+        if fits(have, have_items, want, want_items):
             return None
         return (
-            f"produces {'/'.join(sorted(have or ()))} but {spec.name!r} expects "
-            f"{'/'.join(sorted(want or ()))}"
+            f"produces a list of {'/'.join(sorted(have_items or ()))} but {spec.name!r} expects a list "
+            f"of {'/'.join(sorted(want_items or ()))}"
         )
 
     def _check_compensate(self, step: Step, rollback: bool) -> None:

@@ -18,6 +18,7 @@ from forethought.interfaces.cli._common import (
     print_json,
     tools_option,
 )
+from forethought.plan import phases
 from forethought.plan._yaml import load_yaml
 from forethought.plan.coverage import Coverage, Finding, check_coverage
 from forethought.plan.diff import diff_plans
@@ -201,15 +202,27 @@ def _parse_latency(values: tuple[str, ...], latency_file: str | None) -> dict[st
     type=click.Path(dir_okay=False),
     help="YAML/JSON mapping of tool name to estimated seconds.",
 )
+@click.option(
+    "--collapse-phases",
+    is_flag=True,
+    help="Show each planned phase as one step instead of its sub-steps.",
+)
 @tools_option
 def graph(
-    plan_file: str, fmt: str, latency: tuple[str, ...], latency_file: str | None, tools_paths: tuple[str, ...]
+    plan_file: str,
+    fmt: str,
+    latency: tuple[str, ...],
+    latency_file: str | None,
+    collapse_phases: bool,
+    tools_paths: tuple[str, ...],
 ) -> int:
-    """Print the plan's DAG with the critical path marked."""
+    """Print the plan's DAG with the critical path marked (phases expanded unless collapsed)."""
     specs = load_tool_specs(tools_paths)
     estimates = {name: s.est_latency_s for name, s in (specs or {}).items() if s.est_latency_s is not None}
     estimates.update(_parse_latency(latency, latency_file))
     plan = load_plan(plan_file, specs)
+    if collapse_phases:
+        plan = phases.collapse_phases(plan)
     render = {"text": render_text, "mermaid": render_mermaid, "dot": render_dot}[fmt]
     click.echo(render(plan, estimates), nl=False)
     return EXIT_OK
