@@ -91,6 +91,24 @@ async def test_steps_run_as_ray_tasks_in_ray_worker_processes(ray_instance: None
     assert [o["cpus"] for o in outputs] == [0.5, 0.5, 0.5, 1.0]
 
 
+async def test_a_run_without_a_store_passes_the_plans_ray_options_too(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    # Without a store no write-ahead wrapper hands the options over; they were dropped (every
+    # step asked Ray for a whole CPU, so a layer of fractional steps ran two at a time).
+    plan = Plan(
+        goal="where do steps run",
+        steps=tuple(Step(id=f"s{i}", tool="where", args={"i": i}) for i in range(3)),
+        metadata={"ray": {"default": {"num_cpus": 0.25}, "steps": {"s2": {"num_cpus": 0.5}}}},
+    )
+    tools = tmp_path / "ray_tools.py"
+    tools.write_text(TOOLS_PY)
+    async with open_tools([tools], include_entry_points=False) as registry:
+        result = await Agent(registry, record=False, backend="ray").run(plan, approve="all")
+    assert result.state.status == "succeeded", result.state.reason
+    assert [result.state.steps[f"s{i}"].output["cpus"] for i in range(3)] == [0.25, 0.25, 0.5]
+
+
 async def test_a_killed_ray_worker_fails_the_step_as_crashed_and_it_is_retried(
     ray_instance: None, tmp_path: Path
 ) -> None:

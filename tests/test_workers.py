@@ -116,6 +116,62 @@ def test_submit_and_worker_need_a_shared_database(tmp_path: Path, capsys: pytest
     assert code == 2 and "workers need a shared run database" in err
 
 
+def test_run_and_exec_queue_for_workers_like_submit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(var, str(tmp_path / var.lower()))
+    url = postgres_url()
+    (tmp_path / "plan.yaml").write_text(PLAN_YAML)
+    (tmp_path / "tools.py").write_text(TOOLS_PY)
+    tools = ["--tools", str(tmp_path / "tools.py")]
+    plan = {
+        "steps": [
+            {"id": "a", "tool": "prepare", "args": {"n": 7}},
+            {"id": "b", "tool": "charge", "args": {"n": "${a}"}},
+        ]
+    }
+    (tmp_path / "replies.json").write_text(json.dumps([json.dumps(plan)]))
+    model = f"scripted:{tmp_path / 'replies.json'}"
+
+    assert (
+        cli_main.run(["exec", str(tmp_path / "plan.yaml"), *tools, "--db", url, "--yes-all", "--queue"]) == 0
+    )
+    from_exec = capsys.readouterr().out.strip()
+    code = cli_main.run(
+        ["run", "charge 7", *tools, "--db", url, "--model", model, "--yes-all", "--queue", "--json"]
+    )
+    assert code == 0
+    queued = json.loads(capsys.readouterr().out)
+    assert queued["status"] == "queued"
+    # Nothing ran here: both wait in the queue for a worker.
+    assert not (tmp_path / "effects.log").exists()
+    assert cli_main.run(["runs", "--db", url, "--json"]) == 0
+    listed = {r["run_id"]: r["status"] for r in json.loads(capsys.readouterr().out)}
+    assert listed == {from_exec: "running", queued["run_id"]: "running"}
+
+    assert cli_main.run(["worker", "--db", url, "--until-empty", "--poll", "0.05"]) == 0
+    capsys.readouterr()
+    effects = (tmp_path / "effects.log").read_text().splitlines()
+    assert sorted(effects) == sorted([f"{from_exec} b", f"{queued['run_id']} b"])
+    for run_id in (from_exec, queued["run_id"]):
+        assert cli_main.run(["show", run_id, "--db", url, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["status"] == "succeeded"
+
+
+def test_queue_without_a_shared_database_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "plan.yaml").write_text(PLAN_YAML)
+    (tmp_path / "tools.py").write_text(TOOLS_PY)
+    tools = ["--tools", str(tmp_path / "tools.py")]
+    code = cli_main.run(
+        ["exec", str(tmp_path / "plan.yaml"), *tools, "--db", str(tmp_path / "r.db"), "--queue"]
+    )
+    assert code == 2 and "needs a shared run database: pass --db postgresql://" in capsys.readouterr().err
+    assert not (tmp_path / "effects.log").exists()
+
+
 # -- three worker processes, one killed -9 --------------------------------------------------------
 
 

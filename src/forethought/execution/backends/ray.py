@@ -37,12 +37,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from forethought._extras import import_extra
 from forethought.errors import ToolError
 from forethought.execution.backends.base import WorkerCrashed
+from forethought.plan.model import Plan
 from forethought.tools.base import Tool, ToolContext
 
 _OPTION_KEYS = ("num_cpus", "num_gpus", "memory", "resources", "accelerator_type")
@@ -80,9 +81,27 @@ def _remote(ray: Any) -> Any:
     return _remote_fn
 
 
-def step_options(ctx: ToolContext, default_num_cpus: float) -> dict[str, Any]:
-    """Ray task options for this call, from the plan's ``metadata.ray`` (unknown keys refused)."""
-    wanted = ctx.extra.get("ray_options")
+def plan_ray_options(plan: Plan | None, step_id: str) -> Any:
+    """What the plan's ``metadata.ray`` asks for ``step_id`` (its ``default`` merged under its
+    ``steps`` entry); ``None`` when the plan has none. Checked by ``step_options``."""
+    wanted = plan.metadata.get("ray") if plan is not None else None
+    if wanted is None:
+        return None
+    if not isinstance(wanted, Mapping):
+        return wanted  # step_options names the problem
+    steps = wanted.get("steps") or {}
+    own = steps.get(step_id) if isinstance(steps, Mapping) else None
+    default = wanted.get("default") or {}
+    if not isinstance(own, Mapping) or not isinstance(default, Mapping):
+        return own if own is not None else default
+    return {**default, **own}
+
+
+def step_options(ctx: ToolContext, default_num_cpus: float, wanted: Any = None) -> dict[str, Any]:
+    """Ray task options for this call, from the plan's ``metadata.ray`` (unknown keys refused):
+    ``wanted`` as the plan asks, else what the write-ahead wrapper put in ``ctx.extra``."""
+    if wanted is None:
+        wanted = ctx.extra.get("ray_options")
     options: dict[str, Any] = {"num_cpus": default_num_cpus}
     if wanted is None:
         return options
@@ -119,6 +138,9 @@ class RayBackend:
         self.default_num_cpus = default_num_cpus
         self._init_options = dict(init_options or {})
         self._ray: Any = None
+        # Where the per-step options come from when no write-ahead wrapper hands them over (a
+        # run without a store): the executor's current plan, set by whoever runs it.
+        self.current_plan: Callable[[], Plan | None] | None = None
 
     def _ensure_ray(self) -> Any:
         if self._ray is None:
@@ -132,7 +154,8 @@ class RayBackend:
         source = tool.spec.source
         if source.startswith("mcp"):
             return await tool.invoke(args, ctx)  # its connection lives here, not on a node
-        options = step_options(ctx, self.default_num_cpus)
+        planned = plan_ray_options(self.current_plan(), ctx.step_id) if self.current_plan else None
+        options = step_options(ctx, self.default_num_cpus, planned)
         ray = self._ensure_ray()
         by_ref = (source, tool.spec.name) if source.startswith("python:") else None
         shipped_ctx = dataclasses.replace(ctx, extra={})  # callbacks in extra belong to the driver
@@ -193,4 +216,4 @@ def parse_backend(value: str) -> tuple[str, str | None]:
     return name, address or None
 
 
-__all__ = ["RayBackend", "parse_backend", "step_options"]
+__all__ = ["RayBackend", "parse_backend", "plan_ray_options", "step_options"]

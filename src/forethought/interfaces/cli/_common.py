@@ -18,6 +18,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID, EXIT_PAUSED = 0, 1, 2, 3
 
+QUEUE_HELP = (
+    "Prepare the run here (plan, validate, record the approval given) and queue it for "
+    "`forethought worker` instead of running it; prints the run id. Needs a shared database (--db postgresql://…)."
+)
+
 
 def tools_option(fn: F) -> F:
     return click.option(

@@ -25,6 +25,7 @@ from forethought.interfaces.cli._common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_PAUSED,
+    QUEUE_HELP,
     json_option,
     print_json,
     tools_option,
@@ -171,6 +172,7 @@ async def _execute(
     help="Run database: a file or a postgresql:// URL (default: $FORETHOUGHT_DB or the user data directory).",
 )
 @click.option("--backend", help="Where steps run: local (default) or ray[:ADDRESS] (a Ray cluster).")
+@click.option("--queue", is_flag=True, help=QUEUE_HELP)
 def exec_command(
     plan_file: str,
     tools_paths: tuple[str, ...],
@@ -180,9 +182,14 @@ def exec_command(
     max_concurrency: int | None,
     db: str | None,
     backend: str | None,
+    queue: bool,
 ) -> int:
     """Execute PLAN_FILE with the given tools (exit 0 done, 1 failed, 2 invalid, 3 paused)."""
     approve: ApproveMode = "all" if approve_all else "read_only" if approve_read_only else "none"
+    if queue:
+        from forethought.interfaces.cli.worker_cmd import queue_run
+
+        return queue_run(plan_file, True, tools_paths, {"db": db}, approve, as_json)
     holder: list[RunResult | Agent] = []
     try:
         eventloop.run(_execute(plan_file, tools_paths, approve, max_concurrency, db, holder, backend))

@@ -15,6 +15,7 @@ from forethought.interfaces.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_PAUSED,
+    QUEUE_HELP,
     json_option,
     print_json,
     run_async,
@@ -190,6 +191,7 @@ def _final_steps(result: RunResult) -> list[str]:
     is_flag=True,
     help="Run a plan the goal coverage check says misses the goal (recorded in the run).",
 )
+@click.option("--queue", is_flag=True, help=QUEUE_HELP)
 @json_option
 def run(
     goal: str,
@@ -199,6 +201,7 @@ def run(
     as_json: bool,
     no_stream: bool,
     force: bool,
+    queue: bool,
     **flags: Any,
 ) -> int:
     """Plan GOAL, review and approve the plan, execute it with live progress."""
@@ -206,6 +209,11 @@ def run(
         raise UserError(
             'the goal is empty; say what you want done, e.g. forethought run "count the words in README.md"'
         )
+    if queue:
+        from forethought.interfaces.cli.worker_cmd import queue_run
+
+        settings = {k: flags.get(k) for k in ("model", "planner_model", "executor_model", "db", "workspace")}
+        return queue_run(goal, False, tools_paths, settings, _approve_mode(yes, yes_all), as_json)
     cfg = _config(**flags)
     console = Console(stderr=not as_json, no_color=not is_interactive())
     interactive = is_interactive() and not as_json and not yes_all

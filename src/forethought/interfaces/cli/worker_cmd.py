@@ -51,7 +51,20 @@ def submit(
     approve: ApproveMode = "all" if approve_all else "read_only" if approve_read_only else "none"
     path = Path(goal_or_plan)
     is_file = path.suffix.lower() in (".yaml", ".yml", ".json") and path.is_file()
-    result = eventloop.run(_submit(goal_or_plan, is_file, tools_paths, db, model, approve))
+    return queue_run(goal_or_plan, is_file, tools_paths, {"db": db, "model": model}, approve, as_json)
+
+
+def queue_run(
+    goal_or_plan: str,
+    is_file: bool,
+    tools_paths: tuple[str, ...],
+    settings: dict[str, Any],
+    approve: ApproveMode,
+    as_json: bool,
+) -> int:
+    """What ``submit``, ``run --queue`` and ``exec --queue`` do: prepare the run here, queue it
+    for workers, print its id (exit 0), or say why it was not queued (exit 2 or 3)."""
+    result = eventloop.run(_submit(goal_or_plan, is_file, tools_paths, settings, approve))
     status = result.state.status
     if status != "running":  # refused before queueing (an invalid or uncovered plan)
         reason = result.state.reason or status
@@ -68,15 +81,14 @@ async def _submit(
     goal_or_plan: str,
     is_file: bool,
     tools_paths: tuple[str, ...],
-    db: str | None,
-    model: str | None,
+    settings: dict[str, Any],
     approve: ApproveMode,
 ) -> Any:
     from forethought.interfaces.config import load_config
     from forethought.interfaces.session import open_agent, tool_setup
     from forethought.plan.files import load_plan
 
-    cfg = load_config({"db": db, "model": model})
+    cfg = load_config(settings)
     setup = tool_setup(cfg, tools_paths)
     async with open_agent(cfg, setup) as agent:
         what: Any = load_plan(goal_or_plan, agent.specs) if is_file else goal_or_plan

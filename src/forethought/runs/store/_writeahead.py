@@ -18,11 +18,12 @@ between is covered by the supervisor that kills the group with the runner and by
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from forethought.events import kinds as E
 from forethought.execution.backends.base import Backend
+from forethought.execution.backends.ray import plan_ray_options
 from forethought.plan.model import Step
 from forethought.runs.store.recorder import Recorder
 from forethought.tools._proc import ProcInfo
@@ -59,20 +60,10 @@ class WriteAheadBackend:
         return await self._inner.call(tool, args, ctx)
 
     def _ray_options(self, step_id: str) -> Any:
-        """The step's Ray task options from the plan's ``metadata.ray`` (see
-        ``execution.backends.ray``); ``None`` when the plan has none (the common case: cheap)."""
+        """The step's Ray task options from the plan's ``metadata.ray``; ``None`` when the plan
+        has none (the common case: cheap)."""
         plan = getattr(getattr(self._current_seq, "executor", None), "plan", None)
-        wanted = plan.metadata.get("ray") if plan is not None else None
-        if wanted is None:
-            return None
-        if not isinstance(wanted, Mapping):
-            return wanted  # the backend names the problem
-        steps = wanted.get("steps") or {}
-        own = steps.get(step_id) if isinstance(steps, Mapping) else None
-        default = wanted.get("default") or {}
-        if not isinstance(own, Mapping) or not isinstance(default, Mapping):
-            return own if own is not None else default
-        return {**default, **own}
+        return plan_ray_options(plan, step_id)
 
     async def aclose(self) -> None:
         if self._inner is not None:
