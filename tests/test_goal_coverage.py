@@ -202,6 +202,10 @@ def test_goal_literals(goal: str, expected: list[str]) -> None:
         ("summarize notes.txt", []),
         ("save it as 'final draft.md'", ["final draft.md"]),
         ("remove the file old.log and rename data.csv", ["old.log", "data.csv"]),
+        # "in X" is the destination only when no "to/into/as Y" follows the verb.
+        ("write the titles of the meetings in week.json to titles.txt", ["titles.txt"]),
+        ("store the sum in total.txt", ["total.txt"]),
+        ("put the numbers in a.txt above 10 into b.txt", ["b.txt"]),
     ],
 )
 def test_goal_outputs(goal: str, expected: list[str]) -> None:

@@ -7,12 +7,12 @@ bench's held-out suite.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 import jsonschema
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from forethought import tool
 from forethought.models import ScriptedModel
@@ -163,6 +163,74 @@ def test_roles_come_from_effects_and_parameter_names() -> None:
     assert is_reader(SPECS["grab_text"]) and not is_writer(SPECS["grab_text"])
     assert is_writer(SPECS["persist"]) and not is_reader(SPECS["persist"])
     assert not is_reader(SPECS["measure"]) and not is_writer(SPECS["measure"])
+
+
+def test_a_file_parameter_named_otherwise_is_known_by_the_descriptions() -> None:
+    from forethought.planning.grammar import takes_file_name
+
+    @tool
+    def fetch(location: str) -> str:
+        """Read a text file and return what it holds."""
+        return location
+
+    @tool
+    def lookup(where: Annotated[str, Field(description="the file holding the table")], key: str) -> str:
+        """Look a key up in a table."""
+        return where
+
+    @tool
+    def tidy(text: str) -> str:
+        """Tidy the text of a file."""  # a file, but the parameter is its content
+        return text
+
+    @tool
+    def rate(location: str) -> int:
+        """How pleasant a city is to live in."""  # no file anywhere: a place, not a file
+        return 0
+
+    assert takes_file_name(fetch.spec, "location") and is_reader(fetch.spec)
+    assert takes_file_name(lookup.spec, "where") and not takes_file_name(lookup.spec, "key")
+    assert not takes_file_name(tidy.spec, "text")
+    assert not takes_file_name(rate.spec, "location") and not is_reader(rate.spec)
+
+
+def test_names_the_goal_capitalizes_must_be_used_as_words_of_their_own() -> None:
+    from forethought.planning.candidates import goal_names, unused_names
+
+    goal = "Which rows of table.csv are about Oslo? Save them to oslo.txt. Then stop"
+    assert goal_names(goal) == ["Oslo"]  # not "Which"/"Save"/"Then" (sentence starts), not files
+    plain = plan_of(("grab_text", {"source": "table.csv"}), ("persist", {"dest": "oslo.txt", "payload": "x"}))
+    assert unused_names(plain, goal) == 1  # "oslo.txt" does not use the name
+    used = plan_of(("grep_for", {"payload": "x", "pattern": "Oslo"}))
+    assert unused_names(used, goal) == 0
+
+
+def test_a_list_is_written_through_a_formatter_not_a_reducer() -> None:
+    from forethought.planning.decompose import _formatted, _is_formatter
+
+    @tool
+    def gather(source: str) -> list[str]:
+        """Read the entries stored in a file."""
+        return []
+
+    @tool
+    def longest(entries: list[str]) -> str:
+        """The longest of some entries."""  # a list to a string, but it picks one
+        return ""
+
+    @tool
+    def stacked(entries: list[str]) -> str:
+        """Lay entries out one per line."""
+        return ""
+
+    specs = {t.spec.name: t.spec for t in (gather, longest, stacked, persist)}
+    assert _is_formatter(specs["stacked"]) and not _is_formatter(specs["longest"])
+    assert _formatted(("gather", "persist"), specs, ["stacked"]) == ("gather", "stacked", "persist")
+    assert _formatted(("gather", "longest", "persist"), specs, ["stacked"]) is None  # a string already
+
+
+def test_how_many_asks_for_a_count_on_both_sides() -> None:
+    assert "count" in terms("How many rows are there?") and "count" in terms("How many items a list has.")
 
 
 def test_goal_facts_tell_outputs_from_inputs() -> None:

@@ -27,6 +27,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from heldout import HELD_OUT, ToolSet
+from heldout2 import HELD_OUT_2
+from heldout3 import HELD_OUT_3
+from heldout4 import HELD_OUT_4
 from rows import LABELS, ROWS
 
 from forethought import Agent
@@ -41,13 +44,32 @@ def _p90(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
 
 
-async def run_goal(model: Model, toolset: ToolSet, goal: Any, row: str, root: Path) -> dict[str, Any]:
+async def run_goal(
+    model: Model, toolset: ToolSet, goal: Any, row: str, root: Path, plan_limit_s: float | None = None
+) -> dict[str, Any]:
     ws = Path(tempfile.mkdtemp(dir=root))
     for name, content in toolset.files.items():
         (ws / name).write_text(content, encoding="utf-8")
     specs = {t.spec.name: t.spec for t in toolset.tools}
     start = time.perf_counter()
-    result = await make_plan(goal.text, specs, model, options=ROWS[row])
+    try:
+        async with asyncio.timeout(plan_limit_s):
+            result = await make_plan(goal.text, specs, model, options=ROWS[row])
+    except TimeoutError:  # counted as neither valid nor achieved; tokens of the cut call unknown
+        return {
+            "toolset": toolset.name,
+            "goal": goal.text,
+            "valid": False,
+            "achieved": False,
+            "status": None,
+            "seconds": round(time.perf_counter() - start, 2),
+            "calls": None,
+            "tokens": None,
+            "model_filled": None,
+            "error": f"planning took longer than {plan_limit_s:.0f} s",
+            "plan": None,
+            "problems": [],
+        }
     elapsed = time.perf_counter() - start
     status, error = None, None
     if result.ok and result.plan is not None:
@@ -79,12 +101,14 @@ async def run_goal(model: Model, toolset: ToolSet, goal: Any, row: str, root: Pa
     }
 
 
-async def run_row(model: Model, row: str, suites: list[ToolSet]) -> dict[str, Any]:
+async def run_row(
+    model: Model, row: str, suites: list[ToolSet], plan_limit_s: float | None = None
+) -> dict[str, Any]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for toolset in suites:
             for goal in toolset.goals:
-                r = await run_goal(model, toolset, goal, row, Path(tmp))
+                r = await run_goal(model, toolset, goal, row, Path(tmp), plan_limit_s)
                 rows.append(r)
                 print(
                     f"[{row}] {'V' if r['valid'] else '-'}{'A' if r['achieved'] else '-'} "
@@ -103,9 +127,10 @@ async def run_row(model: Model, row: str, suites: list[ToolSet]) -> dict[str, An
         "median_s": round(statistics.median(secs), 2),
         "p90_s": round(_p90(secs), 2),
         "max_s": max(secs),
-        "tokens_median": statistics.median(r["tokens"] for r in rows),
-        "tokens_total": sum(r["tokens"] for r in rows),
-        "model_calls": sum(r["calls"] for r in rows),
+        "tokens_median": statistics.median(r["tokens"] for r in rows if r["tokens"] is not None),
+        "tokens_total": sum(r["tokens"] for r in rows if r["tokens"] is not None),
+        "model_calls": sum(r["calls"] for r in rows if r["calls"] is not None),
+        "timed_out": sum(1 for r in rows if r["tokens"] is None),
         "rows": rows,
     }
 
@@ -130,7 +155,18 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default="local")
     parser.add_argument("--rows", default=",".join(ROWS))
-    parser.add_argument("--suites", default=",".join(s.name for s in HELD_OUT))
+    parser.add_argument(
+        "--suites",
+        default=",".join(s.name for s in HELD_OUT),
+        help="tool sets: documents,ledger (heldout.py); textkit,contacts (heldout2.py); "
+        "agenda,numbers (heldout3.py); shop,lexicon (heldout4.py)",
+    )
+    parser.add_argument(
+        "--plan-limit",
+        type=float,
+        default=None,
+        help="seconds one goal's planning may take; past it the goal counts as not planned",
+    )
     parser.add_argument("--out", default=None)
     parser.add_argument(
         "--threads", type=int, default=None, help="llama.cpp threads for local (default: all cores)"
@@ -147,8 +183,9 @@ async def main() -> None:
     model = LocalModel(threads=args.threads) if args.model == "local" else resolve_model(args.model)
     if hasattr(model, "server"):
         await model.server()  # load the weights outside the timed region
-    suites = [s for s in HELD_OUT if s.name in args.suites.split(",")]
-    results = [await run_row(model, row, suites) for row in args.rows.split(",")]
+    every = [*HELD_OUT, *HELD_OUT_2, *HELD_OUT_3, *HELD_OUT_4]
+    suites = [s for s in every if s.name in args.suites.split(",")]
+    results = [await run_row(model, row, suites, args.plan_limit) for row in args.rows.split(",")]
     print(table(results))
     print("load average:", Path("/proc/loadavg").read_text().strip())  # noqa: ASYNC240
     if args.out:

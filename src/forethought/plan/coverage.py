@@ -285,13 +285,15 @@ def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[t
     targets = {lit.start: lit for lit in lits if lit.kind in ("quoted", "url", "email", "path")}
     out: list[tuple[int, str, str]] = []
     for m in _OUTPUT_RE.finditer(goal):
-        for prep in _PREP_RE.finditer(goal, m.start(1), m.end(1)):
-            if prep.end() in targets:
-                verb = m.group(0).lower()
-                out.append(
-                    (m.start(), f"{verb} {prep.group(0).split()[0].lower()}", targets[prep.end()].text)
-                )
-                break
+        hits = [p for p in _PREP_RE.finditer(goal, m.start(1), m.end(1)) if p.end() in targets]
+        # "to/into/as X" names the destination wherever it stands; "in X" only when no such
+        # phrase follows ("write the titles of the meetings in a.json to b.txt" reads a.json).
+        directed = [p for p in hits if p.group(0).split()[0].lower() != "in"]
+        chosen = directed or hits
+        if chosen:
+            prep = chosen[0]
+            verb = m.group(0).lower()
+            out.append((m.start(), f"{verb} {prep.group(0).split()[0].lower()}", targets[prep.end()].text))
     for m in _OBJECT_RE.finditer(goal):
         if m.end() in targets:
             out.append((m.start(), m.group(1).lower(), targets[m.end()].text))

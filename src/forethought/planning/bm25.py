@@ -86,8 +86,14 @@ STOP_WORDS = frozenset(
 )
 
 
+# Questions of quantity: "how many" asks for a count ("how" and "many" are stop words), in a
+# goal ("how many rows …") as in a tool's description ("how many products there are").
+HOW_MANY_RE = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+
+
 def terms(text: str) -> list[str]:
     """``text`` as BM25 terms: lower-case word stems, stop words dropped."""
+    text = HOW_MANY_RE.sub("count number", text)
     words = _WORD_RE.findall(_CAMEL_RE.sub(" ", text.replace("_", " ")))
     return [stem(w) for w in words if w.lower() not in STOP_WORDS and len(w) > 1]
 

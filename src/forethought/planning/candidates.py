@@ -6,7 +6,9 @@ ties of the previous one):
 1. the validator's problems (``plan.validation``): an invalid plan never beats a valid one;
 2. the goal coverage check's findings (``plan.coverage.check_coverage``): every goal literal
    used, every requested output produced by a side-effecting step, no dead steps; plus every
-   read-only step's output used (``unused_outputs``), the answer of a read-only plan aside;
+   read-only step's output used (``unused_outputs``), the answer of a read-only plan aside, and
+   every name the goal capitalizes mid-sentence ("on Friday", "in Oslo") used by some argument
+   (``unused_names``: data the goal gives, though no literal the coverage check would insist on);
 3. the skeleton's lexical prior (goal words its tools explain, minus a cost per step), less half
    a point per argument that takes an output only *as text* (an exact type fit is the likelier
    intent);
@@ -16,6 +18,7 @@ ties of the previous one):
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -63,6 +66,35 @@ def unused_outputs(plan: Plan, tools: Mapping[str, ToolSpec]) -> int:
     return unused
 
 
+_SENTENCE_RE = re.compile(r"[^.?!;]+")
+_NAME_RE = re.compile(r"\b([A-Z][a-z]{2,})(?:'s)?\b")
+
+
+def goal_names(goal: str) -> list[str]:
+    """Words the goal capitalizes but not at the start of a sentence: names of things ("Oslo",
+    "Friday"), outside quoted text and file names."""
+    plain = re.sub(r"\"[^\"]*\"|'[^']*'", " ", goal)
+    # File names and paths out, but not the full stop that may end their sentence.
+    plain = re.sub(r"\S*[./]\w\S*?([.?!]?)(?=\s|$)", r" \1", plain)
+    out: list[str] = []
+    for sentence in _SENTENCE_RE.findall(plain):
+        words = sentence.split()
+        rest = sentence[sentence.find(words[0]) + len(words[0]) :] if words else ""
+        out += [m.group(1) for m in _NAME_RE.finditer(rest)]
+    return list(dict.fromkeys(out))
+
+
+def unused_names(plan: Plan, goal: str) -> int:
+    """Names of the goal (``goal_names``) that no argument of the plan mentions."""
+    texts = " ".join(json.dumps(s.args) for s in plan.steps)
+    # As a word of its own: "friday.txt" does not use the name Friday.
+    return sum(
+        1
+        for name in goal_names(goal)
+        if not re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w/-]|\.\w)", texts, re.IGNORECASE)
+    )
+
+
 def mean_logprob(raw: Any) -> float | None:
     """Mean log-probability per generated token from an OpenAI-style response, if it has them."""
     try:
@@ -84,7 +116,11 @@ def score_candidate(
 ) -> CandidateScore:
     if plan is None:
         return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
-    findings = len(check_coverage(plan, goal, tools).missing) + unused_outputs(plan, tools)
+    findings = (
+        len(check_coverage(plan, goal, tools).missing)
+        + unused_outputs(plan, tools)
+        + unused_names(plan, goal)
+    )
     return CandidateScore(
         len(problems),
         findings,

@@ -43,9 +43,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from forethought.plan._schema import compatible, types_of
+from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import goal_outputs
-from forethought.planning.bm25 import BM25, STOP_WORDS, terms, tool_index, tool_terms
+from forethought.planning.bm25 import BM25, HOW_MANY_RE, STOP_WORDS, terms, tool_index, tool_terms
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import (
     _DIR_PARAM,
@@ -57,10 +57,12 @@ from forethought.planning.grammar import (
     RefCandidate,
     goal_literals,
     reference_candidates,
+    takes_file_name,
 )
 from forethought.tools.base import ToolSpec
 
 STEP_COST = 0.25  # prior points per step: more steps must explain more of the goal
+SUPERFLUOUS_COST = 1.0  # per middle step explaining nothing the others do not: more than a text fit
 _WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
@@ -81,12 +83,8 @@ def param_types(spec: ToolSpec, pname: str) -> set[str] | None:
 
 
 def is_path_param(spec: ToolSpec, pname: str) -> bool:
-    """A parameter that takes a file name (not a directory)."""
-    return (
-        param_types(spec, pname) == {"string"}
-        and bool(_PATHY_PARAM.search(pname))
-        and not is_dir_param(spec, pname)
-    )
+    """A parameter that takes a file name (not a directory): ``grammar.takes_file_name``."""
+    return takes_file_name(spec, pname)
 
 
 def is_dir_param(spec: ToolSpec, pname: str) -> bool:
@@ -130,9 +128,22 @@ class GoalFacts:
 
 # A file named right after "into", "as" or "to" is where a result goes, whatever the verb
 # ("sort a.txt into b.txt", "join a.md and b.md into c.md", "save a.txt as b.txt").
+# Not after "according to", "compared to", "due to", …: there "to" names a source.
 _TARGET_RE = re.compile(
-    r"\b(?:into|as|to)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+)", re.IGNORECASE
+    r"(?<!according )(?<!compared )(?<!relative )(?<!similar )(?<!due )(?<!next )"
+    r"\b(?:into|as|to)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+)",
+    re.IGNORECASE,
 )
+# "In" names where a result goes only at the very end of a goal that reads another file ("list
+# the names in people.json in names.txt"); elsewhere it names what is read ("the words in a.txt").
+_LAST_IN_RE = re.compile(
+    r"\b(?:in|into|at)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+?)\W*\Z"
+)
+
+
+def _plain(text: str) -> str:
+    """Goal text as ``terms`` reads it ("how many" → "count number"), for the word list."""
+    return HOW_MANY_RE.sub("count number", text)
 
 
 def goal_facts(goal: str) -> GoalFacts:
@@ -141,10 +152,13 @@ def goal_facts(goal: str) -> GoalFacts:
     targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
     named = [*goal_outputs(goal), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
+    last_in = _LAST_IN_RE.search(goal)
+    if not outputs and len(files) >= 2 and last_in is not None and last_in.group(1) == files[-1]:
+        outputs = (files[-1],)
     inputs = tuple(f for f in files if f not in outputs)
     contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
     clauses = tuple(split_clauses(goal))
-    masked = goal
+    masked = _plain(goal)
     for s in lits.strings:
         masked = masked.replace(s, " ")
     words = tuple(w for w in _WORDS_RE.findall(masked) if w.lower() not in STOP_WORDS)
@@ -155,7 +169,7 @@ def goal_facts(goal: str) -> GoalFacts:
 def _query(clause: str, facts: GoalFacts) -> list[str]:
     for s in facts.literals.strings:  # file names say nothing about the action
         clause = clause.replace(s, " ")
-    return terms(clause)
+    return terms(_plain(clause))
 
 
 # ------------------------------------------------------------------------------- skeletons
@@ -181,9 +195,8 @@ def _fits_first_need(reader: ToolSpec, consumer: ToolSpec | None) -> bool:
     if not needs:
         return True
     want = param_types(consumer, needs[0])
-    return any(
-        compatible(set(c.types) if c.types is not None else None, want) for c in _output_fields(reader)
-    )
+    want_items = item_types(_props(consumer).get(needs[0], {}), consumer.input_schema)
+    return any(fits(c.types, c.items, want, want_items) for c in _output_fields(reader))
 
 
 def _clause_options(
@@ -206,14 +219,54 @@ def _clause_options(
 
 
 def _explained(
-    chain: Sequence[str], facts: GoalFacts, docs: Mapping[str, set[str]], readers: set[str]
-) -> int:
+    chain: Sequence[str],
+    facts: GoalFacts,
+    docs: Mapping[str, set[str]],
+    readers: set[str],
+    names: Mapping[str, set[str]] | None = None,
+) -> float:
+    """Goal words the chain's tools explain (readers aside: they are there for the types): one
+    point each, half a point more when a tool's *name* says it ("titles" for "the titles"), and
+    half a point per word of an output file's name ("total_hours.txt": what the result is)."""
     goal_terms = set(terms(" ".join(facts.words)))
+    out_terms = set(terms(" ".join(_name_words(o) for o in facts.outputs))) - goal_terms
     covered: set[str] = set()
+    by_name: set[str] = set()
     for name in chain:
-        if name not in readers:  # a reader is there for the types, not for the goal's words
-            covered |= goal_terms & docs[name]
-    return len(covered)
+        if name not in readers:
+            covered |= (goal_terms | out_terms) & docs[name]
+            if names is not None:
+                by_name |= goal_terms & names[name]
+    return len(covered & goal_terms) + 0.5 * len(covered & out_terms) + 0.5 * len(by_name)
+
+
+def _name_words(path: str) -> str:
+    """The words of a file's name: "total_hours.txt" → "total hours"."""
+    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return re.sub(r"[_\-]+", " ", stem)
+
+
+def _superfluous(
+    chain: Sequence[str],
+    facts: GoalFacts,
+    docs: Mapping[str, set[str]],
+    tools: Mapping[str, ToolSpec],
+    readers: set[str],
+) -> int:
+    """Middle steps (neither reading nor writing a file) that explain no goal word the rest of
+    the chain leaves unexplained: work the goal does not ask for, whatever types it fits."""
+    goal_terms = set(terms(" ".join(facts.words)))
+    count = 0
+    for i, name in enumerate(chain):
+        if name in readers or is_writer(tools[name]):
+            continue
+        others: set[str] = set()
+        for j, other in enumerate(chain):
+            if j != i and other not in readers:
+                others |= docs[other]
+        if not (goal_terms & docs[name]) - others:
+            count += 1
+    return count
 
 
 def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit: int = 8) -> list[Skeleton]:
@@ -221,7 +274,11 @@ def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit
     facts = goal_facts(goal)
     index = tool_index(tools)
     docs = {name: set(tool_terms(spec)) for name, spec in tools.items()}
+    names = {name: set(terms(name)) for name in tools}
     per_clause = [_clause_options(c, facts, tools, index, width) for c in facts.clauses]
+    # A list goes to a .json file as JSON; elsewhere as the tool set formats lists.
+    wants_json = any(o.lower().endswith(".json") for o in facts.outputs)
+    formatters = [] if wants_json else [n for n, _ in index.rank(terms(goal)) if _is_formatter(tools[n])]
     readers = [n for n, _ in index.rank(terms(goal)) if is_reader(tools[n])]
     writers = [n for n, _ in index.rank(terms(goal)) if is_writer(tools[n])]
     seen: set[tuple[str, ...]] = set()
@@ -244,10 +301,64 @@ def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit
             if not key or key in seen:
                 continue
             seen.add(key)
-            prior = _explained(key, facts, docs, set(readers)) - STEP_COST * len(key)
-            out.append(Skeleton(key, prior))
+            superfluous = _superfluous(key, facts, docs, tools, set(readers))
+            for k in (key, _formatted(key, tools, formatters)):
+                if k is None or (k != key and k in seen):
+                    continue
+                seen.add(k)
+                prior = (
+                    _explained(k, facts, docs, set(readers), names)
+                    - STEP_COST * len(k)
+                    - SUPERFLUOUS_COST * superfluous  # a formatter put in is never superfluous
+                )
+                out.append(Skeleton(k, prior))
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
+
+
+# How a formatter describes itself: it lays items out (a list → text holding all of them), where
+# a reducer that also turns a list into a string ("the longest of some words") picks one.
+_LAYOUT_RE = re.compile(
+    r"\b(?:lines?|format(?:s|ted)?|join(?:s|ed)?|columns?|separated|bullets?|commas?|semicolons?)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_formatter(spec: ToolSpec) -> bool:
+    """A read-only tool laying one list out as text: one required list parameter, a string
+    result, and a description that speaks of layout (``_LAYOUT_RE``)."""
+    req = _required(spec)
+    out = spec.output_schema
+    return (
+        spec.effect == "read_only"
+        and len(req) == 1
+        and not is_path_param(spec, req[0])
+        and param_types(spec, req[0]) == {"array"}
+        and out is not None
+        and types_of(out, out) == {"string"}
+        and bool(_LAYOUT_RE.search(spec.description))
+    )
+
+
+def _formatted(
+    chain: tuple[str, ...], tools: Mapping[str, ToolSpec], formatters: Sequence[str]
+) -> tuple[str, ...] | None:
+    """``chain`` with a formatter between a list-producing step and the writer that ends it:
+    a list is written as the tool set formats lists, not as JSON text. None when there is no
+    such place or no formatter takes that list."""
+    if len(chain) < 2 or not is_writer(tools[chain[-1]]) or chain[-2] in formatters:
+        return None
+    last = tools[chain[-2]]
+    if last.output_schema is None or types_of(last.output_schema, last.output_schema) != {"array"}:
+        return None
+    have_items = item_types(last.output_schema, last.output_schema)
+    for name in formatters:
+        spec = tools[name]
+        pname = _required(spec)[0]
+        want_items = item_types(_props(spec)[pname], spec.input_schema)
+        if fits({"array"}, have_items, {"array"}, want_items):
+            return (*chain[:-1], name, chain[-1])
+    return None
 
 
 # ------------------------------------------------------------------------------- slots
@@ -314,6 +425,7 @@ class _Output:
     types: frozenset[str] | None
     pathy: bool  # the field is named like a path
     relevant: bool  # the field's name is a word of the goal
+    items: frozenset[str] | None = None  # an array's item types (a list of records ≠ of strings)
 
 
 def _outputs_of(k: int, spec: ToolSpec, goal_terms: set[str]) -> list[_Output]:
@@ -328,6 +440,7 @@ def _outputs_of(k: int, spec: ToolSpec, goal_terms: set[str]) -> list[_Output]:
                 c.types,
                 bool(field_name) and bool(_PATHY_PARAM.search(field_name)),
                 bool(field_name) and bool(set(terms(field_name)) & goal_terms),
+                c.items,
             )
         )
     # When some field is named by the goal ("the words"), the other fields are not offered.
@@ -435,7 +548,7 @@ def _param_options(
     for o in outputs:
         if o.pathy != path:
             continue
-        if compatible(set(o.types) if o.types is not None else None, want):
+        if fits(o.types, o.items, want, item_types(pschema, spec.input_schema)):
             exact.append(o)
         elif want is not None and "string" in want and not path and spec.effect != "read_only":
             as_text.append(o)  # a number or list written out as text; never fed on as text

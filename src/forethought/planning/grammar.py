@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from forethought.plan._schema import compatible, types_of
+from forethought.plan._schema import fits, item_types, types_of
 from forethought.tools.base import ToolSpec
 
 _NO_DOLLAR = "^[^$]*$"
@@ -32,6 +32,11 @@ _QUOTED_RE = re.compile(r"\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|`([^`\n]{1,200}
 _FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")
 # Parameters that take a *file* name ("directory" does not: a file name there is a mistake).
 _PATHY_PARAM = re.compile(r"path|file|dest|src|source|target|output|input", re.I)
+# Named otherwise ("location", "where"), a parameter still takes a file name when its own
+# description says so, or when it is the only required text parameter of a tool whose description
+# is about a file and its name is not one for content.
+_FILE_WORD = re.compile(r"\bfiles?\b|\bpaths?\b", re.I)
+_CONTENT_PARAM = re.compile(r"text|content|body|passage|data|note|message|value|query|word", re.I)
 _DIR_PARAM = re.compile(r"dir|folder", re.I)
 _NUMBER_RE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 # "in docs", "under src/app", "of the reports folder": a directory named in the goal.
@@ -101,6 +106,27 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in re.findall(r"[a-z]+", text.lower().replace("_", " ")) if len(w) > 2}
 
 
+def takes_file_name(spec: ToolSpec, pname: str) -> bool:
+    """Whether ``pname`` of ``spec`` takes a file's name (not a directory's): by its name, or,
+    named otherwise, by what its own or its tool's description says (``_FILE_WORD`` above)."""
+    props = spec.input_schema.get("properties") or {}
+    prop = props.get(pname)
+    if not isinstance(prop, Mapping) or types_of(prop, spec.input_schema) != {"string"}:
+        return False
+    if _DIR_PARAM.search(pname) or (_DIR_TOOL.search(spec.name) and pname == "path"):
+        return False
+    if _PATHY_PARAM.search(pname):
+        return True
+    if _FILE_WORD.search(str(prop.get("description") or "")):
+        return True
+    texts = [
+        p
+        for p in spec.input_schema.get("required") or ()
+        if isinstance(props.get(p), Mapping) and types_of(props[p], spec.input_schema) == {"string"}
+    ]
+    return texts == [pname] and bool(_FILE_WORD.search(spec.description)) and not _CONTENT_PARAM.search(pname)
+
+
 def rank_tools(goal: str, tools: Mapping[str, ToolSpec]) -> dict[str, ToolSpec]:
     """Tools ordered by lexical relevance to ``goal`` (stable for ties).
 
@@ -117,7 +143,7 @@ def rank_tools(goal: str, tools: Mapping[str, ToolSpec]) -> dict[str, ToolSpec]:
         desc_hits = len(goal_stems & _stems(spec.description))
         # A tool that can take a file named in the goal is a likely first step.
         params = (spec.input_schema.get("properties") or {}).keys()
-        takes_file = has_file and any(_PATHY_PARAM.search(p) and not _DIR_PARAM.search(p) for p in params)
+        takes_file = has_file and any(takes_file_name(spec, p) for p in params)
         return (-(2.0 * name_hits + desc_hits + 1.5 * takes_file), index)
 
     order = sorted(enumerate(tools), key=score)
@@ -135,9 +161,7 @@ def min_steps_hint(goal: str, tools: Mapping[str, ToolSpec]) -> int:
     named = [spec for name, spec in tools.items() if goal_stems & _stems(name)]
     has_file = any(_FILE_RE.fullmatch(v) for v in goal_literals(goal).strings)
     takes_file = any(
-        _PATHY_PARAM.search(p) and not _DIR_PARAM.search(p)
-        for spec in named
-        for p in (spec.input_schema.get("properties") or {})
+        takes_file_name(spec, p) for spec in named for p in (spec.input_schema.get("properties") or {})
     )
     return max(1, len(named) + (1 if has_file and not takes_file else 0))
 
@@ -159,6 +183,7 @@ def step_ids(count: int, taken: Sequence[str] = ()) -> list[str]:
 class RefCandidate:
     text: str  # "${s1.lines}"
     types: frozenset[str] | None  # JSON types the referenced value may have; None = unknown
+    items: frozenset[str] | None = None  # for an array: its items' JSON types; None = unknown
 
 
 def reference_candidates(step_id: str, spec: ToolSpec | None) -> list[RefCandidate]:
@@ -167,7 +192,7 @@ def reference_candidates(step_id: str, spec: ToolSpec | None) -> list[RefCandida
     if not out_schema:
         return [RefCandidate("${" + step_id + "}", None)]
     whole = types_of(out_schema, out_schema)
-    found = [RefCandidate("${" + step_id + "}", frozenset(whole) if whole is not None else None)]
+    found = [RefCandidate("${" + step_id + "}", _frozen(whole), _frozen(item_types(out_schema, out_schema)))]
     props = out_schema.get("properties")
     if isinstance(props, Mapping):
         for name, sub in props.items():
@@ -175,10 +200,16 @@ def reference_candidates(step_id: str, spec: ToolSpec | None) -> list[RefCandida
                 t = types_of(sub, out_schema)
                 found.append(
                     RefCandidate(
-                        "${" + step_id + "." + str(name) + "}", frozenset(t) if t is not None else None
+                        "${" + step_id + "." + str(name) + "}",
+                        _frozen(t),
+                        _frozen(item_types(sub, out_schema)),
                     )
                 )
     return found
+
+
+def _frozen(types: set[str] | None) -> frozenset[str] | None:
+    return frozenset(types) if types is not None else None
 
 
 def _rewrite_refs(node: Any, prefix: str) -> Any:
@@ -239,7 +270,8 @@ class PlanSchemaBuilder:
             # output, so "count the words in notes.txt" cannot become count_words("notes.txt").
             if takes_dir:
                 return self._free({**prop, "pattern": r"^[^$.]*$|^\.$"})  # a directory
-            pathy = bool(_PATHY_PARAM.search(pname))
+            spec = self.tools.get(tool)
+            pathy = takes_file_name(spec, pname) if spec is not None else bool(_PATHY_PARAM.search(pname))
             fitting = [v for v in self.literals.strings if bool(_FILE_RE.fullmatch(v)) == pathy]
             if fitting:
                 return {"type": "string", "enum": fitting}
@@ -264,12 +296,11 @@ class PlanSchemaBuilder:
         new_props: dict[str, Any] = {}
         for pname, pschema in props.items():
             want = types_of(pschema, original)
+            want_items = item_types(pschema, original)
             literal = self._literal(
                 str(pname), dict(pschema) if isinstance(pschema, Mapping) else {}, original, relaxed, tool
             )
-            options = [
-                r.text for r in refs if compatible(set(r.types) if r.types is not None else None, want)
-            ]
+            options = [r.text for r in refs if fits(r.types, r.items, want, want_items)]
             if literal is None and not options:
                 if pname in required:
                     return None
