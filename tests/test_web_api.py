@@ -232,6 +232,17 @@ def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteS
         assert r.status_code == 422 and "nosuchtool" in r.text
         lint = client.post(f"/runs/{run_id}/lint", data={"csrf": csrf, "plan_yaml": bad}, headers=ORIGIN)
         assert "nosuchtool" in lint.text
+        # g1 already ran: an edit changing it would never take effect (resume keeps its
+        # outcome), so it is refused, naming the step and the way out; nothing is recorded.
+        changes_g1 = (
+            f"goal: {GOAL}\nsteps:\n  - id: g1\n    tool: gate\n    args: {{name: b}}\n"
+            "  - id: g2\n    tool: gate\n    args: {name: '${g1}2'}\n"
+            "  - id: p1\n    tool: press\n    args: {name: 'other ${g2}'}\n"
+        )
+        r = client.post(f"/runs/{run_id}/edit", data={"csrf": csrf, "plan_yaml": changes_g1}, headers=ORIGIN)
+        assert r.status_code == 422 and "step &#39;g1&#39; has already run (succeeded)" in r.text
+        assert "give the changed step a new id" in r.text
+        assert store.get_run(run_id).plan_version == 1  # type: ignore[union-attr]
         edited = (
             f"goal: {GOAL}\nsteps:\n  - id: g1\n    tool: gate\n    args: {{name: a}}\n"
             "  - id: g2\n    tool: gate\n    args: {name: '${g1}2'}\n"

@@ -275,10 +275,9 @@ class RunManager:
         if plan is None or problems:
             return problems or ["the plan is empty"]
         specs = await self.specs(run_id, fresh=False)  # the ones just validated against
-        await asyncio.to_thread(self._record_edit, run_id, plan, specs)
-        return []
+        return await asyncio.to_thread(self._record_edit, run_id, plan, specs)
 
-    def _record_edit(self, run_id: str, edited: Plan, specs: Mapping[str, Any]) -> None:
+    def _record_edit(self, run_id: str, edited: Plan, specs: Mapping[str, Any]) -> list[str]:
         refuse_if_modified(self.store, run_id, "edited")
         owner = new_owner_id()
         self.store.acquire_lease(run_id, owner, 30.0)
@@ -288,11 +287,24 @@ class RunManager:
             if state.status not in WAITING or not state.plan:
                 raise UserError(f"run {run_id} is {state.status}; only a waiting run's plan can be edited")
             current = Plan.model_validate(state.plan)
+            # A step that has run keeps the outcome of what it ran as: an edit changing it would
+            # not run again on resume, so the edit would silently not take effect (dropping it is
+            # fine: its outcome is history). The same rule as Executor.revise.
+            ran = [
+                f"step {s.id!r} has already run ({state.steps[s.id].status}); an edit cannot change "
+                "what it did — give the changed step a new id to run it again"
+                for s in edited.steps
+                if s.id in state.steps
+                and state.steps[s.id].status in ("succeeded", "failed")
+                and current.step_map().get(s.id) not in (None, s)
+            ]
+            if ran:
+                return ran
             edited = edited.model_copy(
                 update={"version": current.version + 1, "parent_version": current.version}
             )
             if edited.plan_hash() == current.plan_hash():
-                return
+                return []
             plans, approvals = recorded(events)
             pending = needs_new_approval(edited, ApprovalGate([*plans, edited], approvals, specs))
             seq, version = state.last_seq + 1, edited.version
@@ -326,6 +338,7 @@ class RunManager:
         finally:
             self.store.release_lease(run_id, owner)
         self.changes.bump()
+        return []
 
     def _append(self, run_id: str, build: Callable[[Any], list[dict[str, Any]]]) -> None:
         from forethought.runs.leases import append_under_lease
