@@ -218,3 +218,86 @@ def test_finding_is_one_json_friendly_line() -> None:
     assert f.to_dict() == {"kind": "missing_literal", "message": f.message, "literal": "x.txt"}
     cov = check_coverage(plan("read x.txt", {"id": "s1", "tool": "t", "args": {}}))
     assert cov.to_dict() == {"covered": False, "missing": [cov.missing[0].to_dict()]}
+
+
+# --- missing_action: a plan that only fetches, for a goal whose verb asks for more -----------
+
+
+def _fetch_only(goal: str, path: str) -> Plan:
+    return Plan.model_validate(
+        {"goal": goal, "steps": [{"id": "s1", "tool": "read_file", "args": {"path": path}}]}
+    )
+
+
+@pytest.mark.parametrize(
+    ("goal", "path", "verb"),
+    [
+        # bench/outcomes' two false successes: the run printed the file and said "succeeded"
+        ("check the spelling in notes.txt", "notes.txt", "check"),
+        ("open a ticket for the bug described in report.md", "report.md", "open"),
+        ("count the words in notes.txt", "notes.txt", "count"),
+        ("Please verify the totals in data.csv", "data.csv", "verify"),
+    ],
+)
+def test_a_plan_that_only_fetches_misses_the_goals_action(
+    builtins: dict[str, ToolSpec], goal: str, path: str, verb: str
+) -> None:
+    cov = check_coverage(_fetch_only(goal, path), goal, builtins)
+    assert not cov.covered
+    [finding] = cov.of_kind("missing_action")
+    assert finding.literal == verb
+    assert f"the goal asks to {verb} " in str(finding) and "only fetches (read_file)" in str(finding)
+    assert cov.to_dict()["missing"][0]["kind"] == "missing_action"
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "read notes.txt",  # a generic verb: fetching is the answer
+        "show me notes.txt",
+        "open notes.txt",  # the verb's object is the literal the plan fetches
+        "what is in notes.txt",  # a question, not an action
+        "how many words does notes.txt have",
+    ],
+)
+def test_fetching_is_the_answer_when_the_goal_asks_for_it(builtins: dict[str, ToolSpec], goal: str) -> None:
+    assert check_coverage(_fetch_only(goal, "notes.txt"), goal, builtins).of_kind("missing_action") == []
+
+
+def test_a_plan_that_transforms_what_it_fetches_is_not_judged_by_its_verb(
+    builtins: dict[str, ToolSpec],
+) -> None:
+    # Tools are often named for their result ("text_stats"), not for the goal's verb ("tally"):
+    # once a step works on what another fetched, the verb rule stays silent.
+    goal = "tally the words in notes.txt"
+    plan = Plan.model_validate(
+        {
+            "goal": goal,
+            "steps": [
+                {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+                {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
+            ],
+        }
+    )
+    assert check_coverage(plan, goal, builtins).of_kind("missing_action") == []
+    # The same goal answered by the fetch alone is found wanting.
+    assert check_coverage(_fetch_only(goal, "notes.txt"), goal, builtins).of_kind("missing_action")
+
+
+def test_a_tool_named_for_the_verb_does_the_action() -> None:
+    spell = ToolSpec(
+        name="spellcheck_file",
+        description="Check the spelling of a text file and list the misspelt words.",
+        effect="read_only",
+        input_schema={"type": "object", "properties": {"path": {"type": "string"}}},
+    )
+    goal = "check the spelling in notes.txt"
+    plan = Plan.model_validate(
+        {"goal": goal, "steps": [{"id": "s1", "tool": "spellcheck_file", "args": {"path": "notes.txt"}}]}
+    )
+    assert check_coverage(plan, goal, {"spellcheck_file": spell}).covered
+
+
+def test_without_tool_specs_the_action_is_not_judged() -> None:
+    goal = "check the spelling in notes.txt"
+    assert check_coverage(_fetch_only(goal, "notes.txt"), goal, None).of_kind("missing_action") == []

@@ -42,6 +42,15 @@ about, and a one-line ``message``. Kinds:
     a string one of whose words (split on anything not a letter or digit; compared in lower case
     and singular) is not a word of the goal. Booleans and ``null`` are never invented.
 
+``missing_action``
+    The goal asks for an action the plan does not do: a clause opens with a verb that asks for
+    one (not a question word, auxiliary or generic verb such as ``show``/``read``/``list``; see
+    ``plan.verbs``), its object is no goal literal ("check *the spelling* in notes.txt", "open
+    *a ticket* for …"), and the plan only fetches: every step is ``read_only``, takes no other
+    step's output, and no step's tool is named for the verb or a synonym of it. Such a plan
+    answers with its input, which a run would call "succeeded". A plan that transforms what it
+    fetches is not judged (tools are often named for their result, not the goal's verb).
+
 ``covered`` is true when there are no findings at all. Rollback steps and compensations are not
 part of the answer, so only main steps are compared with the goal.
 """
@@ -56,8 +65,9 @@ from typing import Any, Literal
 from forethought.plan import references as refs
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
+from forethought.plan.verbs import clause_actions, names_action, tool_tokens
 
-FindingKind = Literal["missing_literal", "missing_output", "dead_step", "invented_argument"]
+FindingKind = Literal["missing_literal", "missing_output", "dead_step", "invented_argument", "missing_action"]
 LiteralKind = Literal["quoted", "url", "email", "path", "content", "number", "noun"]
 FieldPath = tuple[str | int, ...]
 
@@ -478,6 +488,8 @@ def check_coverage(
             )
         )
 
+    findings += _missing_actions(plan, goal, literals, tools)
+
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
     allowed_at: dict[tuple[str, FieldPath], list[Any]] = {}
@@ -503,3 +515,35 @@ def check_coverage(
                     )
                 )
     return Coverage(not findings, tuple(findings), literals, outputs)
+
+
+def _missing_actions(
+    plan: Plan, goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
+    """``missing_action`` findings: the plan only fetches, and the goal's verb asks for more."""
+    if tools is None or not plan.steps:
+        return []
+    specs: list[ToolSpec] = []
+    for s in plan.steps:
+        spec = tools.get(s.tool) if s.tool is not None else None
+        if spec is None or spec.effect != "read_only" or s.agent is not None:
+            return []  # an agent step, an unknown tool or an effect: not a plan that only fetches
+        if s.depends_on or s.referenced_steps():
+            return []  # it transforms what an earlier step fetched
+        specs.append(spec)
+    used = set().union(*(tool_tokens(spec) for spec in specs))
+    lowered = [lit.text.lower() for lit in literals]
+    fetched = ", ".join(sorted({s.tool for s in plan.steps if s.tool is not None}))
+    out: list[Finding] = []
+    for verb, obj in clause_actions(goal):
+        if not obj or any(lit in obj.lower() for lit in lowered) or names_action(verb, used):
+            continue  # its object is what the plan fetches ("open notes.txt"), or a tool does it
+        out.append(
+            Finding(
+                "missing_action",
+                f'the goal asks to {verb} "{obj}", but the plan only fetches ({fetched}); '
+                f"no step's tool does {verb!r}",
+                literal=verb,
+            )
+        )
+    return out

@@ -26,88 +26,7 @@ from dataclasses import dataclass
 
 from forethought.plan.coverage import _goal_effects, goal_literals
 from forethought.plan.tool_spec import ToolSpec
-
-# What a tool must mention (name, description or parameter names) to produce the effect a goal's
-# verb asks for. Copying or exporting needs something that writes; sending needs something that
-# sends or mails. Keys are the verbs ``plan.coverage`` recognises as outputs or effects.
-_WRITE = ("write", "save", "store", "put", "create", "append", "copy", "export", "dump", "output", "upload")
-SYNONYMS: Mapping[str, tuple[str, ...]] = {
-    "write": _WRITE,
-    "save": _WRITE,
-    "store": _WRITE,
-    "put": _WRITE,
-    "copy": (*_WRITE, "duplicate", "cp"),
-    "export": _WRITE,
-    "append": ("append", "write"),
-    "dump": _WRITE,
-    "output": _WRITE,
-    "create": (*_WRITE, "make", "touch", "mkdir", "new"),
-    "make": (*_WRITE, "make", "touch", "mkdir", "new"),
-    "overwrite": ("write", "overwrite", "save", "put"),
-    "truncate": ("truncate", "write", "overwrite", "clear"),
-    "move": ("move", "mv", "rename"),
-    "rename": ("rename", "move", "mv"),
-    "delete": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash", "rmdir"),
-    "remove": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash", "rmdir"),
-    "erase": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash"),
-    "send": ("send", "mail", "email", "smtp", "post", "notify", "message", "deliver"),
-    "email": ("send", "mail", "email", "smtp"),
-    "post": ("post", "send", "publish", "http", "request", "upload"),
-    "upload": ("upload", "put", "post", "send", "publish"),
-}
-# Verbs that open a clause and ask for an action, with the words a tool that does it would be
-# known by. A verb absent from this table is not judged. Generic verbs ("get", "show", "tell",
-# "give", "print", "read", "do") ask for nothing a tool must name ("print" mostly means "show";
-# a tool that fetches, loads or queries also "reads"), so they are absent too.
-_ARITHMETIC = ("calculate", "compute", "evaluate", "arithmetic", "expression", "math", "sum", "add")
-ACTIONS: Mapping[str, tuple[str, ...]] = {
-    **{verb: (*words, verb) for verb, words in SYNONYMS.items()},
-    "add": (*_ARITHMETIC, "append", "write", "insert", "plus"),
-    "archive": ("archive", "zip", "tar", "compress"),
-    "book": ("book", "booking", "reserve", "reservation"),
-    "buy": ("buy", "purchase", "order", "checkout"),
-    "calculate": _ARITHMETIC,
-    "cancel": ("cancel", "cancellation", "abort"),
-    "compress": ("compress", "zip", "gzip", "tar", "archive"),
-    "compute": _ARITHMETIC,
-    "convert": ("convert", "conversion", "transform"),
-    "count": ("count", "counts", "tally", "number", "statistics", "stats"),
-    "decrypt": ("decrypt", "decryption"),
-    "deploy": ("deploy", "deployment", "release", "rollout"),
-    "divide": (*_ARITHMETIC, "divide", "division"),
-    "download": ("download", "fetch", "http", "url"),
-    "encrypt": ("encrypt", "encryption", "cipher"),
-    "evaluate": _ARITHMETIC,
-    "fetch": ("fetch", "download", "http", "url", "get"),
-    "install": ("install", "installer", "package"),
-    "kill": ("kill", "terminate", "signal", "process"),
-    "list": ("list", "ls", "entries", "directory", "enumerate"),
-    "mail": SYNONYMS["email"],
-    "multiply": (*_ARITHMETIC, "multiply", "product"),
-    "order": ("order", "buy", "purchase"),
-    "pay": ("pay", "payment", "charge", "invoice"),
-    "publish": ("publish", "post", "release", "upload"),
-    "reboot": ("reboot", "restart"),
-    "record": ("record", "log", "write", "save", "store"),
-    "refund": ("refund", "reimburse"),
-    "restart": ("restart", "reboot", "reload"),
-    "schedule": ("schedule", "calendar", "cron", "book"),
-    "search": ("search", "find", "grep", "query", "lookup", "match"),
-    "shutdown": ("shutdown", "poweroff", "halt"),
-    "sort": ("sort", "sorted", "order", "rank"),
-    "subtract": (*_ARITHMETIC, "subtract", "minus", "difference"),
-    "summarize": ("summarize", "summarise", "summary", "summarizes"),
-    "summarise": ("summarize", "summarise", "summary"),
-    "translate": ("translate", "translation", "translator"),
-    "tweet": ("tweet", "twitter", "post"),
-    "uninstall": ("uninstall", "remove", "package"),
-    "unzip": ("unzip", "extract", "decompress", "archive"),
-    "zip": ("zip", "compress", "archive"),
-}
-_CLAUSE_SPLIT = re.compile(r"(?:[,;]|:(?=\s)|\.(?=\s|$)|\b(?:and then|and|then)\b)", re.IGNORECASE)
-_LEAD_FILLERS = frozenset({"please", "then", "also", "now", "first", "finally", "next", "just", "and"})
-_TOKEN = re.compile(r"[a-z0-9]+")
-_INFLECTION = re.compile(r"(?:ies|es|s)$")
+from forethought.plan.verbs import ACTIONS, CLAUSE_SPLIT, INFLECTION, LEAD_FILLERS, SYNONYMS, tool_tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,32 +48,11 @@ def _base_verb(how: str) -> str:
         return word
     if word.endswith("ies") and word[:-3] + "y" in SYNONYMS:
         return word[:-3] + "y"
-    stem = _INFLECTION.sub("", word)
+    stem = INFLECTION.sub("", word)
     for candidate in (stem, word[:-1]):
         if candidate in SYNONYMS:
             return candidate
     return word
-
-
-def _tokens(text: str) -> set[str]:
-    out: set[str] = set()
-    for token in _TOKEN.findall(text.lower().replace("_", " ").replace("-", " ")):
-        out.add(token)
-        if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
-            out.add(token[:-1])  # "sends" -> "send", "deletes" -> "delete"
-    return out
-
-
-def _schema_names(schema: object) -> list[str]:
-    if not isinstance(schema, Mapping):
-        return []
-    props = schema.get("properties")
-    return [str(k) for k in props] if isinstance(props, Mapping) else []
-
-
-def tool_tokens(spec: ToolSpec) -> set[str]:
-    """The words a tool is known by: its name, description and parameter names."""
-    return _tokens(" ".join([spec.name, spec.description or "", *_schema_names(spec.input_schema)]))
 
 
 # Effects a goal can ask for with an object that is no literal ("delete the memo titled x",
@@ -212,9 +110,9 @@ def missing_actions(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCap
     known = [tool_tokens(s) for s in specs.values()]
     available = tuple(sorted(specs))
     out: list[MissingCapability] = []
-    for clause in _CLAUSE_SPLIT.split(goal):
+    for clause in CLAUSE_SPLIT.split(goal):
         words = clause.split()
-        while words and words[0].lower() in _LEAD_FILLERS:
+        while words and words[0].lower() in LEAD_FILLERS:
             words = words[1:]
         if not words:
             continue

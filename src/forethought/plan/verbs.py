@@ -1,0 +1,166 @@
+"""The small verb lexicon the goal checks share, and the words a tool is known by.
+
+Both the capability check (``planning.capability``: can any available tool do what the goal
+asks?) and the coverage check (``plan.coverage``: does this plan do it?) compare the verbs of a
+goal with the words of tools. They share this one table so that they never disagree about what
+"send" or "count" needs. No tool or goal is recognised by name: a tool is known only by its name,
+description and parameter names, and a verb absent from the table matches itself only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from forethought.plan.tool_spec import ToolSpec
+
+# What a tool must mention (name, description or parameter names) to produce the effect a goal's
+# verb asks for. Copying or exporting needs something that writes; sending needs something that
+# sends or mails. Keys are the verbs ``plan.coverage`` recognises as outputs or effects.
+_WRITE = ("write", "save", "store", "put", "create", "append", "copy", "export", "dump", "output", "upload")
+SYNONYMS: Mapping[str, tuple[str, ...]] = {
+    "write": _WRITE,
+    "save": _WRITE,
+    "store": _WRITE,
+    "put": _WRITE,
+    "copy": (*_WRITE, "duplicate", "cp"),
+    "export": _WRITE,
+    "append": ("append", "write"),
+    "dump": _WRITE,
+    "output": _WRITE,
+    "create": (*_WRITE, "make", "touch", "mkdir", "new"),
+    "make": (*_WRITE, "make", "touch", "mkdir", "new"),
+    "overwrite": ("write", "overwrite", "save", "put"),
+    "truncate": ("truncate", "write", "overwrite", "clear"),
+    "move": ("move", "mv", "rename"),
+    "rename": ("rename", "move", "mv"),
+    "delete": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash", "rmdir"),
+    "remove": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash", "rmdir"),
+    "erase": ("delete", "remove", "rm", "unlink", "erase", "del", "purge", "trash"),
+    "send": ("send", "mail", "email", "smtp", "post", "notify", "message", "deliver"),
+    "email": ("send", "mail", "email", "smtp"),
+    "post": ("post", "send", "publish", "http", "request", "upload"),
+    "upload": ("upload", "put", "post", "send", "publish"),
+}
+# Verbs that open a clause and ask for an action, with the words a tool that does it would be
+# known by. A verb absent from this table is not judged. Generic verbs ("get", "show", "tell",
+# "give", "print", "read", "do") ask for nothing a tool must name ("print" mostly means "show";
+# a tool that fetches, loads or queries also "reads"), so they are absent too.
+_ARITHMETIC = ("calculate", "compute", "evaluate", "arithmetic", "expression", "math", "sum", "add")
+ACTIONS: Mapping[str, tuple[str, ...]] = {
+    **{verb: (*words, verb) for verb, words in SYNONYMS.items()},
+    "add": (*_ARITHMETIC, "append", "write", "insert", "plus"),
+    "archive": ("archive", "zip", "tar", "compress"),
+    "book": ("book", "booking", "reserve", "reservation"),
+    "buy": ("buy", "purchase", "order", "checkout"),
+    "calculate": _ARITHMETIC,
+    "cancel": ("cancel", "cancellation", "abort"),
+    "compress": ("compress", "zip", "gzip", "tar", "archive"),
+    "compute": _ARITHMETIC,
+    "convert": ("convert", "conversion", "transform"),
+    "count": ("count", "counts", "tally", "number", "statistics", "stats"),
+    "decrypt": ("decrypt", "decryption"),
+    "deploy": ("deploy", "deployment", "release", "rollout"),
+    "divide": (*_ARITHMETIC, "divide", "division"),
+    "download": ("download", "fetch", "http", "url"),
+    "encrypt": ("encrypt", "encryption", "cipher"),
+    "evaluate": _ARITHMETIC,
+    "fetch": ("fetch", "download", "http", "url", "get"),
+    "install": ("install", "installer", "package"),
+    "kill": ("kill", "terminate", "signal", "process"),
+    "list": ("list", "ls", "entries", "directory", "enumerate"),
+    "mail": SYNONYMS["email"],
+    "multiply": (*_ARITHMETIC, "multiply", "product"),
+    "order": ("order", "buy", "purchase"),
+    "pay": ("pay", "payment", "charge", "invoice"),
+    "publish": ("publish", "post", "release", "upload"),
+    "reboot": ("reboot", "restart"),
+    "record": ("record", "log", "write", "save", "store"),
+    "refund": ("refund", "reimburse"),
+    "restart": ("restart", "reboot", "reload"),
+    "schedule": ("schedule", "calendar", "cron", "book"),
+    "search": ("search", "find", "grep", "query", "lookup", "match"),
+    "shutdown": ("shutdown", "poweroff", "halt"),
+    "sort": ("sort", "sorted", "order", "rank"),
+    "subtract": (*_ARITHMETIC, "subtract", "minus", "difference"),
+    "summarize": ("summarize", "summarise", "summary", "summarizes"),
+    "summarise": ("summarize", "summarise", "summary"),
+    "translate": ("translate", "translation", "translator"),
+    "tweet": ("tweet", "twitter", "post"),
+    "uninstall": ("uninstall", "remove", "package"),
+    "unzip": ("unzip", "extract", "decompress", "archive"),
+    "zip": ("zip", "compress", "archive"),
+}
+CLAUSE_SPLIT = re.compile(r"(?:[,;]|:(?=\s)|\.(?=\s|$)|\b(?:and then|and|then)\b)", re.IGNORECASE)
+LEAD_FILLERS = frozenset({"please", "then", "also", "now", "first", "finally", "next", "just", "and"})
+_TOKEN = re.compile(r"[a-z0-9]+")
+INFLECTION = re.compile(r"(?:ies|es|s)$")
+
+
+def _tokens(text: str) -> set[str]:
+    out: set[str] = set()
+    for token in _TOKEN.findall(text.lower().replace("_", " ").replace("-", " ")):
+        out.add(token)
+        if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
+            out.add(token[:-1])  # "sends" -> "send", "deletes" -> "delete"
+    return out
+
+
+def _schema_names(schema: object) -> list[str]:
+    if not isinstance(schema, Mapping):
+        return []
+    props = schema.get("properties")
+    return [str(k) for k in props] if isinstance(props, Mapping) else []
+
+
+def tool_tokens(spec: ToolSpec) -> set[str]:
+    """The words a tool is known by: its name, description and parameter names."""
+    return _tokens(" ".join([spec.name, spec.description or "", *_schema_names(spec.input_schema)]))
+
+
+# Words that open a clause without asking for an action: questions, auxiliaries, pronouns and
+# determiners ("what is 2 ** 10", "how many lines …", "is there …"), and generic verbs that ask
+# for nothing a tool must name ("show", "read", "list": any tool that returns something does it).
+NOT_ACTIONS = frozenset(
+    """
+    what how which who whom whose where when why whether is are was were be do does did can
+    could would should will shall may might must i we you me my our your the a an there it its
+    this that these those if all each every some any no one
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+GENERIC_VERBS = frozenset(
+    """
+    get show tell give print read display return find look see view report output list
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+# Where a verb's object ends: the first preposition or conjunction after it.
+_OBJECT_END = re.compile(
+    r"\s+(?:in|inside|from|of|for|to|into|with|as|on|at|by|about|and|then|using|via)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def clause_actions(goal: str) -> list[tuple[str, str]]:
+    """(verb, object phrase) for each clause of ``goal`` that opens with a word asking for an
+    action: not a question word, auxiliary, pronoun or determiner, and not a generic verb."""
+    out: list[tuple[str, str]] = []
+    for clause in CLAUSE_SPLIT.split(goal):
+        words = clause.split()
+        while words and words[0].lower() in LEAD_FILLERS:
+            words = words[1:]
+        if not words:
+            continue
+        verb = words[0].lower().strip("\"'?!.")
+        if not verb.isalpha() or verb in NOT_ACTIONS or verb in GENERIC_VERBS:
+            continue
+        obj = _OBJECT_END.sub("", " ".join(words[1:])).strip(" \"'?!.")
+        out.append((verb, obj))
+    return out
+
+
+def names_action(verb: str, tokens: set[str]) -> bool:
+    """Whether a tool known by ``tokens`` is named for ``verb`` (or one of its synonyms)."""
+    words = set(ACTIONS.get(verb, (verb,)))
+    stem = INFLECTION.sub("", verb)
+    words |= {verb, stem} if len(stem) > 2 else {verb}
+    return bool(words & tokens)
