@@ -301,3 +301,48 @@ def test_a_tool_named_for_the_verb_does_the_action() -> None:
 def test_without_tool_specs_the_action_is_not_judged() -> None:
     goal = "check the spelling in notes.txt"
     assert check_coverage(_fetch_only(goal, "notes.txt"), goal, None).of_kind("missing_action") == []
+
+
+# --- content named by what it is ("with the text …") -----------------------------------------
+
+MEMO = {
+    "pin_memo": ToolSpec(
+        name="pin_memo",
+        effect="mutating",
+        input_schema={
+            "type": "object",
+            "properties": {"title": {"type": "string"}, "text": {"type": "string"}},
+            "required": ["title", "text"],
+        },
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("goal", "content"),
+    [
+        ("pin a memo titled groceries with the text buy milk", "buy milk"),
+        ("post a message that says hello world.", "hello world"),
+        ("add a note saying ship on friday, then list the notes", "ship on friday"),
+        ("send a reply with the message see you soon and archive it", "see you soon"),
+    ],
+)
+def test_content_named_by_what_it_is_is_a_goal_literal(goal: str, content: str) -> None:
+    assert (content, "content") in [(lit.text, lit.kind) for lit in goal_literals(goal)]
+
+
+def test_a_memo_pinned_with_part_of_its_text_is_not_covered() -> None:
+    # bench/outcomes' third false success: the model filled text="buy" and the run "succeeded".
+    goal = "pin a memo titled groceries with the text buy milk"
+    cut = plan(goal, {"id": "s1", "tool": "pin_memo", "args": {"title": "groceries", "text": "buy"}})
+    cov = check_coverage(cut, goal, MEMO)
+    assert [f.literal for f in cov.of_kind("missing_literal")] == ["buy milk"]
+    whole = plan(goal, {"id": "s1", "tool": "pin_memo", "args": {"title": "groceries", "text": "buy milk"}})
+    assert check_coverage(whole, goal, MEMO).covered
+
+
+def test_a_determiner_after_saying_is_no_content() -> None:
+    # "saying the build is green" may be paraphrased; only text given as is becomes a literal.
+    assert [
+        lit for lit in goal_literals("add a note saying the build is green") if lit.kind == "content"
+    ] == []

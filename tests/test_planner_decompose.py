@@ -376,3 +376,12 @@ async def test_decompose_off_uses_the_whole_plan_grammar() -> None:
     result = await make_plan("Fetch a.txt", SPECS, model, options=PlannerOptions(decompose=False))
     assert result.ok and len(model.requests) == 1
     assert "decomposed" not in (result.plan.metadata if result.plan else {})
+
+
+def test_content_the_goal_gives_is_offered_whole_not_word_by_word() -> None:
+    # "with the text buy milk": the word next to the parameter name ("buy") must not be taken
+    # for the value; the whole text is one candidate, as the coverage check will demand it.
+    facts = goal_facts("pin a memo titled groceries with the text buy milk")
+    assert facts.contents == ("buy milk",)
+    assert "buy" not in facts.words and "milk" not in facts.words
+    assert goal_facts("pin a memo titled groceries").contents == ()

@@ -18,7 +18,9 @@ about, and a one-line ``message``. Kinds:
     starts with a letter, up to 8 characters); a directory named after ``directory|folder|dir``
     (optionally ``named|called``) or after ``files|entries|contents in|under|inside|of``;
     the content of a writing verb (``write|append|put|save|store X to|into|in …``, X not starting
-    with a determiner or pronoun such as ``the``/``it``, and not itself a literal); numbers; and the
+    with a determiner or pronoun such as ``the``/``it``, and not itself a literal); content named
+    by what it is, to the end of its clause (``with the text|message|body X``, ``saying X``,
+    ``that says X``; same exclusions); numbers; and the
     noun that follows a number (``5 widgets``), unless it is a generic unit (``lines``, ``files``,
     ``seconds``, … see ``_GENERIC_NOUNS``). A literal is used when it occurs, case-insensitively,
     in a string argument of a step (or an agent step's instruction); a number also when an
@@ -179,6 +181,13 @@ _DIR_RE = re.compile(
 _NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
 _NOUN_AFTER_NUMBER_RE = re.compile(r"\s+([A-Za-z][A-Za-z-]*)")
 _CONTENT_RE = re.compile(rf"\b(?:{_CONTENT_VERBS})\s+(.{{1,80}}?)\s+(?:to|into|in)\s+\S", re.IGNORECASE)
+# Content named by what it is rather than by a writing verb: "with the text buy milk",
+# "with the message X", "saying X", "that says X" — up to the end of the clause.
+_NAMED_CONTENT_RE = re.compile(
+    r"\b(?:(?:with|containing)\s+(?:the\s+)?(?:text|message|body|note|words?|line|content)|saying|"
+    r"(?:that|which)\s+says)\s+(.{1,80}?)\s*(?=$|[,;]|\.(?:\s|$)|\s+(?:and|then)\b)",
+    re.IGNORECASE,
+)
 _OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S))*))", re.IGNORECASE)
 _PREP_RE = re.compile(r"\b(?:to|into|as|in)\s+(?:(?:a|the|new|file|directory|folder|named|called)\s+)*", re.I)
 _OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename"
@@ -269,7 +278,7 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     for m in _DIR_RE.finditer(goal):
         if m.group(1).lower() not in _DETERMINERS | {"current", "here"}:
             add(m.group(1), "path", m.start(1), m.end(1))
-    for m in _CONTENT_RE.finditer(goal):
+    for m in (*_CONTENT_RE.finditer(goal), *_NAMED_CONTENT_RE.finditer(goal)):
         obj = m.group(1)
         first = obj.split()[0].lower()
         if first not in _DETERMINERS and free(m.start(1), m.end(1)):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forethought.plan._schema import fits, item_types, types_of
+from forethought.plan.coverage import goal_literals as coverage_literals
 from forethought.tools.base import ToolSpec
 
 _NO_DOLLAR = "^[^$]*$"
@@ -86,6 +87,9 @@ def goal_literals(goal: str) -> Literals:
     unquoted = _QUOTED_RE.sub(" ", goal)
     strings.extend(m.group(1) for m in _FILE_RE.finditer(unquoted))
     numbers = [float(m.group(1)) for m in _NUMBER_RE.finditer(unquoted)]
+    # Text the goal gives as content ("with the text buy milk", "write hello world to x.txt"):
+    # the coverage check will ask that a step uses it whole, so the planner offers it whole.
+    strings.extend(lit.text for lit in coverage_literals(goal) if lit.kind == "content")
     strings = [s for s in strings if "$" not in s]
     dirs = [
         "." if m.group(1).lower() in _ROOT_WORDS else m.group(1).rstrip("/")
