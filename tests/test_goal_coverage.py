@@ -220,7 +220,7 @@ def test_finding_is_one_json_friendly_line() -> None:
     assert cov.to_dict() == {"covered": False, "missing": [cov.missing[0].to_dict()]}
 
 
-# --- missing_action: a plan that only fetches, for a goal whose verb asks for more -----------
+# --- missing_action: no used tool is named for the goal's verb or what it acts on ------------
 
 
 def _fetch_only(goal: str, path: str) -> Plan:
@@ -246,7 +246,7 @@ def test_a_plan_that_only_fetches_misses_the_goals_action(
     assert not cov.covered
     [finding] = cov.of_kind("missing_action")
     assert finding.literal == verb
-    assert f"the goal asks to {verb} " in str(finding) and "only fetches (read_file)" in str(finding)
+    assert f"the goal asks to {verb} " in str(finding) and f"named for {verb!r}" in str(finding)
     assert cov.to_dict()["missing"][0]["kind"] == "missing_action"
 
 
@@ -282,6 +282,34 @@ def test_a_plan_that_transforms_what_it_fetches_is_not_judged_by_its_verb(
     assert check_coverage(plan, goal, builtins).of_kind("missing_action") == []
     # The same goal answered by the fetch alone is found wanting.
     assert check_coverage(_fetch_only(goal, "notes.txt"), goal, builtins).of_kind("missing_action")
+
+
+@pytest.mark.parametrize(
+    ("goal", "steps"),
+    [
+        # What the planner's repair round answered when the fetch-only plans were flagged: a
+        # transform or a write that still does nothing the verb asks ("succeeded" both times).
+        (
+            "check the spelling in notes.txt",
+            [
+                {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+                {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
+            ],
+        ),
+        (
+            "open a ticket for the bug described in report.md",
+            [
+                {"id": "s1", "tool": "read_file", "args": {"path": "report.md"}},
+                {"id": "s2", "tool": "write_file", "args": {"path": "report.md", "content": "${s1.content}"}},
+            ],
+        ),
+    ],
+)
+def test_a_plan_that_does_something_else_misses_the_goals_action(
+    builtins: dict[str, ToolSpec], goal: str, steps: list[dict[str, Any]]
+) -> None:
+    cov = check_coverage(plan(goal, *steps), goal, builtins)
+    assert [f.kind for f in cov.missing] == ["missing_action"]
 
 
 def test_a_tool_named_for_the_verb_does_the_action() -> None:

@@ -45,13 +45,13 @@ about, and a one-line ``message``. Kinds:
     and singular) is not a word of the goal. Booleans and ``null`` are never invented.
 
 ``missing_action``
-    The goal asks for an action the plan does not do: a clause opens with a verb that asks for
-    one (not a question word, auxiliary or generic verb such as ``show``/``read``/``list``; see
+    The goal asks for an action no step does: a clause opens with a verb that asks for one (not
+    a question word, auxiliary or generic verb such as ``show``/``read``/``list``; see
     ``plan.verbs``), its object is no goal literal ("check *the spelling* in notes.txt", "open
-    *a ticket* for …"), and the plan only fetches: every step is ``read_only``, takes no other
-    step's output, and no step's tool is named for the verb or a synonym of it. Such a plan
-    answers with its input, which a run would call "succeeded". A plan that transforms what it
-    fetches is not judged (tools are often named for their result, not the goal's verb).
+    *a ticket* for …"), and no tool the plan uses is named (name, description, parameter names)
+    for the verb, a synonym of it, or a word of its object. Tools are often named for their
+    result rather than the goal's verb ("sum the hours" → ``total_hours``), hence the object.
+    Not judged when a step is an agent step or its tool has no spec.
 
 ``covered`` is true when there are no findings at all. Rollback steps and compensations are not
 part of the answer, so only main steps are compared with the goal.
@@ -67,7 +67,7 @@ from typing import Any, Literal
 from forethought.plan import references as refs
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
-from forethought.plan.verbs import clause_actions, names_action, tool_tokens
+from forethought.plan.verbs import clause_actions, names_action, object_words, tool_tokens
 
 FindingKind = Literal["missing_literal", "missing_output", "dead_step", "invented_argument", "missing_action"]
 LiteralKind = Literal["quoted", "url", "email", "path", "content", "number", "noun"]
@@ -529,29 +529,28 @@ def check_coverage(
 def _missing_actions(
     plan: Plan, goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec] | None
 ) -> list[Finding]:
-    """``missing_action`` findings: the plan only fetches, and the goal's verb asks for more."""
+    """``missing_action`` findings: a verb of the goal, and its object, that no used tool names."""
     if tools is None or not plan.steps:
         return []
     specs: list[ToolSpec] = []
     for s in plan.steps:
         spec = tools.get(s.tool) if s.tool is not None else None
-        if spec is None or spec.effect != "read_only" or s.agent is not None:
-            return []  # an agent step, an unknown tool or an effect: not a plan that only fetches
-        if s.depends_on or s.referenced_steps():
-            return []  # it transforms what an earlier step fetched
+        if spec is None or s.agent is not None:
+            return []  # an agent step or an unknown tool may do anything: not judged
         specs.append(spec)
     used = set().union(*(tool_tokens(spec) for spec in specs))
     lowered = [lit.text.lower() for lit in literals]
-    fetched = ", ".join(sorted({s.tool for s in plan.steps if s.tool is not None}))
     out: list[Finding] = []
     for verb, obj in clause_actions(goal):
         if not obj or any(lit in obj.lower() for lit in lowered) or names_action(verb, used):
-            continue  # its object is what the plan fetches ("open notes.txt"), or a tool does it
+            continue  # its object is what the plan works on ("open notes.txt"), or a tool does it
+        if object_words(obj) & used:
+            continue  # a tool named for what it acts on ("total_hours" for "sum the hours")
         out.append(
             Finding(
                 "missing_action",
-                f'the goal asks to {verb} "{obj}", but the plan only fetches ({fetched}); '
-                f"no step's tool does {verb!r}",
+                f'the goal asks to {verb} "{obj}", but no step\'s tool is named for {verb!r} '
+                f"or for what it acts on",
                 literal=verb,
             )
         )

@@ -164,3 +164,15 @@ def names_action(verb: str, tokens: set[str]) -> bool:
     stem = INFLECTION.sub("", verb)
     words |= {verb, stem} if len(stem) > 2 else {verb}
     return bool(words & tokens)
+
+
+_OBJECT_STOP = frozenset(
+    """
+    the a an of all every each some any this that these those it its their them my our your
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+
+
+def object_words(obj: str) -> set[str]:
+    """The words of a verb's object a tool could be named for (no determiners, no numbers)."""
+    return {w for w in _tokens(obj) if w not in _OBJECT_STOP and not w.isdigit()}
