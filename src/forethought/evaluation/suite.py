@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from forethought.tools.faults import FaultSpec
 
@@ -141,7 +141,14 @@ class Suite(_Frozen):
     name: str = "suite"
     model: str | None = Field(default=None, description="Default model for goal tasks.")
     tolerances: Tolerances = Tolerances()
-    tasks: tuple[Task, ...] = Field(min_length=1)
+    tasks: tuple[Task, ...]
+
+    @field_validator("tasks")
+    @classmethod
+    def _some(cls, tasks: tuple[Task, ...]) -> tuple[Task, ...]:
+        if not tasks:
+            raise ValueError("a suite needs at least one task")
+        return tasks
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Suite:
