@@ -15,6 +15,7 @@ from forethought.evaluation.scoring import check_tools, check_value, run_facts
 from forethought.evaluation.suite import ToolExpectation, ValueCheck
 from forethought.events import kinds as ev
 from forethought.interfaces.cli.main import run as cli_run
+from forethought.runs.store.opening import open_store
 
 REPO = Path(__file__).resolve().parents[1]
 SUITE = REPO / "examples" / "eval" / "suite.yaml"
@@ -314,3 +315,37 @@ def test_flags_are_read_from_the_recorded_events() -> None:
         (ev.BudgetExceeded, {"budget": "max_cost_usd", "limit": 1, "used": 2, "action": "abort"}),
     )
     assert run_facts(calm).looped is False
+
+
+def test_model_on_the_command_line_plans_the_goal_tasks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    plan = json.dumps({"steps": [{"id": "s1", "tool": "list_dir", "args": {"path": "docs"}}]})
+    for name in ("suite-model.json", "cli-model.json"):
+        (tmp_path / name).write_text(json.dumps([plan]))
+    suite = _write_suite(
+        tmp_path,
+        """
+tasks:
+  - id: planned
+    goal: list the files in docs
+    model: scripted:suite-model.json
+    workspace: EX/files_report/workspace
+    builtins: [list_dir]
+    approve: read_only
+    expect: {tools: {match: exact, calls: [list_dir]}}
+""",
+    )
+
+    def planner_of(*args: str) -> str:
+        report = tmp_path / "r.json"
+        assert _eval(capsys, suite, "--json", report, "--out", tmp_path / "out", *args)[0] == 0
+        task = json.loads(report.read_text())["tasks"][0]
+        store = open_store(task["db"])
+        try:
+            return next(e.model for e in store.events(task["run_id"]) if e.kind == "model_called")
+        finally:
+            store.close()
+
+    assert planner_of() == "scripted:suite-model.json"  # relative to the suite file
+    assert planner_of("--model", f"scripted:{tmp_path / 'cli-model.json'}") == "scripted:cli-model.json"

@@ -166,3 +166,20 @@ async def test_an_injected_fault_is_recorded_by_a_real_run_and_retried(tmp_path:
     assert [(e.attempt, e.failure_class, e.final) for e in failed] == [(1, "timeout", False)]
     assert "injected fault: echo timed out on call 1" in failed[0].error
     assert calls == ["hi"] and log.fired == [FiredFault("echo", 1, "timeout")]
+
+
+async def test_a_slow_fault_trips_the_steps_timeout_in_a_real_run(tmp_path: Any) -> None:
+    tools, log = inject_faults(_registry([]), [FaultSpec(tool="echo", kind="slow", delay_s=5)])
+    plan = Plan(goal="echo", steps=(Step(id="e", tool="echo", args={"text": "hi"}, timeout_s=0.1),))
+    agent = Agent(tools, store=str(tmp_path / "runs.db"))
+    try:
+        started = time.perf_counter()
+        result = await agent.run(plan, approve="all")
+        elapsed = time.perf_counter() - started
+        events = agent.store.events(result.run_id)
+    finally:
+        agent.store.close()
+    assert result.status == "failed"
+    assert [e.failure_class for e in events if e.kind == "step_failed"] == ["timeout"]
+    assert elapsed < 5  # the timeout cut the slow call short
+    assert log.fired == [FiredFault("echo", 1, "slow")]

@@ -89,6 +89,9 @@ def eval_command(
     bands = check_bands(suite.tolerances, metrics, previous)
     redactor = default_redactor()
     report = redactor.redact(report_json(suite.name, results, metrics, bands))
+    if not out_dir:  # the temporary directory is gone: a path into it would mislead
+        for task in report["tasks"]:
+            task["db"] = None
     click.echo(redactor.redact(table(results, metrics, bands)))
     if json_file:
         Path(json_file).write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
