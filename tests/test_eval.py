@@ -349,3 +349,34 @@ tasks:
 
     assert planner_of() == "scripted:suite-model.json"  # relative to the suite file
     assert planner_of("--model", f"scripted:{tmp_path / 'cli-model.json'}") == "scripted:cli-model.json"
+
+
+def test_a_failing_planner_fails_the_task_without_crashing_the_suite(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "none.json").write_text("[]")  # the scripted model has no answer at all
+    suite = _write_suite(
+        tmp_path,
+        "tasks:\n  - id: planned\n    goal: list the files in docs\n    model: scripted:none.json\n"
+        "    workspace: EX/files_report/workspace\n    builtins: [list_dir]\n"
+        + COUNT_TASK.replace("tasks:\n", ""),
+    )
+    code, out, _ = _eval(capsys, suite)
+    assert code == 1
+    assert "planned  FAIL" in out and "count    pass" in out
+    assert "planned: run: ScriptedModelExhausted" in out
+
+
+def test_out_never_replaces_a_directory_it_did_not_write(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    suite = _write_suite(tmp_path, COUNT_TASK)
+    out = tmp_path / "out"
+    (out / "count").mkdir(parents=True)
+    (out / "count" / "precious.txt").write_text("keep me")
+    code, _, err = _eval(capsys, suite, "--out", out)
+    assert code == 2 and "not an earlier evaluation's output" in err
+    assert (out / "count" / "precious.txt").read_text() == "keep me"
+    (out / "count" / "precious.txt").unlink()
+    assert _eval(capsys, suite, "--out", out)[0] == 0
+    assert _eval(capsys, suite, "--out", out)[0] == 0  # its own output is replaced

@@ -71,6 +71,10 @@ class RunOptions:
     faults: tuple[FaultSpec, ...] = ()  # --fault: applied to every task that has the tool
 
 
+# What a task directory holds after an evaluation (the SQLite store's side files included).
+_OURS = frozenset({"workspace", "runs.db", "runs.db-wal", "runs.db-shm", "runs.db-journal"})
+
+
 def _copy_workspace(source: Path, target: Path) -> None:
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", ".git"), symlinks=True)
 
@@ -96,7 +100,17 @@ async def run_task(suite: Suite, task: Task, options: RunOptions) -> TaskResult:
     a task that cannot be set up is a result with ``error``."""
     task_dir = options.out_dir / task.id
     if task_dir.exists():
-        shutil.rmtree(task_dir)
+        # Only a previous evaluation's output is replaced: `--out .` must never delete a project dir.
+        foreign = sorted(p.name for p in task_dir.iterdir() if p.name not in _OURS)
+        if foreign:
+            return TaskResult(
+                task.id,
+                False,
+                0.0,
+                error=f"{task_dir} holds {', '.join(foreign[:3])}, not an earlier evaluation's output; "
+                "choose another --out directory",
+            )
+        await asyncio.to_thread(shutil.rmtree, task_dir)
     task_dir.mkdir(parents=True)
     db = task_dir / "runs.db"
     source = Path(task.workspace) if task.workspace else None
@@ -135,8 +149,17 @@ async def run_task(suite: Suite, task: Task, options: RunOptions) -> TaskResult:
                 events = store.events(result.run_id)
             finally:
                 store.close()
-    except (UserError, ForethoughtError) as exc:
+    except UserError as exc:  # the task as written cannot run: a bad suite, exit 2
         return TaskResult(task.id, False, time.perf_counter() - started, error=str(exc), db=str(db))
+    except ForethoughtError as exc:  # e.g. the planning model failed: the task fails, as a run would
+        detail = f"{type(exc).__name__}: {exc}"
+        return TaskResult(
+            task.id,
+            False,
+            time.perf_counter() - started,
+            checks=[CheckResult("run", False, detail)],
+            db=str(db),
+        )
     facts = run_facts(events)
     checks = check_expectations(task.expect, facts, wall, workspace)
     return TaskResult(
