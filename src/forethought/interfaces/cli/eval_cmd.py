@@ -9,13 +9,59 @@ Progress goes to stderr, the table to stdout; ``--json`` and ``--junit`` write f
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from forethought.errors import UserError
+from forethought.evaluation.runner import TaskResult
 from forethought.interfaces.cli._common import EXIT_FAILED, EXIT_OK, run_async
+
+
+class _Progress:
+    """Task progress on stderr: a bar on a terminal, else one line per task started and finished."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self._bar: Progress | None = None
+        self._bar_task: TaskID | None = None
+        if sys.stderr.isatty():
+            self._bar = Progress(
+                TextColumn("eval"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+            )
+
+    def __enter__(self) -> _Progress:
+        if self._bar is not None:
+            self._bar.start()
+            self._bar_task = self._bar.add_task("eval", total=self.total)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def __call__(self, task_id: str, result: TaskResult | None) -> None:
+        if result is None:
+            if self._bar is None:
+                click.echo(f"[{self.done}/{self.total}] {task_id}: running", err=True)
+            return
+        self.done += 1
+        word = "error" if result.error else "pass" if result.passed else "FAIL"
+        line = f"[{self.done}/{self.total}] {task_id}: {word} ({result.wall_s:.2f}s)"
+        if self._bar is None or self._bar_task is None:
+            click.echo(line, err=True)
+            return
+        self._bar.console.print(line, markup=False, highlight=False)
+        self._bar.advance(self._bar_task)
 
 
 @click.command("eval")
@@ -67,24 +113,11 @@ def eval_command(
     suite = load_suite(suite_file)
     fault_specs = tuple(parse_fault(f) for f in faults)
     previous = load_baseline(baseline) if baseline else None
-    done = 0
-
-    def progress(task_id: str, result: object) -> None:
-        nonlocal done
-        if result is None:
-            click.echo(f"[{done}/{len(suite.tasks)}] {task_id}: running", err=True)
-            return
-        done += 1
-        from forethought.evaluation.runner import TaskResult
-
-        assert isinstance(result, TaskResult)
-        word = "error" if result.error else "pass" if result.passed else "FAIL"
-        click.echo(f"[{done}/{len(suite.tasks)}] {task_id}: {word} ({result.wall_s:.2f}s)", err=True)
-
     with tempfile.TemporaryDirectory(prefix="forethought-eval-") as scratch:
         out = Path(out_dir) if out_dir else Path(scratch)
         options = RunOptions(out_dir=out.resolve(), jobs=jobs, model=model, faults=fault_specs)
-        results = run_async(lambda: run_suite(suite, options, progress))
+        with _Progress(len(suite.tasks)) as progress:
+            results = run_async(lambda: run_suite(suite, options, progress))
     metrics = suite_metrics(results)
     bands = check_bands(suite.tolerances, metrics, previous)
     redactor = default_redactor()
