@@ -380,3 +380,12 @@ def test_out_never_replaces_a_directory_it_did_not_write(
     (out / "count" / "precious.txt").unlink()
     assert _eval(capsys, suite, "--out", out)[0] == 0
     assert _eval(capsys, suite, "--out", out)[0] == 0  # its own output is replaced
+
+
+def test_a_bad_baseline_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    suite = _write_suite(tmp_path, COUNT_TASK)
+    code, out, err = _eval(capsys, suite, "--baseline", tmp_path / "missing.json")
+    assert (code, out) == (2, "") and "--baseline" in err and "no such file" in err
+    (tmp_path / "other.json").write_text('{"runs": 3}')
+    code, _, err = _eval(capsys, suite, "--baseline", tmp_path / "other.json")
+    assert code == 2 and "no `metrics` object" in err and err.count("\n") == 1
