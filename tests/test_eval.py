@@ -389,3 +389,19 @@ def test_a_bad_baseline_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str
     (tmp_path / "other.json").write_text('{"runs": 3}')
     code, _, err = _eval(capsys, suite, "--baseline", tmp_path / "other.json")
     assert code == 2 and "no `metrics` object" in err and err.count("\n") == 1
+
+
+def test_max_wall_s_stops_a_hung_task(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A tool that hangs (a slow fault of 60 s) is cut off by the task's max_wall_s budget."""
+    suite = _write_suite(
+        tmp_path,
+        COUNT_TASK.replace("expect: {max_steps: 2}", "expect: {max_wall_s: 0.5}")
+        + "    faults: [{tool: text_stats, kind: slow, delay_s: 60}]\n",
+    )
+    report = tmp_path / "r.json"
+    code, out, _ = _eval(capsys, suite, "--json", report)
+    assert code == 1
+    task = json.loads(report.read_text())["tasks"][0]
+    assert task["status"] == "failed" and "max_wall_s" in task["reason"]
+    assert task["wall_s"] < 30
+    assert "count: status: expected succeeded, got failed" in out

@@ -95,6 +95,17 @@ def _builtins(names: Sequence[str], workspace: Path, db: Path) -> list[Tool]:
     return builtin_tools(workspace, list(names), protect=[db])
 
 
+def _budgets(task: Task) -> Budgets:
+    """The run's budgets: the task's replan limit, and its ``max_wall_s`` as the run's wall-clock
+    budget (aborting), so a hung tool fails its task instead of hanging the evaluation."""
+    fields: dict[str, Any] = {}
+    if task.max_replans is not None:
+        fields["max_replans"] = task.max_replans
+    if task.expect.max_wall_s is not None:
+        fields.update(max_wall_s=task.expect.max_wall_s, on_breach="abort")
+    return Budgets(**fields)
+
+
 async def run_task(suite: Suite, task: Task, options: RunOptions) -> TaskResult:
     """Run one task in its own directory and score it. Never raises for a task's own failure:
     a task that cannot be set up is a result with ``error``."""
@@ -119,6 +130,7 @@ async def run_task(suite: Suite, task: Task, options: RunOptions) -> TaskResult:
         workspace = task_dir / "workspace"
         await asyncio.to_thread(_copy_workspace, source, workspace)
     started = time.perf_counter()
+    names: tuple[str, ...] = ()
     try:
         paths = [_in_copy(t, source, workspace) if workspace else t for t in task.tools]
         builtins = _builtins(task.builtins, workspace or task_dir, db)
@@ -130,7 +142,7 @@ async def run_task(suite: Suite, task: Task, options: RunOptions) -> TaskResult:
 
             store = open_store(db)
             try:
-                budgets = Budgets() if task.max_replans is None else Budgets(max_replans=task.max_replans)
+                budgets = _budgets(task)
                 agent = Agent(
                     tools,
                     model=options.model or task.model or suite.model,
@@ -159,6 +171,7 @@ async def run_task(suite: Suite, task: Task, options: RunOptions) -> TaskResult:
             time.perf_counter() - started,
             checks=[CheckResult("run", False, detail)],
             db=str(db),
+            tool_names=names,
         )
     facts = run_facts(events)
     checks = check_expectations(task.expect, facts, wall, workspace)
