@@ -405,3 +405,42 @@ def test_max_wall_s_stops_a_hung_task(capsys: pytest.CaptureFixture[str], tmp_pa
     assert task["status"] == "failed" and "max_wall_s" in task["reason"]
     assert task["wall_s"] < 30
     assert "count: status: expected succeeded, got failed" in out
+
+
+def test_a_fault_that_makes_the_run_replan_is_reported_replanned(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A failing step with ``on_failure: replan``: the scripted planner's new plan recovers, and
+    the report reads the replan from the run's events."""
+    (tmp_path / "plan.yaml").write_text(
+        "goal: count the words in notes.txt\nsteps:\n"
+        "  - {id: read, tool: read_file, args: {path: notes.txt}}\n"
+        "  - {id: count, tool: text_stats, args: {text: '${read.content}'}, on_failure: replan}\n"
+    )
+    steps = [
+        {"id": "read", "tool": "read_file", "args": {"path": "notes.txt"}},
+        {"id": "count2", "tool": "text_stats", "args": {"text": "${read.content}"}},
+    ]
+    (tmp_path / "replies.json").write_text(json.dumps([json.dumps({"steps": steps})]))
+    suite = _write_suite(
+        tmp_path,
+        """
+tasks:
+  - id: replan
+    plan: plan.yaml
+    model: scripted:replies.json
+    workspace: EX/files_report/workspace
+    builtins: [read_file, text_stats]
+    faults: [{tool: text_stats, kind: fail, on_call: 1}]
+    expect:
+      replanned: true
+      rolled_back: false
+      tools: {match: exact, calls: [read_file, text_stats, text_stats]}
+      outputs: [{step: count2, expr: "value['words'] == 33"}]
+""",
+    )
+    report = tmp_path / "r.json"
+    code, out, err = _eval(capsys, suite, "--json", report)
+    assert code == 0, out + err
+    task = json.loads(report.read_text())["tasks"][0]
+    assert (task["status"], task["replanned"], task["escalated"]) == ("succeeded", True, False)
