@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "resume": "forethought.interfaces.cli.runs_cmd:resume_command",
     "replay": "forethought.interfaces.cli.runs_cmd:replay_command",
     "stats": "forethought.interfaces.cli.stats_cmd:stats_command",
+    "eval": "forethought.interfaces.cli.eval_cmd:eval_command",
     "memory": "forethought.interfaces.cli.memory_cmd:memory",
     "submit": "forethought.interfaces.cli.worker_cmd:submit",
     "worker": "forethought.interfaces.cli.worker_cmd:worker",
