@@ -189,3 +189,27 @@ def test_exec_still_refuses_a_malformed_reference_next_to_an_escape(tmp_path: Pa
     )
     assert result.exception is not None
     assert "${s1.}" in str(result.exception)
+
+
+# ---------------------------------------------------------------- the scanners' fast path
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TRICKY,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON)
+def test_the_fast_screen_never_hides_a_reference_escape_or_env(value: object) -> None:
+    # ``_may_hold`` False must mean the full walk finds nothing, whatever the nesting.
+    walked = list(refs._walk_strings(value, ()))
+    if not refs._may_hold(value):
+        assert walked == []
+    assert bool(refs.find_references(value)) == any(
+        m.group(1) != refs.ENV_ROOT for text, _ in walked for m in refs._REF_RE.finditer(text)
+    )
+    assert refs.has_escapes(value) == any("$${" in text for text, _ in walked)
+    assert refs.has_env_references(value) == any(
+        m.group(1) == refs.ENV_ROOT for text, _ in walked for m in refs._REF_RE.finditer(text)
+    )
