@@ -12,10 +12,17 @@ Rows (``main()`` returns them as dicts, for a combined report):
 - ``root skew``: 8 root steps and a sink; the tools module holds a CPU-bound sync tool (20 ms of
   Python) and an async one. The skew is the latest root start minus the earliest, in ms.
   ``all sync``: the 8 roots call the sync tool; ``mixed``: they alternate.
+- ``--max-concurrency 6001`` rows: the same fan-outs with every step allowed to run at once. With
+  the default (8) each step's ``step_started`` must be on disk before its tool is called, so at
+  most 8 steps share an fsync (~4 ms here): ~500 µs/step is the floor of the default rows on
+  this disk, whatever the CPU cost. These rows show the per-step cost without that floor.
+- ``first run: late imports / regex compiles``: modules imported and regular expressions
+  compiled after the first step of a fresh process started (sync and async tools, a
+  reference); both should be 0: nothing is loaded on the run's critical path.
 - ``exec 10k`` / ``exec 100k``: a fan-out/fan-in of async no-op tools; wall time of the whole
   command (start-up, loading, validation, the run, the JSON summary), CPU seconds, peak RSS.
 
-Usage: python bench/exec_scale/run.py [--repeats 3] [--src PATH] [--skip-100k]
+Usage: python bench/exec_scale/run.py [--repeats 3] [--src PATH] [--skip-100k] [--only LABEL-PART ...]
 (``--src`` runs another checkout's ``src``, e.g. ``/work/main/src`` for a before/after.)
 """
 
@@ -29,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +75,59 @@ async def nap(ms: int = 0) -> int:
     return ms
 """
 
+# The lazy-work probe: the first step notes the modules loaded and starts noting regular
+# expressions compiled from then on (a spy on `re`'s compile cache: bench code, never the
+# library's); the last step reports what the run imported or compiled after its first step.
+LAZY_TOOLS = """
+import re
+import sys
+
+from forethought import tool
+
+_SEEN = {}
+_COMPILED = []
+_real_compile = re._compile
+
+
+def _spy(pattern, flags):
+    if "modules" in _SEEN and (type(pattern), pattern, flags) not in re._cache:
+        _COMPILED.append(str(pattern))
+    return _real_compile(pattern, flags)
+
+
+re._compile = _spy
+
+
+@tool
+async def first(x: int = 0) -> int:
+    "Notes what is loaded when the run's first step starts."
+    _SEEN["modules"] = set(sys.modules)
+    return x
+
+
+@tool
+def middle(x: int = 0) -> str:
+    "A sync step whose output holds a reference-like text."
+    return "a ${b}"
+
+
+@tool
+async def last(x: int = 0) -> dict:
+    "What was imported or compiled after the first step started."
+    return {"modules": sorted(set(sys.modules) - _SEEN["modules"]), "regexes": _COMPILED}
+"""
+
+LAZY_PLAN = {
+    "goal": "lazy work during a first run",
+    "steps": [
+        {"id": "a", "tool": "first"},
+        {"id": "b", "tool": "middle", "args": {"x": "${a}"}},
+        {"id": "c", "tool": "middle", "args": {"x": 1}, "depends_on": ["a"]},
+        {"id": "d", "tool": "middle", "args": {"x": 2}, "depends_on": ["b"]},
+        {"id": "z", "tool": "last", "depends_on": ["c", "d"]},
+    ],
+}
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -90,7 +150,9 @@ def roots_plan(tools: list[str]) -> dict[str, Any]:
     return {"goal": "eight roots", "steps": steps}
 
 
-def run_exec(work: Path, plan: Path, src: Path) -> dict[str, Any]:
+def run_exec(
+    work: Path, plan: Path, src: Path, extra: Sequence[str] = (), tools: str = "tools.py"
+) -> dict[str, Any]:
     """One `forethought exec` child: its summary, wall time, CPU seconds and peak RSS."""
     db = work / f"runs-{time.monotonic_ns()}.sqlite"
     env = {
@@ -99,12 +161,16 @@ def run_exec(work: Path, plan: Path, src: Path) -> dict[str, Any]:
         "FORETHOUGHT_DB": str(db),
         "FORETHOUGHT_MEMORY": str(work / "memory.sqlite"),
     }
-    argv = [sys.executable, "-m", "forethought", "exec", str(plan), "--tools", str(work / "tools.py")]
+    argv = [sys.executable, "-m", "forethought", "exec", str(plan), "--tools", str(work / tools)]
     out = work / "out.json"
     with out.open("w") as stdout:
         started = time.perf_counter()
         proc = subprocess.Popen(
-            [*argv, "--json", "--yes-all"], env=env, stdout=stdout, stderr=subprocess.DEVNULL, cwd=work
+            [*argv, "--json", "--yes-all", *extra],
+            env=env,
+            stdout=stdout,
+            stderr=subprocess.DEVNULL,
+            cwd=work,
         )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - started
@@ -139,22 +205,37 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--src", type=Path, default=REPO / "src", help="the forethought sources to run")
     ap.add_argument("--skip-100k", action="store_true")
+    ap.add_argument("--only", action="append", default=[], help="run only rows whose label contains this")
     args = ap.parse_args(argv)
+
+    def wanted(label: str) -> bool:
+        return not args.only or any(part in label for part in args.only)
+
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="exec-scale-") as tmp:
         work = Path(tmp)
         (work / "tools.py").write_text(TOOLS)
+        (work / "lazy_tools.py").write_text(LAZY_TOOLS)
 
         def plan_file(name: str, data: dict[str, Any]) -> Path:
             path = work / f"{name}.json"
             path.write_text(json.dumps(data))
             return path
 
-        for label, tool in (("sync fan-out, 6,001 steps", "noop"), ("async fan-out, 6,001 steps", "anoop")):
+        fans = [
+            ("sync fan-out, 6,001 steps", "noop", ()),
+            ("async fan-out, 6,001 steps", "anoop", ()),
+            # Every step may run at once: one group commit (fsync) covers many steps' starts.
+            ("sync fan-out, 6,001 steps, --max-concurrency 6001", "noop", ("--max-concurrency", "6001")),
+            ("async fan-out, 6,001 steps, --max-concurrency 6001", "anoop", ("--max-concurrency", "6001")),
+        ]
+        for label, tool, extra in fans:
+            if not wanted(label):
+                continue
             path = plan_file(tool, fan_plan(5999, tool))
 
-            def fan(path: Path = path) -> dict[str, float]:
-                r = run_exec(work, path, args.src)
+            def fan(path: Path = path, extra: Sequence[str] = extra) -> dict[str, float]:
+                r = run_exec(work, path, args.src, extra)
                 n = len(r["summary"]["steps"])
                 return {
                     "us_per_step": r["summary"]["makespan_s"] / n * 1e6,
@@ -166,6 +247,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             rows.append({"row": label, **median_of(args.repeats, fan)})
 
         for label, tools in (("root skew, all sync", ["busy"]), ("root skew, mixed", ["nap", "busy"])):
+            if not wanted(label):
+                continue
             path = plan_file(label.replace(" ", "_").replace(",", ""), roots_plan(tools))
 
             def skew(path: Path = path) -> dict[str, float]:
@@ -179,8 +262,25 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
 
             rows.append({"row": label, **median_of(args.repeats, skew)})
 
+        if wanted("first run: late imports"):
+            path = plan_file("lazy", LAZY_PLAN)
+
+            def lazy(path: Path = path) -> dict[str, float]:
+                r = run_exec(work, path, args.src, (), "lazy_tools.py")
+                found = r["summary"]["steps"]["z"]["output"]
+                if found["modules"] or found["regexes"]:
+                    print(f"imported or compiled during the run: {found}", file=sys.stderr)
+                return {
+                    "late_imports": float(len(found["modules"])),
+                    "late_regexes": float(len(found["regexes"])),
+                }
+
+            rows.append({"row": "first run: late imports / regex compiles", **median_of(args.repeats, lazy)})
+
         sizes = [10_000] if args.skip_100k else [10_000, 100_000]
         for n in sizes:
+            if not wanted(f"exec {n:,} steps"):
+                continue
             path = plan_file(f"fan{n}", fan_plan(n - 2, "anoop"))
 
             def whole(path: Path = path) -> dict[str, float]:
@@ -192,7 +292,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    cols = ["us_per_step", "skew_ms", "wall_s", "cpu_s", "peak_rss_mb"]
+    cols = ["us_per_step", "skew_ms", "wall_s", "cpu_s", "peak_rss_mb", "late_imports", "late_regexes"]
     lines = ["| row | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for r in rows:
         cells = [f"{r[c]:.3g}" if isinstance(r.get(c), float) else "" for c in cols]

@@ -1,4 +1,5 @@
-"""Overheads of the tool layer: command/script spawn, group kill on timeout, MCP stdio, safe_eval.
+"""Overheads of the tool layer: command/script spawn, group kill on timeout, MCP stdio, safe_eval,
+and a Python ``def`` tool's hand-off to a worker thread.
 
 Run: .venv/bin/python bench/tools/run.py [--n 200]
 Prints a Markdown table (copied into REPORT.md).
@@ -20,8 +21,10 @@ from typing import Any
 
 from forethought.errors import ToolTimeout
 from forethought.plan.expressions import safe_eval
+from forethought.tools._threads import blocking_pool
 from forethought.tools.base import ToolContext
 from forethought.tools.loader import open_tools
+from forethought.tools.python import PythonTool
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_SERVER = ROOT / "tests" / "fixtures" / "tools" / "mcp_fixture_server.py"
@@ -40,6 +43,41 @@ async def _time(n: int, call: Callable[[], Awaitable[Any]]) -> list[float]:
         await call()
         out.append((time.perf_counter() - t) * 1000)
     return out
+
+
+def _noop(x: int = 0) -> int:
+    return x
+
+
+async def _anoop(x: int = 0) -> int:
+    return x
+
+
+async def _calls(tool: PythonTool, n: int, width: int) -> tuple[float, float]:
+    """µs of wall and of CPU (all threads) per call: ``n`` calls, ``width`` at a time."""
+    args = {"x": 1}
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(n // width):
+        await asyncio.gather(*(tool.invoke(args, CTX) for _ in range(width)))
+    calls = n // width * width
+    return (time.perf_counter() - wall) / calls * 1e6, (time.process_time() - cpu) / calls * 1e6
+
+
+async def _python_tool_rows(n: int) -> list[tuple[str, str]]:
+    """A ``def`` tool on the run's reused workers, on a thread per call, and an ``async def``."""
+    rows = []
+    sync, coro = PythonTool(_noop), PythonTool(_anoop)
+    for width in (1, 8):
+        cases = [("`async def` no-op", coro, False), ("`def` no-op, thread per call (no pool)", sync, False)]
+        cases.append(("`def` no-op, reused pool workers (as in a run)", sync, True))
+        for label, tool, pooled in cases:
+            with blocking_pool(8, start=8) if pooled else contextlib.nullcontext():
+                await _calls(tool, 200, width)  # warm
+                wall, cpu = await _calls(tool, n, width)
+            rows.append(
+                (f"{label}, {width} at a time (n={n})", f"{wall:.1f} µs wall, {cpu:.1f} µs CPU per call")
+            )
+    return rows
 
 
 async def main(n: int) -> list[tuple[str, str]]:
@@ -114,6 +152,7 @@ async def main(n: int) -> list[tuple[str, str]]:
                     f"p50 {statistics.median(samples):.2f} ms, p95 {_pct(samples, 0.95):.2f} ms",
                 )
             )
+    rows.extend(await _python_tool_rows(max(n, 2000)))
     names = {"output": {"count": 3, "items": [{"path": "a"}], "exit_code": 0}}
     expr = "output.exit_code == 0 and len(output.items) > 0 and output.count <= 10"
     t = time.perf_counter()

@@ -55,7 +55,7 @@ def resolve_args(step: Step, outputs: Mapping[str, Any]) -> dict[str, Any]:
             value = outputs[source]
         except KeyError:
             raise ReferenceResolutionError(f"${{{source}}}: step {source!r} has no recorded output") from None
-        args[name] = value if ref is None else lookup(value, ref.path, ref.text())
+        args[name] = value if ref is None else lookup(value, ref.path, step_id=ref.step_id)
     return args
 
 

@@ -36,6 +36,7 @@ _REF_RE = re.compile(r"(?<!\$)\$\{" + _REF_BODY + r"\}")
 _WHOLE_RE = re.compile(r"^\$\{" + _REF_BODY + r"\}\Z")
 # One pass that handles both escapes and references, so substituted output is never rescanned.
 _SUB_RE = re.compile(r"(\$\$\{)|(?<!\$)\$\{" + _REF_BODY + r"\}")
+_FIELD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")  # a path segment written as .field
 _SEGMENT_RE = re.compile(r"""\.([A-Za-z_][A-Za-z0-9_-]*)|\[(-?\d+)\]|\["((?:[^"\\]|\\.)*)"\]""")
 # Anything that looks like an attempted reference, to report malformed ones.
 _ATTEMPT_RE = re.compile(r"(?<!\$)\$\{([^}]*)\}?")
@@ -97,7 +98,7 @@ def format_path(path: tuple[PathPart, ...]) -> str:
     for part in path:
         if isinstance(part, int):
             out.append(f"[{part}]")
-        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", part):
+        elif _FIELD_RE.fullmatch(part):
             out.append(f".{part}")
         else:
             out.append("[" + json.dumps(part) + "]")
@@ -115,6 +116,30 @@ def _parse_path(text: str) -> tuple[PathPart, ...]:
         else:
             parts.append(json.loads('"' + m.group(3) + '"'))
     return tuple(parts)
+
+
+_SCALARS = (int, float, bool, type(None))
+
+
+def _may_hold(value: Any) -> bool:
+    """False only if no string in ``value`` contains ``${`` (so no reference, escape or env).
+
+    The common arguments — a flat mapping of literals — are settled here without starting the
+    walker (a generator and a stack per call); each fresh step asks three times (its references,
+    escapes and ``${env...}``), which cost ~10 µs a step before.
+    """
+    if type(value) is str:
+        return "${" in value
+    if type(value) is dict:
+        for item in value.values():
+            kind = type(item)
+            if kind is str:
+                if "${" in item:
+                    return True
+            elif kind not in _SCALARS:
+                return True  # nested (or unusual): the walker decides
+        return False
+    return type(value) not in _SCALARS
 
 
 def _walk_strings(value: Any, location: tuple[PathPart, ...]) -> Iterator[tuple[str, tuple[PathPart, ...]]]:
@@ -153,6 +178,8 @@ def find_references(value: Any, location: tuple[PathPart, ...] = ()) -> list[Ref
     ``${env...}`` references are not step references (see ``find_env_references``).
     """
     found: list[Reference] = []
+    if not _may_hold(value):
+        return found
     for text, loc in _walk_strings(value, location):
         if "${" not in text:
             continue
@@ -173,12 +200,14 @@ def escape(text: str) -> str:
 
 def has_escapes(value: Any) -> bool:
     """True if a string in ``value`` holds an escaped ``$${``, which resolving turns into ``${``."""
-    return any("$${" in text for text, _ in _walk_strings(value, ()))
+    return _may_hold(value) and any("$${" in text for text, _ in _walk_strings(value, ()))
 
 
 def find_env_references(value: Any, location: tuple[PathPart, ...] = ()) -> list[EnvReference]:
     """Every ``${env...}`` reference in a (nested) argument value, with its location."""
     found: list[EnvReference] = []
+    if not _may_hold(value):
+        return found
     for text, loc in _walk_strings(value, location):
         for m in _REF_RE.finditer(text):
             if m.group(1) == ENV_ROOT:
@@ -211,27 +240,43 @@ def find_malformed(value: Any, location: tuple[PathPart, ...] = ()) -> list[tupl
     return bad
 
 
-def lookup(value: Any, path: tuple[PathPart, ...], ref_text: str = "") -> Any:
-    """Follow ``path`` into ``value``; raise ReferenceResolutionError naming the failing segment."""
+def lookup(value: Any, path: tuple[PathPart, ...], ref_text: str = "", *, step_id: str | None = None) -> Any:
+    """Follow ``path`` into ``value``; raise ReferenceResolutionError naming the failing segment.
+
+    The reference named in a message is ``ref_text``, else ``${step_id...}`` when ``step_id`` is
+    given, else the path up to the failing segment. It is spelled out only on failure: this runs
+    once per reference of every step, and formatting it cost more than following the path.
+    """
     current = value
     for i, part in enumerate(path):
-        where = ref_text or format_path(path[: i + 1])
         if isinstance(part, int):
             if not isinstance(current, (list, tuple)):
+                where = _where(path, i, ref_text, step_id)
                 raise ReferenceResolutionError(f"{where}: index [{part}] into a {type(current).__name__}")
             if not -len(current) <= part < len(current):
+                where = _where(path, i, ref_text, step_id)
                 raise ReferenceResolutionError(
                     f"{where}: index [{part}] out of range (length {len(current)})"
                 )
             current = current[part]
         else:
             if not isinstance(current, Mapping):
+                where = _where(path, i, ref_text, step_id)
                 raise ReferenceResolutionError(f"{where}: field {part!r} of a {type(current).__name__}")
             if part not in current:
+                where = _where(path, i, ref_text, step_id)
                 has = ", ".join(map(str, list(current)[:10]))
                 raise ReferenceResolutionError(f"{where}: no field {part!r} (has: {has})")
             current = current[part]
     return current
+
+
+def _where(path: tuple[PathPart, ...], i: int, ref_text: str, step_id: str | None) -> str:
+    if ref_text:
+        return ref_text
+    if step_id is not None:
+        return "${" + step_id + format_path(path) + "}"
+    return format_path(path[: i + 1])
 
 
 def as_text(value: Any) -> str:
@@ -248,7 +293,7 @@ def _resolve_string(text: str, outputs: Mapping[str, Any], env: EnvLookup | None
         ref = Reference(whole.group(1), _parse_path(whole.group(2)))
         if ref.step_id == ENV_ROOT:
             return _env(ref.path, text, env)
-        return lookup(_output(outputs, ref.step_id), ref.path, ref.text())
+        return lookup(_output(outputs, ref.step_id), ref.path, step_id=ref.step_id)
 
     def replace(m: re.Match[str]) -> str:
         if m.group(1):
@@ -256,7 +301,7 @@ def _resolve_string(text: str, outputs: Mapping[str, Any], env: EnvLookup | None
         ref = Reference(m.group(2), _parse_path(m.group(3)))
         if ref.step_id == ENV_ROOT:
             return _env(ref.path, m.group(0), env)
-        return as_text(lookup(_output(outputs, ref.step_id), ref.path, ref.text()))
+        return as_text(lookup(_output(outputs, ref.step_id), ref.path, step_id=ref.step_id))
 
     return _SUB_RE.sub(replace, text)
 
@@ -283,7 +328,9 @@ def resolve(value: Any, outputs: Mapping[str, Any], env: EnvLookup | None = None
 
 def has_env_references(value: Any) -> bool:
     """True if ``value`` holds any ``${env...}`` reference (cheap: walks only ``${`` strings)."""
-    return any(m.group(1) == ENV_ROOT for text, _ in _walk_strings(value, ()) for m in _REF_RE.finditer(text))
+    return _may_hold(value) and any(
+        m.group(1) == ENV_ROOT for text, _ in _walk_strings(value, ()) for m in _REF_RE.finditer(text)
+    )
 
 
 # ---------------------------------------------------------------- importers of foreign syntaxes

@@ -31,7 +31,7 @@ from forethought.interfaces.cli._common import (
     tools_option,
 )
 from forethought.oversight.approvals import ApproveMode
-from forethought.oversight.redaction import redact_text
+from forethought.oversight.redaction import default_redactor, redact_text
 
 _EXIT_BY_STATUS = {
     "succeeded": EXIT_OK,
@@ -69,8 +69,12 @@ class _Progress:
     """The progress sink: one line per step transition, written to stderr once per loop turn.
 
     A write per line costs a system call and click's terminal checks each time — on a
-    10,000-step plan, 30,000 of them, a quarter of the run. Lines are redacted one by one and
-    written together at the end of the turn that produced them (and at the end of the run).
+    10,000-step plan, 30,000 of them, a quarter of the run. Lines are collected and written
+    together at the end of the turn that produced them (and at the end of the run), redacted
+    there: the secret screen reads the turn's text once, and only if it trips are the lines
+    redacted one by one (screening each line cost about as much as the recorder's screen of the
+    event itself). A secret registered during the turn is covered too: the redactor is the one
+    current at the write.
     """
 
     def __init__(self) -> None:
@@ -82,13 +86,18 @@ class _Progress:
             return
         if not self._lines:
             asyncio.get_running_loop().call_soon(self.flush)
-        self._lines.append(redact_text(line))
+        self._lines.append(line)
 
     def flush(self) -> None:
-        if self._lines:
-            text = "\n".join(self._lines)
-            self._lines.clear()
-            click.echo(text, err=True)
+        if not self._lines:
+            return
+        lines, self._lines = self._lines, []
+        text = "\n".join(lines)
+        redactor = default_redactor()
+        # No anchor in the joined text means none in any line: each would pass unchanged.
+        if redactor.might_contain_secret(text):
+            text = "\n".join(redactor.redact_text(line) for line in lines)
+        click.echo(text, err=True)
 
 
 def _human_summary(summary: dict[str, Any]) -> str:
