@@ -149,3 +149,33 @@ def test_cli_exports_spans_when_otel_exporter_is_set(tmp_path: Path) -> None:
 def test_cli_unknown_exporter_is_invalid_input(tmp_path: Path) -> None:
     done = _cli(tmp_path, "nosuch")
     assert done.returncode == 2 and "no exporter named 'nosuch'" in done.stderr
+
+
+def test_a_run_nobody_traces_does_not_import_opentelemetry(tmp_path: Path) -> None:
+    # With the extra installed but no provider configured, a run must not pay the SDK's import
+    # (it sat on the first step's critical path); with one configured, the run is traced.
+    script = """
+import asyncio, sys
+from forethought import Agent, Plan, tool
+
+@tool
+def ping() -> str:
+    return "pong"
+
+async def main() -> None:
+    plan = Plan.model_validate({"goal": "ping", "steps": [{"id": "s1", "tool": "ping"}]})
+    result = await Agent([ping], store=sys.argv[1]).run(plan, approve="all")
+    assert result.status == "succeeded", result.status
+    print(sorted(m for m in sys.modules if m.startswith("opentelemetry")))
+
+asyncio.run(main())
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "runs.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if not k.startswith("OTEL_")},
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
