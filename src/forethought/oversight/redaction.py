@@ -81,7 +81,10 @@ class Redactor:
         # casefold, not lower: it maps what the patterns' case-blind matching equates with ASCII
         # letters (the long s, the Kelvin sign) to them, so the screen sees those too.
         low = json_text.casefold()
-        return any(a in low for a in self.anchors)
+        for anchor in self.anchors:  # noqa: SIM110 (any() over a generator costs ~2x per event)
+            if anchor in low:
+                return True
+        return False
 
     def redact_text(self, text: str) -> str:
         # The screen holds for plain text as for JSON: the anchors include each literal as is.
