@@ -1,12 +1,14 @@
-"""Makespan / critical path of bench/executor's layered sleep DAG with every step a Ray task.
+"""Makespan / critical path of bench/executor's layered sleep DAG with every step on Ray.
 
 The DAG is bench/executor's ``sleep_dag``: 6 layers of 8, each step after 1-3 steps of the layer
 before, every step sleeping 20 ms but one 400 ms straggler on the critical path (``--jitter``: the
 20 ms steps sleep 5-40 ms instead, seeded). Ray runs locally with 2 CPUs on loopback; every step
-asks for ``--num-cpus`` (default 0.1, so a whole layer fits at once). One warm-up run starts
-Ray's worker processes first. The same DAG on the local backend is measured in the same run.
+asks for ``--num-cpus`` (default 0.1, so a whole layer fits at once). Rows: bare Ray tasks and
+bare Ray actors (no forethought: the floors), forethought on Ray in memory and with a SQLite
+store, and forethought's local backend with the store. Warm-up runs start Ray's workers (and
+forethought's actor pool) before anything is measured.
 
-    python bench/ray_backend/bench_ray.py [--repeats 3] [--jitter] [--num-cpus 0.1]
+    python bench/ray_backend/bench_ray.py [--repeats 5] [--jitter] [--num-cpus 0.1] [--out F]
 """
 
 from __future__ import annotations
@@ -30,7 +32,15 @@ import ray  # noqa: E402
 from bench_executor import critical_path, sleep_dag  # type: ignore[import-not-found]  # noqa: E402
 
 from forethought import Agent, Plan, Step  # noqa: E402
-from forethought.execution.backends.ray import actor_pool_stats  # noqa: E402
+
+try:  # the pool came with the actor path; without it (an older forethought) every call is a task
+    from forethought.execution.backends.ray import actor_pool_stats
+except ImportError:
+
+    def actor_pool_stats() -> dict[str, int]:
+        return {"idle": 0, "busy": 0, "starting": 0}
+
+
 from forethought.runs.store.sqlite import SqliteStore  # noqa: E402
 from forethought.tools.loader import open_tools  # noqa: E402
 
@@ -131,9 +141,6 @@ def main() -> None:
         _system_config={"num_workers_soft_limit": 10},
     )
     started = time.perf_counter() - t0
-    # The bare-actor floor: as many warm actors as a layer is wide, each holding what a step asks.
-    napper = [_BareNapper.options(num_cpus=args.num_cpus).remote() for _ in range(8)]  # type: ignore[attr-defined]
-    ray.get([a.nap.remote(0) for a in napper])
     systems = (
         "bare ray tasks",
         "bare ray actors",
@@ -142,6 +149,7 @@ def main() -> None:
         "forethought local, sqlite store",
     )
     out: dict[str, list[float]] = {k: [] for k in systems}
+    napper: list[Any] = []
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "runs.db"
 
@@ -157,9 +165,25 @@ def main() -> None:
                 return asyncio.run(makespan(plan, "ray", db))
             return asyncio.run(makespan(plan, "local", db))
 
+        def measure(rows: tuple[str, ...]) -> None:
+            for seed in range(args.repeats):
+                deps, secs = layered_dag(args.jitter, seed=seed)
+                cp = critical_path(deps, secs)
+                for system in rows:
+                    out[system].append(once(system, deps, secs) / cp)
+
         deps, secs = layered_dag(args.jitter, seed=0)
+        # Phase 1, bare Ray tasks, while no actor holds any CPU: actors hold theirs while idle,
+        # and those of the later rows (up to ~1.8 of the 2 CPUs) would queue these tasks.
         for _ in range(args.warmups):  # start Ray's workers; each imports forethought once
-            for system in systems:
+            once("bare ray tasks", deps, secs)
+        measure(systems[:1])
+        # Phase 2, the rest, interleaved seed by seed. The bare-actor floor: as many warm actors
+        # as a layer is wide, each holding what a step asks.
+        napper.extend(_BareNapper.options(num_cpus=args.num_cpus).remote() for _ in range(8))  # type: ignore[attr-defined]
+        ray.get([a.nap.remote(0) for a in napper])
+        for _ in range(args.warmups):
+            for system in systems[1:]:
                 once(system, deps, secs)
         # forethought's actor pool starts its actors in the background (calls go as tasks
         # meanwhile): measure once they are up, as a process that has been running steps would.
@@ -167,11 +191,7 @@ def main() -> None:
         while actor_pool_stats()["starting"] and time.monotonic() < deadline:
             once("forethought ray, in memory", deps, secs)
         pool = actor_pool_stats()
-        for seed in range(args.repeats):
-            deps, secs = layered_dag(args.jitter, seed=seed)
-            cp = critical_path(deps, secs)
-            for system in systems:
-                out[system].append(once(system, deps, secs) / cp)
+        measure(systems[1:])
     ray.shutdown()
     report = json.dumps(
         {

@@ -169,8 +169,9 @@ class _ActorPool:
       task (the old path, never slower than before) and one more actor is started in the
       background when fewer are alive or starting than such calls are in flight;
     - an actor holds its CPUs while idle, as Ray accounts for actors. So idle actors are let go
-      after ``idle_s`` without a call, and at once when a call of this process needs other
-      resources (it goes as a task and must not wait behind idle actors). What remains: on a full
+      after ``idle_s`` without a call, and at once when a call of this process goes as a task
+      and, counting what this process's actors and tasks hold, the cluster would lack the CPUs
+      it asks for (it must not wait behind idle actors). What remains: on a full
       node, a task that found no idle actor can queue behind actors that started or came back
       after it was sent; it runs once enough of them have been idle for ``idle_s`` (after the
       run's other calls on them), not never;
@@ -181,6 +182,8 @@ class _ActorPool:
     def __init__(self, ray: Any, idle_s: float) -> None:
         self._ray = ray
         self.idle_s = idle_s
+        # The cluster's CPUs, read now and again by the reaper (a cluster can grow or shrink).
+        self._total_cpus = self._cluster_cpus()
         self._lock = threading.Lock()
         self._idle: dict[float, list[tuple[Any, float]]] = {}
         self._starting: dict[float, int] = {}
@@ -209,10 +212,8 @@ class _ActorPool:
                 self._busy[cpus] = self._busy.get(cpus, 0) + 1
                 return actor
             # Idle actors holding other amounts may hold the CPUs this task (and the actor
-            # started for it) needs: they go.
-            others = [a for k, v in self._idle.items() if k != cpus for a, _ in v]
-            for k in [k for k in self._idle if k != cpus]:
-                del self._idle[k]
+            # started for it) needs: if so, they go.
+            others = self._make_room(cpus, keep=cpus)
             alive = self._busy.get(cpus, 0) + self._starting.get(cpus, 0)
             if alive < self._wanted[cpus] and not self._closed:
                 self._starting[cpus] = self._starting.get(cpus, 0) + 1
@@ -235,8 +236,32 @@ class _ActorPool:
                 return
         self._kill(actor)
 
+    def make_room(self, cpus: float) -> None:
+        """A task that needs ``cpus`` (and perhaps GPUs, memory…) is about to be sent: let idle
+        actors go if, by this process's count, they hold CPUs it would otherwise lack."""
+        with self._lock:
+            idle = self._make_room(cpus, keep=None)
+        for actor in idle:
+            self._kill(actor)
+
+    def _make_room(self, cpus: float, keep: float | None) -> list[Any]:
+        """Under the lock: the idle actors (but those holding ``keep`` CPUs) taken out of the
+        pool to be killed, when the CPUs this process's actors and tasks hold leave less than
+        ``cpus`` of the cluster's (Ray's own count is a round trip away; ours is at hand, and
+        counts what this process can free)."""
+        held = sum(
+            k * (len(self._idle.get(k, ())) + self._starting.get(k, 0) + self._wanted.get(k, 0))
+            for k in {*self._idle, *self._starting, *self._wanted}
+        )
+        if self._total_cpus - held >= cpus:
+            return []
+        out = [a for k, v in self._idle.items() if k != keep for a, _ in v]
+        for k in [k for k in self._idle if k != keep]:
+            del self._idle[k]
+        return out
+
     def release_idle(self) -> None:
-        """Let every idle actor go now (a call needs resources they may hold)."""
+        """Let every idle actor go now."""
         with self._lock:
             idle = [a for v in self._idle.values() for a, _ in v]
             self._idle.clear()
@@ -279,8 +304,15 @@ class _ActorPool:
             self._reaper = threading.Thread(target=self._reap, name="forethought-ray-pool", daemon=True)
         self._reaper.start()
 
+    def _cluster_cpus(self) -> float:
+        try:
+            return float(self._ray.cluster_resources().get("CPU", 0.0))
+        except Exception:  # Ray shut down: nothing to hold
+            return 0.0
+
     def _reap(self) -> None:
         while not self._wake.wait(max(self.idle_s / 2, 0.05)):
+            self._total_cpus = self._cluster_cpus()
             cutoff = time.monotonic() - self.idle_s
             with self._lock:
                 old = [a for v in self._idle.values() for a, t in v if t < cutoff]
@@ -430,7 +462,7 @@ class RayBackend:
             # GPUs, memory, custom resources: a task with its options, as Ray schedules them. Idle
             # pooled actors may hold the CPUs it needs; they go first.
             if pool is not None:
-                pool.release_idle()
+                pool.make_room(float(options.get("num_cpus") or 0.0))
             return await self._task(ray, options, by_ref, shipped_tool, args, shipped_ctx, tool)
         actor = pool.take(cpus)
         if actor is None:  # none idle yet: the task path, while one starts
