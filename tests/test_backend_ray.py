@@ -232,6 +232,20 @@ async def test_unknown_ray_options_in_metadata_fail_the_step_naming_them(
     assert "metadata.ray.cpus is not a Ray task option" in (result.state.steps["s"].error or "")
 
 
+async def test_a_num_cpus_ray_cannot_use_fails_the_step_with_rays_reason(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    plan = Plan(
+        goal="x",
+        steps=(Step(id="s", tool="where", args={"i": 1}),),
+        metadata={"ray": {"default": {"num_cpus": "two"}}},
+    )
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "failed"
+    error = result.state.steps["s"].error or ""
+    assert "tool 'where' cannot be sent to Ray" in error and "num_cpus" in error, error
+
+
 def test_without_the_ray_extra_the_backend_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     from forethought.execution.backends.ray import RayBackend
 

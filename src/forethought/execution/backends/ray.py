@@ -330,11 +330,15 @@ _pools: dict[tuple[str, str], _ActorPool] = {}
 _pools_lock = threading.Lock()
 
 
-def _pool_for(ray: Any, idle_s: float) -> _ActorPool:
+def _pool_for(ray: Any, idle_s: float) -> _ActorPool | None:
     """This process's pool for the Ray session it is connected to (a new ``ray.init`` after a
-    shutdown is a new session: the old pool's actors are gone with it)."""
-    context = ray.get_runtime_context()
-    key = (context.get_session_name(), context.get_job_id())
+    shutdown is a new session: the old pool's actors are gone with it); ``None`` where the
+    session cannot be told (every call then goes as a task)."""
+    try:
+        context = ray.get_runtime_context()
+        key = (str(context.get_session_name()), str(context.get_job_id()))
+    except Exception:
+        return None
     with _pools_lock:
         pool = _pools.get(key)
         if pool is None:
@@ -458,11 +462,12 @@ class RayBackend:
             ) from None
         pool = _pool_for(ray, self.actor_idle_s) if self.actors else None
         cpus = options["num_cpus"]
-        if pool is None or set(options) != {"num_cpus"}:
+        cpu_only = set(options) == {"num_cpus"} and type(cpus) in (int, float) and cpus >= 0
+        if pool is None or not cpu_only:  # (a bad num_cpus: Ray's own error, from a task)
             # GPUs, memory, custom resources: a task with its options, as Ray schedules them. Idle
-            # pooled actors may hold the CPUs it needs; they go first.
+            # pooled actors go first if, by this process's count, they hold CPUs it needs.
             if pool is not None:
-                pool.make_room(float(options.get("num_cpus") or 0.0))
+                pool.make_room(cpus if type(cpus) in (int, float) else 0.0)
             return await self._task(ray, options, by_ref, shipped_tool, args, shipped_ctx, tool)
         actor = pool.take(cpus)
         if actor is None:  # none idle yet: the task path, while one starts
@@ -472,7 +477,15 @@ class RayBackend:
                 pool.done(cpus, None, reusable=False)
         reusable = False
         try:
-            reply = await actor.run.remote(by_ref, shipped_tool, args, shipped_ctx)
+            try:
+                ref = actor.run.remote(by_ref, shipped_tool, args, shipped_ctx)
+            except Exception as exc:  # e.g. an argument that cannot be pickled
+                reusable = True  # nothing reached the actor
+                raise ToolError(
+                    f"tool {tool.spec.name!r} cannot be sent to Ray ({type(exc).__name__}: {exc})",
+                    retryable=False,
+                ) from None
+            reply = await ref
             reusable = True  # a tool error leaves the actor as good as it was
         except ray.exceptions.RayError as exc:
             raise _failure(ray, exc) from None
