@@ -312,6 +312,11 @@ class _ActorPool:
 
     def _reap(self) -> None:
         while not self._wake.wait(max(self.idle_s / 2, 0.05)):
+            if not self._ray.is_initialized():  # ray.shutdown(): the actors went with it
+                with self._lock:
+                    self._closed = True
+                    self._idle.clear()
+                return
             self._total_cpus = self._cluster_cpus()
             cutoff = time.monotonic() - self.idle_s
             with self._lock:
