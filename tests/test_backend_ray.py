@@ -49,6 +49,24 @@ def die_once(ctx: ToolContext) -> str:
 
 
 @tool
+def on_actor(i: int) -> dict:
+    import ray
+
+    return {"i": i, "pid": os.getpid(), "actor": ray.get_runtime_context().get_actor_id()}
+
+
+@tool
+def die_on_actor(ctx: ToolContext) -> dict:
+    import ray
+
+    actor = ray.get_runtime_context().get_actor_id()
+    if ctx.attempt == 1:
+        (HERE / "died.txt").write_text(f"{os.getpid()} {actor}")
+        os.kill(os.getpid(), signal.SIGKILL)  # the actor's process dies mid-call
+    return {"attempt": ctx.attempt, "pid": os.getpid(), "actor": actor}
+
+
+@tool
 def hang(seconds: float) -> str:
     (HERE / "hang.pid").write_text(str(os.getpid()))
     time.sleep(seconds)
@@ -123,6 +141,69 @@ async def test_a_killed_ray_worker_fails_the_step_as_crashed_and_it_is_retried(
     assert "Ray worker running the tool died" in failed[0].error
 
 
+async def test_a_killed_pooled_actor_fails_the_step_as_crashed_and_it_is_retried_on_another(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    from forethought.execution.backends.ray import actor_pool_stats
+
+    half = {"ray": {"default": {"num_cpus": 0.5}}}
+    await _warm_pool(tmp_path, half)
+    plan = Plan(
+        goal="survive",
+        steps=(Step(id="d", tool="die_on_actor", retry=RetryPolicy(attempts=2, backoff_s=0)),),
+        metadata=half,
+    )
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "succeeded", result.state.reason
+    died_pid, died_actor = (tmp_path / "died.txt").read_text().split()
+    assert died_actor != "None"  # attempt 1 ran on a pooled actor, not as a task
+    out = result.state.steps["d"].output
+    assert out["attempt"] == 2 and out["actor"] not in (None, died_actor)  # on another actor
+    assert out["pid"] != int(died_pid)
+    failed = [e for e in result_events(tmp_path) if e.kind == "step_failed"]
+    assert [(e.failure_class, e.final) for e in failed] == [("crashed", False)]
+    assert "Ray worker running the tool died" in failed[0].error
+    assert "ActorDiedError" in failed[0].error
+    assert actor_pool_stats()["busy"] == 0  # the dead actor left the pool; none is stuck busy
+
+
+async def test_a_timed_out_step_on_a_pooled_actor_is_a_timeout_and_the_actor_is_killed(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    from forethought.execution.backends.ray import actor_pool_stats
+
+    half = {"ray": {"default": {"num_cpus": 0.5}}}
+    await _warm_pool(tmp_path, half)
+    idle = actor_pool_stats()["idle"]
+    plan = Plan(
+        goal="wait", steps=(Step(id="h", tool="hang", args={"seconds": 60}, timeout_s=2.0),), metadata=half
+    )
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "failed"
+    failed = [e for e in result_events(tmp_path) if e.kind == "step_failed"]
+    assert failed[-1].failure_class == "timeout"
+    assert actor_pool_stats() == {"idle": idle - 1, "busy": 0, "starting": 0}  # not put back
+    pid = int((tmp_path / "hang.pid").read_text())
+    deadline = time.monotonic() + 20
+    while _alive(pid):  # ray.kill ends the actor's process; give it time to go
+        assert time.monotonic() < deadline, f"the actor {pid} still runs the timed-out call"
+        await asyncio.sleep(0.1)
+
+
+async def _warm_pool(tmp_path: Path, metadata: dict[str, Any]) -> None:
+    """Run pairs of steps until two pooled actors for ``metadata``'s CPUs are up and idle (the
+    first calls run as tasks while the actors start in the background)."""
+    from forethought.execution.backends.ray import actor_pool_stats
+
+    deadline = time.monotonic() + 120
+    while actor_pool_stats()["idle"] < 2 or actor_pool_stats()["starting"]:
+        assert time.monotonic() < deadline, f"the actor pool did not warm up: {actor_pool_stats()}"
+        steps = tuple(Step(id=f"w{i}", tool="on_actor", args={"i": i}) for i in range(2))
+        result = await _run(tmp_path, Plan(goal="warm", steps=steps, metadata=metadata))
+        assert result.state.status == "succeeded", result.state.reason
+    (tmp_path / "runs.db").unlink()  # the tests read the events of their own run only
+
+
 async def test_a_timed_out_step_is_a_timeout_and_its_ray_worker_is_killed(
     ray_instance: None, tmp_path: Path
 ) -> None:
@@ -149,6 +230,20 @@ async def test_unknown_ray_options_in_metadata_fail_the_step_naming_them(
     result = await _run(tmp_path, plan)
     assert result.state.status == "failed"
     assert "metadata.ray.cpus is not a Ray task option" in (result.state.steps["s"].error or "")
+
+
+async def test_a_num_cpus_ray_cannot_use_fails_the_step_with_rays_reason(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    plan = Plan(
+        goal="x",
+        steps=(Step(id="s", tool="where", args={"i": 1}),),
+        metadata={"ray": {"default": {"num_cpus": "two"}}},
+    )
+    result = await _run(tmp_path, plan)
+    assert result.state.status == "failed"
+    error = result.state.steps["s"].error or ""
+    assert "tool 'where' cannot be sent to Ray" in error and "num_cpus" in error, error
 
 
 def test_without_the_ray_extra_the_backend_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
