@@ -385,3 +385,10 @@ def test_content_the_goal_gives_is_offered_whole_not_word_by_word() -> None:
     assert facts.contents == ("buy milk",)
     assert "buy" not in facts.words and "milk" not in facts.words
     assert goal_facts("pin a memo titled groceries").contents == ()
+
+
+def test_how_many_counts_items_but_totals_units_of_measure() -> None:
+    assert {"count", stem("number")} <= set(terms("how many rows are in sales.csv"))
+    hours = terms("How many hours of meetings are in week.json")
+    assert "total" in hours and "count" not in hours
+    assert "count" in terms("how many meetings are on Monday")

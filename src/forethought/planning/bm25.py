@@ -88,12 +88,25 @@ STOP_WORDS = frozenset(
 
 # Questions of quantity: "how many" asks for a count ("how" and "many" are stop words), in a
 # goal ("how many rows …") as in a tool's description ("how many products there are").
+# But "how many" before a unit of measure ("how many hours", "how many bytes") asks for an
+# amount, which is summed, not counted: "total number".
 HOW_MANY_RE = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+_UNITS = (
+    "seconds|minutes|hours|days|weeks|months|years|bytes|kilobytes|megabytes|gigabytes|kb|mb|gb|"
+    "meters|metres|kilometers|kilometres|km|miles|feet|inches|cm|mm|grams|kilograms|kg|pounds|lbs|"
+    "ounces|dollars|euros|cents|calories|liters|litres|gallons|points"
+)
+_HOW_MANY_UNITS_RE = re.compile(rf"\bhow\s+many\b(?=\s+(?:{_UNITS})\b)", re.IGNORECASE)
+
+
+def quantity_words(text: str) -> str:
+    """``text`` with its questions of quantity spelled as the words a tool would use."""
+    return HOW_MANY_RE.sub("count number", _HOW_MANY_UNITS_RE.sub("total number", text))
 
 
 def terms(text: str) -> list[str]:
     """``text`` as BM25 terms: lower-case word stems, stop words dropped."""
-    text = HOW_MANY_RE.sub("count number", text)
+    text = quantity_words(text)
     words = _WORD_RE.findall(_CAMEL_RE.sub(" ", text.replace("_", " ")))
     return [stem(w) for w in words if w.lower() not in STOP_WORDS and len(w) > 1]
 

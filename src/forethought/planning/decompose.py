@@ -45,7 +45,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import goal_outputs
-from forethought.planning.bm25 import BM25, HOW_MANY_RE, STOP_WORDS, terms, tool_index, tool_terms
+from forethought.planning.bm25 import BM25, STOP_WORDS, quantity_words, terms, tool_index, tool_terms
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import (
     _DIR_PARAM,
@@ -143,7 +143,7 @@ _LAST_IN_RE = re.compile(
 
 def _plain(text: str) -> str:
     """Goal text as ``terms`` reads it ("how many" → "count number"), for the word list."""
-    return HOW_MANY_RE.sub("count number", text)
+    return quantity_words(text)
 
 
 def goal_facts(goal: str) -> GoalFacts:
