@@ -25,13 +25,14 @@ from hypothesis import strategies as st
 from forethought import Plan, RetryPolicy, Step, ToolCall, ToolContext, tool
 from forethought.agent import Agent
 from forethought.errors import ToolError, UserError
-from forethought.events.kinds import Event
+from forethought.events.kinds import Event, ModelCalled, ToolCalled
 from forethought.execution.executor import ApproveAll
 from forethought.execution.options import ExecutorOptions
 from forethought.interfaces.cli import main as cli_main
 from forethought.models.base import ModelRequest, ModelResponse, StreamChunk, Usage
 from forethought.models.scripted import ScriptedModel
 from forethought.oversight.supervisor import Budgets
+from forethought.plan.model import Check
 from forethought.runs.recording import execute_recorded
 from forethought.runs.replay import ReplayResult, replay_run
 from forethought.runs.replay_events import canonical, execution_events, normalized
@@ -140,7 +141,7 @@ async def assert_replays(store: SqliteStore, run_id: str, **kw: Any) -> ReplayRe
     )
     replayed = _replay_events(store, result, streamed)
     # Checked here on the stored events, independently of the replay's own comparison.
-    # (Steps one halt cancels together may record it in any order: scheduling, see canonical.)
+    # (How concurrent steps' events interleave is scheduling: see canonical.)
     assert [normalized(e, run_id) for e in canonical(recorded)] == [
         normalized(e, result.run_id) for e in canonical(replayed)
     ]
@@ -405,45 +406,125 @@ async def test_a_run_that_never_executed_is_refused(store: SqliteStore) -> None:
 
 @st.composite
 def dags(draw: st.DrawFn) -> Plan:
+    """Small random DAGs: side effects with compensations, suspending calls, failures injected
+    through the tools (``fails`` attempts, or for good), critic checks that reject the first
+    ``reject`` attempts, agent steps that fail their first ``fails`` attempts; any failure
+    policy, any retry count."""
     n = draw(st.integers(2, 6))
     steps = []
     for i in range(n):
-        deps = (
-            tuple(sorted(draw(st.sets(st.sampled_from([f"s{j}" for j in range(i)]), max_size=2))))
-            if i
-            else ()
+        earlier = [f"s{j}" for j in range(i)]
+        deps = tuple(sorted(draw(st.sets(st.sampled_from(earlier), max_size=2)))) if i else ()
+        kind = draw(st.sampled_from(["sync", "async", "flaky", "broken", "critic", "agent"]))
+        retry = RetryPolicy(
+            attempts=draw(st.integers(1, 3)), backoff_s=0, jitter=0, retry_on=("error", "timeout", "check")
         )
-        kind = draw(st.sampled_from(["sync", "async", "flaky", "broken"]))
         policy = draw(st.sampled_from(["abort", "continue", "rollback"]))
-        retry = RetryPolicy(attempts=draw(st.integers(1, 3)), backoff_s=0, jitter=0)
         common: dict[str, Any] = {"id": f"s{i}", "depends_on": deps, "retry": retry, "on_failure": policy}
+        fails = draw(st.integers(0, 3))
         if kind == "sync":
-            step = Step(
-                tool="write",
-                args={"value": f"v{i}"},
-                compensate=ToolCall(tool="undo", args={"value": f"v{i}"}),
-                **common,
-            )
+            undo_it = ToolCall(tool="undo", args={"value": f"v{i}"})
+            step = Step(tool="write", args={"value": f"v{i}"}, compensate=undo_it, **common)
         elif kind == "async":
             step = Step(tool="fetch", args={"name": f"n{i}"}, **common)
         elif kind == "flaky":
-            step = Step(tool="flaky", args={"name": f"n{i}", "fails": draw(st.integers(0, 3))}, **common)
-        else:
+            step = Step(tool="flaky", args={"name": f"n{i}", "fails": fails}, **common)
+        elif kind == "broken":
             step = Step(tool="broken", args={"name": f"n{i}"}, **common)
+        elif kind == "critic":
+            check = Check(expr="len(output.value) > 0", critic=f"reject {fails}")
+            step = Step(tool="fetch", args={"name": f"n{i}"}, check=check, **common)
+        else:
+            step = Step(agent=f"think about {i}", args={"fails": fails}, **common)
         steps.append(step)
     return Plan(goal="random", steps=tuple(steps))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _collaborators() -> tuple[dict[str, Any], Any]:
+    """A critic and an agent-step runner that record model calls as the real ones do (and the
+    hook that binds the critic to the executor's record)."""
+    seen: Counter[str] = Counter()
+    bound: list[Any] = []
+
+    async def critic(step: Step, output: Any, rubric: str) -> tuple[bool, str]:
+        seen[step.id] += 1
+        ok = seen[step.id] > int(rubric.split()[-1])
+        verdict = {"ok": ok, "reason": "fine" if ok else f"rejected attempt {seen[step.id]}"}
+        response = {"text": json.dumps(verdict), "model": "scripted"}
+        bound[0](ModelCalled, role="critic", model="scripted", step_id=step.id, response=response)
+        return ok, verdict["reason"]
+
+    async def agent_runner(step: Step, ctx: ToolContext) -> Any:
+        record = ctx.extra["record"]
+        response = {"text": json.dumps({"attempt": ctx.attempt}), "model": "scripted"}
+        record(ModelCalled, role="executor", model="scripted", step_id=step.id, response=response)
+        await asyncio.sleep(0)
+        record(ToolCalled, step_id=step.id, tool="read_config", args={"name": step.id}, output={"v": 1})
+        if ctx.attempt <= step.args["fails"]:
+            raise ToolError(f"agent gave up (attempt {ctx.attempt})")
+        return {"answer": step.id}
+
+    return {"critic": critic, "agent_runner": agent_runner}, lambda ex: bound.append(ex.record)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plan=dags())
 def test_random_dags_replay_to_the_same_events(plan: Plan) -> None:
     async def check() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             store = SqliteStore(Path(tmp) / "runs.db")
             try:
-                await _record(store, plan, "orig")
+                options, bind = _collaborators()
+                await execute_recorded(
+                    store,
+                    plan,
+                    TOOL_MAP,
+                    ExecutorOptions(gate=ApproveAll(), **options),
+                    run_id="orig",
+                    on_executor=bind,
+                )
                 await assert_replays(store, "orig")
             finally:
                 store.close()
 
     asyncio.run(check())
+
+
+@tool(effect="mutating")
+def deploy(target: str) -> str:
+    """Deploy, which fails (for good) the first time."""
+    CALLS["deploy"] += 1
+    if CALLS["deploy"] == 1:
+        raise ToolError("deploy target busy", retryable=False)
+    return "deployed"
+
+
+async def test_agent_replans_replay_with_their_planner_calls_and_approvals(store: SqliteStore) -> None:
+    read = {"id": "s1", "tool": "read_config", "args": {"name": "db"}}
+    first = {
+        "id": "s2",
+        "tool": "deploy",
+        "args": {"target": "prod"},
+        "depends_on": ["s1"],
+        "on_failure": "replan",
+    }
+    then = plan_json(read, {"id": "s3", "tool": "write", "args": {"value": "canary"}, "depends_on": ["s1"]})
+
+    async def reviewer(review: Any) -> Any:
+        from forethought.agent import Decision
+
+        return Decision("approve")
+
+    # Approved by a person: the replanned write was not, so the run waits for approval.
+    agent = Agent([*TOOLS, deploy], model=ScriptedModel([plan_json(read, first), then]), store=store)
+    waiting = await agent.run("deploy the db setting to prod", reviewer=reviewer, force=True)
+    assert waiting.status == "awaiting_approval"
+    await assert_replays(store, waiting.run_id)
+    # With --yes-all the replan is approved and recorded during the run.
+    CALLS.clear()
+    agent = Agent([*TOOLS, deploy], model=ScriptedModel([plan_json(read, first), then]), store=store)
+    auto = await agent.run("deploy the db setting to prod", approve="all", force=True)
+    assert auto.status == "succeeded"
+    kinds = [e.kind for e in store.events(auto.run_id)]
+    assert kinds.count("plan_approved") == 2 and kinds.count("plan_revised") == 1
+    await assert_replays(store, auto.run_id)

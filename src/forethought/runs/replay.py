@@ -53,6 +53,7 @@ from forethought.runs.replay_events import (
     event_fields,
     execution_events,
     is_streamed,
+    same_order,
     spent_before,
 )
 from forethought.runs.run_ids import resolve_run_id
@@ -443,8 +444,9 @@ def replay_agent_runner(
                 f"replay diverged: no recorded result left for agent step {step.id!r}", retryable=False
             )
         outcome = queue.popleft()
-        await recording.at(outcome.end)
-        return await _answer(outcome, f"agent step {step.id!r}")
+        if outcome.status != "cut":  # a cut one waits to be cancelled, then for its turn
+            await recording.at(outcome.end)
+        return await _answer(outcome, f"agent step {step.id!r}", recording)
 
     return run
 
@@ -598,6 +600,9 @@ class ReplayResult:
     """How many recorded execution events were compared (0 with ``--from``: not compared)."""
     event_differences: list[str] = field(default_factory=list)
     """The part of ``differences`` about events (the rest is about the final state)."""
+    same_order: bool = False
+    """The events are identical position by position, the interleaving of concurrent steps
+    included (``same`` allows that interleaving to differ: ``replay_events.canonical``)."""
 
     @property
     def same(self) -> bool:
@@ -605,16 +610,37 @@ class ReplayResult:
 
 
 class _ReplayGate:
-    """Replayed steps do nothing real, so they need no approval; re-run ones go to ``inner``."""
+    """Replayed steps do nothing real, so they need no approval — except those the record shows
+    held for an approval that never came: they wait again, for the recorded reason. Re-run
+    steps go to ``inner``."""
 
-    def __init__(self, inner: Any, real_steps: frozenset[str]) -> None:
+    def __init__(self, inner: Any, real_steps: frozenset[str], recorded: Sequence[Event] = ()) -> None:
         self._inner = inner
         self._real = real_steps
+        self.held, self.reason_denied = _held_for_approval(recorded)
 
     def allows(self, step: Step, spec: ToolSpec | None) -> bool:
-        if step.id not in self._real:
-            return True
-        return bool(self._inner.allows(step, spec))
+        if step.id in self._real:
+            return bool(self._inner.allows(step, spec))
+        return step.id not in self.held
+
+
+def _held_for_approval(recorded: Sequence[Event]) -> tuple[set[str], dict[str, str]]:
+    """Steps an execution's ``approval_requested`` names that never started, and why (the
+    executor states the reasons of its held steps, joined, in its final reason)."""
+    started = {e.step_id for e in recorded if isinstance(e, E.StepStarted)}
+    held = [
+        sid
+        for e in recorded
+        if isinstance(e, E.ApprovalRequested)
+        for sid in e.step_ids
+        if sid not in started
+    ]
+    why: dict[str, str] = {}
+    final = next((e for e in reversed(recorded) if isinstance(e, E.RunFinished)), None)
+    if held and final is not None and final.reason.endswith(")") and " (" in final.reason:
+        why[held[0]] = final.reason[final.reason.index(" (") + 2 : -1]
+    return set(held), why
 
 
 class _DirectedLog(EventLog):
@@ -674,6 +700,11 @@ async def replay_run(
     original = fold(events)
     real_steps = frozenset(descendants(recording.all_plans(), from_step)) if from_step else frozenset()
     counter = CallCounter()
+    held, _ = _held_for_approval(recorded)
+    # A step held for approval had a side-effecting tool: its stand-in must be gated too.
+    recording.held_tools.update(
+        s.tool for plan in recording.all_plans() for s in plan.iter_all_steps() if s.id in held and s.tool
+    )
     stand_ins = replay_tools(recording, counter, real_tools=tools, real_steps=real_steps)
     specs = {name: t.spec for name, t in stand_ins.items()}
     inner_gate = ApproveAll() if approve_all else approval_gate(events, specs, run_id=run_id)
@@ -692,7 +723,7 @@ async def replay_run(
     )
     recording.pace = director.until
     options = ExecutorOptions(
-        gate=_ReplayGate(inner_gate, real_steps),
+        gate=_ReplayGate(inner_gate, real_steps, recorded),
         replanner=ReplayReplanner(recording),
         max_replans=budgets.max_replans if budgets is not None else len(recording.revisions),
         agent_runner=replay_agent_runner(
@@ -760,6 +791,7 @@ async def replay_run(
         differences + event_differences,
         0 if from_step else len(recorded),
         event_differences,
+        not from_step and same_order(recorded, run_id, director.replayed, new_id),
     )
 
 

@@ -111,39 +111,67 @@ def normalized(event: Event, run_id: str) -> dict[str, Any]:
     return data
 
 
-def canonical(events: Sequence[Event]) -> list[Event]:
-    """``events`` with each run of consecutive ``step_cancelled`` sorted by step id.
+_STEP_KINDS = frozenset(
+    {
+        "step_ready",
+        "step_started",
+        "step_succeeded",
+        "step_failed",
+        "step_skipped",
+        "step_cancelled",
+        "step_needs_review",
+        "check_failed",
+        "compensation_started",
+        "compensation_succeeded",
+        "compensation_failed",
+        "tool_called",
+        "model_called",
+    }
+)
 
-    Steps that one halt cancels together record their cancellation in the order their tasks
-    wake up (or their parked calls are stood down): event-loop scheduling, not behaviour.
+
+def lane(event: Event) -> str | None:
+    """The step whose own history ``event`` belongs to; None for the run's own events."""
+    return getattr(event, "step_id", None) if event.kind in _STEP_KINDS else None
+
+
+def canonical(events: Sequence[Event]) -> list[Event]:
+    """``events`` with each stretch of step events between two run events ordered by step
+    (each step's own events keep their order).
+
+    How the events of steps running at the same time interleave is event-loop scheduling (which
+    call the loop resumes first, the order one halt's cancellations are written), not
+    behaviour: two executions are the same when each step's history is, the run's own events
+    are, and every run event (a budget pause, a plan revision, the end) falls between the same
+    step events. Comparing canonical forms position by position checks exactly that.
     """
     out: list[Event] = []
-    run: list[E.StepCancelled] = []
+    stretch: list[Event] = []
 
     def flush() -> None:
-        ordered: list[E.StepCancelled] = sorted(run, key=_cancelled_step)
+        ordered: list[Event] = sorted(stretch, key=_lane_key)  # stable: a step's order is kept
         out.extend(ordered)
-        run.clear()
+        stretch.clear()
 
     for e in events:
-        if isinstance(e, E.StepCancelled):
-            run.append(e)
-        else:
+        if lane(e) is None:
             flush()
             out.append(e)
+        else:
+            stretch.append(e)
     flush()
     return out
 
 
-def _cancelled_step(event: E.StepCancelled) -> str:
-    return event.step_id
+def _lane_key(event: Event) -> str:
+    return lane(event) or ""
 
 
 def compare_events(
     recorded: Sequence[Event], recorded_run: str, replayed: Sequence[Event], replayed_run: str, limit: int = 5
 ) -> list[str]:
-    """Differences between two execution logs, position by position (empty when identical);
-    cancellations of one halt in any order (``canonical``)."""
+    """Differences between two execution logs, position by position in their ``canonical``
+    forms (empty when they are the same execution)."""
     recorded, replayed = canonical(recorded), canonical(replayed)
     diffs: list[str] = []
     for i, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
@@ -164,6 +192,16 @@ def compare_events(
             f"({len(recorded)} recorded, {len(replayed)} replayed)"
         )
     return diffs
+
+
+def same_order(
+    recorded: Sequence[Event], recorded_run: str, replayed: Sequence[Event], replayed_run: str
+) -> bool:
+    """The two logs are identical position by position, interleaving included."""
+    return len(recorded) == len(replayed) and all(
+        normalized(a, recorded_run) == normalized(b, replayed_run)
+        for a, b in zip(recorded, replayed, strict=True)
+    )
 
 
 def _label(e: Event) -> str:
@@ -221,11 +259,15 @@ class Director:
     _pos: int = 0
     _index: dict[int, int] = field(default_factory=dict)
     _waiters: dict[int, list[asyncio.Future[None]]] = field(default_factory=dict)
+    _lanes: dict[str | None, list[dict[str, Any]]] = field(default_factory=dict)
+    _cursors: dict[str | None, int] = field(default_factory=dict)
     _acting: bool = False
     _closing: bool = False
 
     def __post_init__(self) -> None:
         self._index = {e.seq: i for i, e in enumerate(self.record)}
+        for e in self.record:  # each step's history, and the run's own, to check as it comes
+            self._lanes.setdefault(lane(e), []).append(normalized(e, self.record_run))
 
     async def until(self, seq: int | None) -> None:
         """Wait until the replay has emitted every event recorded before event ``seq``.
@@ -237,21 +279,29 @@ class Director:
         index = self._index.get(seq) if seq is not None else None
         if index is None or self.diverged_at is not None or self._pos >= index:
             return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self._waiters.setdefault(index, []).append(future)
+        # Awaited directly (not through ``wait_for``): the stand-in then answers in the very
+        # next loop turn after its predecessor event, before work the scheduler spawns later.
+        stall = loop.call_later(STALL_S, self._stalled, future)
         try:
-            await asyncio.wait_for(future, STALL_S)
-        except TimeoutError:
-            # Nothing the replay does produces the recorded event due next: it has diverged.
-            # Give up the order rather than wait for ever; the comparison reports the rest.
-            if self.diverged_at is None:
-                self.diverged_at = self._pos
-                due = self.record[self._pos] if self._pos < len(self.record) else None
-                self.notes.append(
-                    f"replay stalled at event {self._pos}"
-                    + (f", waiting for recorded {due.kind}" if due is not None else "")
-                )
-            self._release(all_waiters=True)
+            await future
+        finally:
+            stall.cancel()
+
+    def _stalled(self, future: asyncio.Future[None]) -> None:
+        """Nothing the replay does produces the recorded event due next: it has diverged. Give
+        up the order rather than wait for ever; the comparison reports the rest."""
+        if future.done():
+            return
+        if self.diverged_at is None:
+            self.diverged_at = self._pos
+            due = self.record[self._pos] if self._pos < len(self.record) else None
+            self.notes.append(
+                f"replay stalled at event {self._pos}" + (f", waiting for recorded {due.kind}" if due else "")
+            )
+        self._release(all_waiters=True)
 
     def after(self, event: Event) -> None:
         if self.skip > 0:
@@ -280,11 +330,12 @@ class Director:
     def _count(self, event: Event) -> None:
         self.replayed.append(event)
         pos = self._pos
-        due = self.record[pos] if pos < len(self.record) else None
-        if (
-            self.diverged_at is None
-            and not (isinstance(event, E.StepCancelled) and isinstance(due, E.StepCancelled))
-            and (due is None or normalized(event, self.replay_run) != normalized(due, self.record_run))
+        key = lane(event)
+        expected = self._lanes.get(key, [])
+        cursor = self._cursors.get(key, 0)
+        self._cursors[key] = cursor + 1
+        if self.diverged_at is None and (
+            cursor >= len(expected) or normalized(event, self.replay_run) != expected[cursor]
         ):
             self.diverged_at = pos
             self._release(all_waiters=True)
@@ -399,6 +450,8 @@ __all__ = [
     "execution_events",
     "execution_start",
     "is_streamed",
+    "lane",
     "normalized",
+    "same_order",
     "spent_before",
 ]

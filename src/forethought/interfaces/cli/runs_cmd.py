@@ -482,6 +482,7 @@ def replay_command(
                 "replay_of": result.original_run_id,
                 "same_final_state": len(result.differences) == len(result.event_differences),
                 "same_events": not result.event_differences if not from_step else None,
+                "same_order": result.same_order,
                 "events_compared": result.events_compared,
                 "differences": result.differences,
                 "replayed_calls": result.counter.replayed,
