@@ -528,3 +528,12 @@ async def test_agent_replans_replay_with_their_planner_calls_and_approvals(store
     kinds = [e.kind for e in store.events(auto.run_id)]
     assert kinds.count("plan_approved") == 2 and kinds.count("plan_revised") == 1
     await assert_replays(store, auto.run_id)
+
+
+async def test_a_run_that_queued_steps_replays_with_the_same_queue(store: SqliteStore) -> None:
+    steps = [{"id": f"s{i}", "tool": "fetch", "args": {"name": f"n{i}"}} for i in range(5)]
+    agent = Agent(TOOLS, model=ScriptedModel([plan_json(*steps)]), store=store, max_concurrency=2)
+    result = await agent.run("fetch five names", approve="all", force=True)
+    assert result.status == "succeeded"
+    assert "step_ready" in [e.kind for e in store.events(result.run_id)]  # steps waited for a slot
+    await assert_replays(store, result.run_id)

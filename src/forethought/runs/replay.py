@@ -13,13 +13,18 @@ The replay must reproduce the recorded *events*, not only the final state
 and tool results (or, without the tools' specs, re-record their transcript), and what
 collaborators outside the scheduler did — budget pauses, a streaming planner's steps and close,
 planner calls — is re-enacted at its recorded position by the ``replay_events.Director``, the
-budgets being the run's recorded ones.
+budgets being the run's recorded ones. Stand-ins answer at their recorded turn (the director
+paces them), so overlapping calls finish in the recorded order; what order the events of steps
+running at the same time are written in is scheduling, and the comparison allows it to differ
+(``replay_events.canonical``; ``ReplayResult.same_order`` says whether it did).
 
 What cannot be reproduced exactly, and why: an attempt that was cut off by a crash has no
 result, so it is not replayed (the replay has no crash); an attempt that failed its ``check`` in
 a record written before ``check_failed`` carried the output has nothing to check, so the replay
 makes it fail as a tool error; a run continued after a pause (``resume``) replays its first
-execution only; OS process records (``step_process``) are not reproduced.
+execution only; OS process records (``step_process``) are not reproduced; the run's concurrency
+limit is not recorded, so it is inferred (``queue_limit``) — per-tool limits are not, and a run
+that queued behind one is reported as diverged.
 """
 
 from __future__ import annotations
@@ -470,6 +475,7 @@ class RecordedCritic:
             raise ModelError(f"replay diverged: the record has no further critic verdict for {step.id!r}")
         call = queue.popleft()
         for event in call.calls:
+            await self._rec.at(event.seq)  # a live critic's model answers in its own time
             if self.record is not None:
                 self.record(E.ModelCalled, **event_fields(event))
         return call.ok, call.reason
@@ -625,6 +631,28 @@ class _ReplayGate:
         return step.id not in self.held
 
 
+def queue_limit(recorded: Sequence[Event], held: set[str]) -> int | None:
+    """The ``max_concurrency`` a run's steps queued behind, inferred from its record (it is not
+    recorded): when a step had to wait for a slot (a ``step_ready`` not explained by approval
+    or a streaming plan), the slots were all taken, so the limit is the most steps the record
+    ever has running at once. None when no step queued."""
+    running: set[str] = set()
+    most = 0
+    queued = False
+    plan_open = any(isinstance(e, E.StepsAdded) for e in recorded)
+    for e in recorded:
+        if isinstance(e, E.StepStarted):
+            running.add(e.step_id)
+            most = max(most, len(running))
+        elif isinstance(e, (E.StepSucceeded, E.StepFailed, E.StepCancelled)):
+            running.discard(e.step_id)
+        elif isinstance(e, E.PlanProposed):
+            plan_open = False
+        elif isinstance(e, E.StepReady) and not plan_open and e.step_id not in held and not e.retry_by:
+            queued = True
+    return most if queued and most > 0 else None
+
+
 def _held_for_approval(recorded: Sequence[Event]) -> tuple[set[str], dict[str, str]]:
     """Steps an execution's ``approval_requested`` names that never started, and why (the
     executor states the reasons of its held steps, joined, in its final reason)."""
@@ -734,6 +762,7 @@ async def replay_run(
             specs={n: t.spec for n, t in tools.items()} if tools is not None else None,
         ),
         critic=critic,
+        max_concurrency=queue_limit(recorded, held),
         config={"replay_of": run_id, "from_step": from_step},
         sinks=sinks,
     )
