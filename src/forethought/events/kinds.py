@@ -173,6 +173,9 @@ class CheckFailed(_Event):
     attempt: int = Field(ge=1)
     criterion: str
     detail: str
+    # The output the check rejected, so a replay can run the same checks on it (absent in
+    # records written before it was recorded: such an attempt replays as a tool error).
+    output: Any = None
 
 
 class ReplanRequested(_Event):

@@ -92,6 +92,7 @@ async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0, d
                     attempt=attempt,
                     criterion=verdict.criterion,
                     detail=verdict.detail,
+                    output=output,
                 )
                 failure = Failed("check", str(verdict), True)
         if failure is None:

@@ -1,8 +1,8 @@
 """Run history and control: ``runs``, ``show RUN``, ``resume RUN``, ``replay RUN``.
 
-Exit codes: 0 done (for ``replay``: the replay reached the recorded final state), 1 the run failed
-(``replay``: it diverged), 2 invalid input, 3 paused / awaiting approval / the run is being
-resumed by another process right now (its lease is held).
+Exit codes: 0 done (for ``replay``: the replay reproduced the recorded events and final
+state), 1 the run failed (``replay``: it diverged), 2 invalid input, 3 paused / awaiting
+approval / the run is being resumed by another process right now (its lease is held).
 """
 
 from __future__ import annotations
@@ -440,8 +440,9 @@ def replay_command(
 ) -> int:
     """Re-execute a run from its recorded tool and model results (zero real calls).
 
-    Exit 0 when the replay reaches the recorded final state (with --from: when it succeeds),
-    1 when it diverges or fails.
+    Exit 0 when the replay reproduces the recorded execution — the same events in the same
+    order, timing aside, and the same final state (with --from: when it succeeds), 1 when it
+    diverges or fails.
     """
     from forethought.interfaces.session import recorded_setup
     from forethought.runs.replay import replay_run
@@ -479,7 +480,10 @@ def replay_command(
         data.update(
             {
                 "replay_of": result.original_run_id,
-                "same_final_state": result.same,
+                "same_final_state": len(result.differences) == len(result.event_differences),
+                "same_events": not result.event_differences if not from_step else None,
+                "same_order": result.same_order,
+                "events_compared": result.events_compared,
                 "differences": result.differences,
                 "replayed_calls": result.counter.replayed,
                 "real_calls": result.counter.real,
@@ -488,7 +492,10 @@ def replay_command(
         )
         print_json(_scrub(data))
     else:
-        verdict = "same final state" if result.same else "DIVERGED"
+        if from_step:
+            verdict = "same final state" if result.same else "DIVERGED"
+        else:
+            verdict = f"same {result.events_compared} events" if result.same else "DIVERGED"
         click.echo(
             f"replayed run {result.original_run_id} as {result.run_id}: {verdict} "
             f"({result.counter.replayed} recorded results, {result.counter.real} real "
