@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
 
@@ -174,15 +175,19 @@ def _reject_constant(name: str) -> Any:
 
 # ----------------------------------------------------------------------------- seed import
 
-_SEED_STEP_KEYS = {"action", "params", "input"}
+_SEED_STEP_KEYS = {"action", "params", "input", "criteria", "success_criteria"}
+_NO_TOOL = ("none", None)
 
 
 def is_foreign(data: Any) -> bool:
-    """Seed-style plans: a bare list of steps, or steps using `action`/`params`/`input`."""
+    """Seed-style plans: a bare list of steps, a ``tasks`` list (seed 003), or steps using
+    `action`/`params`/`input`/`criteria`."""
     if isinstance(data, list):
         return True
     if not isinstance(data, Mapping):
         return False
+    if "steps" not in data and isinstance(data.get("tasks"), list):
+        return True
     steps = data.get("steps")
     groups = [steps, data.get("rollback")]
     return any(
@@ -199,13 +204,27 @@ def _import_step(raw: Any, fallback_id: str, tools: Mapping[str, ToolSpec] | Non
         step["tool"] = step.pop("action")
     if "params" in step and "args" not in step:
         step["args"] = step.pop("params")
+    # Seed 001 says `tool: "none"`: no tool call, the executor only notes the step with its
+    # resolved input. Seed 003's tasks name no tool at all: the executor model does the task
+    # with the tools it has. Both are model (agent) steps; only the first is denied tools.
+    tool_less = step.get("tool") in _NO_TOOL and "agent" not in step and "phase" not in step
+    explicit_none = tool_less and "tool" in step
     if "input" in step and "args" not in step:
         value = step.pop("input")
-        step["args"] = {_input_param(step.get("tool"), tools): value}
-    if step.get("tool") in ("none", None) and "agent" not in step:
+        if not (tool_less and value in ("", None)):
+            param = "input" if tool_less else _input_param(step.get("tool"), tools)
+            step["args"] = {param: value}
+    criteria = step.pop("criteria", None) or step.pop("success_criteria", None)
+    if criteria and "check" not in step:
+        # Seed 003: the planner evaluates each result against the task's success criteria.
+        step["check"] = {"critic": str(criteria)}
+    if tool_less:
         step.pop("tool", None)
-        step["agent"] = str(step.get("description") or step.get("args") or "note this step")
-        step.pop("args", None)
+        step["agent"] = str(step.get("description") or "note this step")
+        if explicit_none:
+            # The input (with `{step_N_result}` references resolved) is what the model sees;
+            # an empty tool list keeps the step from calling anything, as the seed's executor.
+            step["args"] = {**(step.get("args") or {}), "tools": []}
     step.setdefault("id", fallback_id)
     if "args" in step:
         step["args"] = refs.import_foreign(step["args"])
@@ -223,12 +242,38 @@ def _input_param(tool_name: Any, tools: Mapping[str, ToolSpec] | None) -> str:
 
 
 def import_foreign(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> Any:
-    """Rewrite a seed-style plan into native data (ids as strings, `${N}` references)."""
+    """Rewrite a seed-style plan into native data that keeps the seed's meaning.
+
+    Ids become strings and `{step_N_result}` / `$N` references become `${N}`. What the seeds'
+    executors do implicitly becomes explicit, so the plan a reviewer approves says it:
+
+    - seed 000 runs its `rollback` list when any step fails: every step that does not say
+      otherwise gets ``on_failure: rollback`` when the plan has a rollback list;
+    - seeds 001 and 003 run their steps one after another in list order: a list in which no
+      step declares `depends_on` becomes a chain (a plan that declares dependencies keeps them);
+    - seed 003 replans when a task misses its success criteria: such tasks get
+      ``on_failure: replan`` and their criteria become a critic check.
+    """
     if isinstance(data, list):
         data = {"goal": "(imported plan)", "steps": data}
     out = dict(data)
-    if isinstance(out.get("steps"), list):
-        out["steps"] = [_import_step(s, f"s{i + 1}", tools) for i, s in enumerate(out["steps"])]
+    if "steps" not in out and isinstance(out.get("tasks"), list):
+        out["steps"] = out.pop("tasks")
+    raw_steps = out.get("steps")
+    if isinstance(raw_steps, list):
+        steps = [_import_step(s, f"s{i + 1}", tools) for i, s in enumerate(raw_steps)]
+        if all(isinstance(s, dict) and "depends_on" not in s for s in steps):
+            for before, s in pairwise(steps):
+                s["depends_on"] = [before["id"]]
+        rollback = out.get("rollback")
+        for s in steps:
+            if not isinstance(s, dict) or "on_failure" in s:
+                continue
+            if isinstance(rollback, list) and rollback:
+                s["on_failure"] = "rollback"
+            elif isinstance(s.get("check"), dict) and s["check"].get("critic"):
+                s["on_failure"] = "replan"
+        out["steps"] = steps
     if isinstance(out.get("rollback"), list):
         out["rollback"] = [_import_step(s, f"rollback_{i + 1}", tools) for i, s in enumerate(out["rollback"])]
     return out
