@@ -22,7 +22,7 @@ from forethought.agent import Agent
 from forethought.errors import ToolError
 from forethought.models.base import ModelRequest
 from forethought.models.scripted import ScriptedModel
-from forethought.plan.files import load_validated_plan, parse_text
+from forethought.plan.files import PlanFileError, load_validated_plan, parse_text
 from forethought.runs.store.sqlite import SqliteStore
 
 FIXTURES = Path(__file__).parent / "fixtures" / "seeds"
@@ -358,3 +358,15 @@ async def test_seed_003_runs_tasks_in_order_and_replans_on_a_miss(store: SqliteS
     # The planner's evaluation of task 7 failed it (the seed's "Tests fail") and asked for a replan.
     assert events.index(("check_failed", "s7")) < events.index(("replan_requested", "s7"))
     assert result.state.steps["s8"].status == "succeeded"
+
+
+def test_a_bad_task_is_reported_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "tasks.yaml"
+    path.write_text(
+        "goal: g\ntasks:\n  - description: fine\n  - description: also fine\n    executor: 7\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(PlanFileError) as caught:
+        load_validated_plan(path, {})
+    assert str(caught.value).startswith(f"{path}:5:")
+    assert "executor" in str(caught.value)

@@ -323,6 +323,8 @@ def _attach_lines(problems: list[Problem], data: Any, text: str, fmt: Format, so
         path: tuple[Any, ...] = p.data_path
         if path[:1] == ("steps",) and isinstance(data, list):
             path = path[1:]  # a seed-style plan is a bare list of steps
+        elif path[:1] == ("steps",) and isinstance(data, Mapping) and "steps" not in data:
+            path = ("tasks", *path[1:])  # seed 003 calls them tasks
         if not path and p.step_id is not None:
             group = "rollback" if p.in_rollback else "steps"
             if (group, p.step_id) in positions:
