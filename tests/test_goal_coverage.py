@@ -416,7 +416,8 @@ def test_a_name_in_a_list_is_not_an_action() -> None:
 
 
 @pytest.mark.parametrize(
-    ("currency", "invented"), [("EUR", False), ("eur", True), ("GBP", True), ("EURO", False), ("EUROS", False), ("XEU", True)]
+    ("currency", "invented"),
+    [("EUR", False), ("eur", True), ("GBP", True), ("EURO", False), ("EUROS", False), ("XEU", True)],
 )
 def test_a_currency_code_for_a_goal_word_is_not_invented(currency: str, invented: bool) -> None:
     goal = "What is one US dollar in euros?"

@@ -26,6 +26,7 @@ from forethought.events.state import RunState
 from forethought.execution._parts import Sink
 from forethought.execution.agent_step import AgentStepRunner, quote_data
 from forethought.execution.executor import Executor, ExecutorOptions, StopRequest
+from forethought.execution.recovery import REPLANNER_RAISED, replanner_error_text
 from forethought.models.base import Model, ModelRequest
 from forethought.models.record import model_called_fields
 from forethought.oversight.approvals import Approval, ApprovalGate, ApproveMode, needs_new_approval
@@ -188,6 +189,14 @@ class Wiring:
                 E.ReplanRequested, step_id=failure.get("step_id"), reason=f"replanning failed: {exc}"
             )
             return None
+        except Exception as exc:
+            # The model itself failed: recorded, so a replay of this run fails the same way.
+            self._record(
+                E.ReplanRequested,
+                step_id=failure.get("step_id"),
+                reason=f"{REPLANNER_RAISED}{replanner_error_text(exc)}",
+            )
+            raise
         finally:
             for call in calls:
                 self._record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))

@@ -61,6 +61,19 @@ class Scheduler(Protocol):
         ...
 
 
+REPLANNER_RAISED = "replanner raised: "
+"""How a ``replan_requested`` event recording that the replanner itself failed begins."""
+
+
+class RecordedReplannerError(Exception):
+    """A replanner failure served from a run's record (replay): its text is the recorded one."""
+
+
+def replanner_error_text(exc: BaseException) -> str:
+    """How a replanner's failure is told: its type and message (a recorded one verbatim)."""
+    return str(exc) if isinstance(exc, RecordedReplannerError) else f"{type(exc).__name__}: {exc}"
+
+
 async def replan(run: RunContext, scheduler: Scheduler) -> None:
     """Ask the replanner for plan vN+1 after a `replan` failure; install it or give up."""
     assert run.replanner is not None and run.plan is not None
@@ -75,7 +88,7 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
     try:
         new = await run.replanner(run.plan, run.state, info)
     except Exception as exc:
-        scheduler.give_up(f"{reason}; the replanner failed: {type(exc).__name__}: {exc}")
+        scheduler.give_up(f"{reason}; the replanner failed: {replanner_error_text(exc)}")
         return
     if new is None:
         scheduler.give_up(f"{reason}; the replanner returned no revised plan")

@@ -422,7 +422,9 @@ def _from_goal(word: str, goal_words: set[str]) -> bool:
     if lowered in goal_words:
         return True
     code = word.lower()
-    return word.isupper() and 2 <= len(word) <= 4 and any(g.startswith(code) and g != code for g in goal_words)
+    return (
+        word.isupper() and 2 <= len(word) <= 4 and any(g.startswith(code) and g != code for g in goal_words)
+    )
 
 
 def _invented(value: Any, allowed: list[Any], goal_words: set[str], goal_numbers: set[float]) -> bool:

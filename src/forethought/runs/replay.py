@@ -45,6 +45,7 @@ from forethought.execution._parts import Sink
 from forethought.execution.agent_step import AgentStepRunner
 from forethought.execution.backends.base import LocalBackend, WorkerCrashed
 from forethought.execution.executor import ApproveAll, Executor, ExecutorOptions
+from forethought.execution.recovery import REPLANNER_RAISED, RecordedReplannerError
 from forethought.models.base import ModelRequest, ModelResponse, StreamChunk
 from forethought.models.record import response_from_record
 from forethought.oversight.supervisor import Budgets
@@ -111,6 +112,8 @@ class Recording:
     initial_plan: Plan
     outcomes: dict[tuple[str, str], deque[Outcome]] = field(default_factory=dict)
     revisions: deque[Plan] = field(default_factory=deque)
+    replanner_errors: deque[str] = field(default_factory=deque)
+    """What the replanner's failures said (``replanner raised: …``), in order."""
     model_calls: list[E.ModelCalled] = field(default_factory=list)
     tool_names: set[str] = field(default_factory=set)
     executors: set[str] = field(default_factory=set)
@@ -229,6 +232,8 @@ class Recording:
             elif isinstance(e, E.PlanRevised):
                 if not e.reason.startswith("coverage repair"):  # a streamed plan's: re-enacted
                     self.revisions.append(Plan.model_validate(e.plan))
+            elif isinstance(e, E.ReplanRequested) and e.reason.startswith(REPLANNER_RAISED):
+                self.replanner_errors.append(e.reason.removeprefix(REPLANNER_RAISED))
             elif isinstance(e, E.PlanProposed):
                 plan_open = False
             elif isinstance(e, E.StepReady) and plan_open and e.step_id in streamed_tools:
@@ -482,13 +487,19 @@ class RecordedCritic:
 
 
 class ReplayReplanner:
-    """Returns the recorded plan revisions in order; ``None`` when the record has no more."""
+    """Returns the recorded plan revisions in order; then fails as the recorded replanner did, if
+    it did; ``None`` when the record has nothing more."""
 
     def __init__(self, recording: Recording) -> None:
         self._plans = deque(recording.revisions)
+        self._errors = deque(recording.replanner_errors)
 
     async def __call__(self, plan: Plan, state: RunState, failure: Mapping[str, Any]) -> Plan | None:
-        return self._plans.popleft() if self._plans else None
+        if self._plans:
+            return self._plans.popleft()
+        if self._errors:
+            raise RecordedReplannerError(self._errors.popleft())
+        return None
 
 
 class ReplayModel:
