@@ -179,6 +179,47 @@ async def test_other_branches_run_while_a_phase_is_planned(store: SqliteStore) -
     assert result.state.outputs["ph__s1"] == "tides" and result.state.outputs["other"] == "y"
 
 
+async def test_two_phases_planned_at_the_same_time_are_both_spliced_in(store: SqliteStore) -> None:
+    both_asking = asyncio.Event()
+    asking = 0
+
+    class AnswersOnceBothAsk(ScriptedModel):
+        """Answers only when both phases are waiting for their sub-plans at once."""
+
+        async def complete(self, request: ModelRequest) -> ModelResponse:
+            nonlocal asking
+            asking += 1
+            if asking == 2:
+                both_asking.set()
+            await both_asking.wait()
+            return await super().complete(request)
+
+    def by_goal(request: ModelRequest) -> str:
+        topic = "left" if "the left" in request.messages[-1].content else "right"
+        return answer({"id": "s1", "tool": "search", "args": {"topic": topic}})
+
+    plan = Plan.model_validate(
+        {
+            "goal": "g",
+            "steps": [
+                {"id": "l", "phase": {"goal": "look at the left", "tools": ["search"]}},
+                {"id": "r", "phase": {"goal": "look at the right", "tools": ["search"]}},
+                {"id": "both", "tool": "draft", "args": {"facts": "${l.facts} ${r.facts}"}},
+            ],
+        }
+    )
+    async with asyncio.timeout(60):  # a safety net against a deadlock, not a measurement
+        result = await Agent(TOOLS, model=AnswersOnceBothAsk([by_goal, by_goal]), store=store).run(
+            plan, approve="all"
+        )
+    assert result.status == "succeeded", result.state.reason
+    assert result.state.outputs["both"] == {"text": "NOTE: left fill twice a day right fill twice a day"}
+    revised = [e for e in store.events(result.run_id) if isinstance(e, E.PlanRevised)]
+    assert sorted(e.phase or "" for e in revised) == ["l", "r"]
+    assert [(e.old_version, e.new_version) for e in revised] == [(1, 2), (2, 3)]
+    assert {s.id for s in Plan.model_validate(revised[-1].plan).steps} == {"l__s1", "r__s1", "both"}
+
+
 @pytest.mark.parametrize(
     ("reply", "why"),
     [
@@ -260,7 +301,7 @@ async def test_an_approval_of_the_top_plan_does_not_cover_a_phases_destructive_s
     assert "wipe everything" not in " ".join(EFFECTS)
     assert EFFECTS == ["search tide pools", "draft"]
     reason = waiting.state.reason or ""
-    assert "publish__s1" in reason and "phase 'publish'" in reason and "destructive" in reason
+    assert "phase 'publish' planned side effects no earlier approval covers: publish__s1 calls wipe" in reason
     # Resuming without a new approval still does not run it, and does not plan the phase again
     # (the model has no answer left: a new planner call would fail the run).
     again = await agent.resume(waiting.run_id)
@@ -271,6 +312,31 @@ async def test_an_approval_of_the_top_plan_does_not_cover_a_phases_destructive_s
     assert done is not None and done.status == "succeeded", done.state.reason if done else None
     assert EFFECTS == ["search tide pools", "draft", "wipe everything"]
     assert kinds(store, waiting.run_id).count("plan_revised") == 2
+
+
+async def test_a_persons_full_approval_of_the_top_plan_does_not_cover_what_a_phase_plans(
+    store: SqliteStore,
+) -> None:
+    from forethought.agent import Decision
+
+    async def approves(review: Any) -> Decision:
+        return Decision("approve")
+
+    plan = Plan.model_validate(
+        {
+            "goal": "publish, then clean up",
+            "steps": [
+                {"id": "out", "tool": "publish", "args": {"text": "note"}},
+                {"id": "cleanup", "depends_on": ["out"], "phase": {"goal": "clean up", "tools": ["wipe"]}},
+            ],
+        }
+    )
+    model = ScriptedModel([answer({"id": "s1", "tool": "wipe", "args": {"target": "/"}})])
+    result = await Agent(TOOLS, model=model, store=store).run(plan, reviewer=approves)
+    # The person approved v1 in full (its publish step ran); the wipe the phase planned did not.
+    assert EFFECTS == ["publish note"]
+    assert result.status == "awaiting_approval"
+    assert "cleanup__s1" in (result.state.reason or "")
 
 
 async def test_yes_all_approves_a_sub_plan_unless_the_planner_is_unsure(store: SqliteStore) -> None:
@@ -344,6 +410,16 @@ async def test_a_run_with_phases_replays_exactly_serving_the_planner_from_the_re
     assert replay.same_order
     assert len(EFFECTS) == calls, "the replay called a real tool"
     assert replay.state.status == "succeeded"
+    # A run that stopped for the approval of a phase's version replays to the same stop.
+    wipe_all = answer({"id": "s1", "tool": "wipe", "args": {"target": "everything"}})
+    waiting = await Agent(TOOLS, model=ScriptedModel([RESEARCH, wipe_all]), store=store).run(
+        top_plan(), approve="read_only"
+    )
+    assert waiting.status == "awaiting_approval"
+    calls = len(EFFECTS)
+    replay = await replay_run(store, waiting.run_id)
+    assert replay.same, replay.differences
+    assert replay.state.status == "awaiting_approval" and len(EFFECTS) == calls
 
 
 def test_a_recorded_sub_plan_splices_back_to_the_same_version() -> None:
@@ -607,7 +683,7 @@ def test_the_example_under_yes_waits_for_the_publish_phase_and_approve_continues
     assert out.returncode == 3, out.stdout + out.stderr
     summary = json.loads(out.stdout)
     assert summary["status"] == "awaiting_approval"
-    assert "phase 'publish'" in summary["reason"] and "publish_note: mutating" in summary["reason"]
+    assert "phase 'publish'" in summary["reason"] and "publish__s1 calls publish_note" in summary["reason"]
     assert not (tmp_path / "published.txt").exists()
     run_id = summary["run_id"]
     # The review screen lists every version, the phases' sub-plans included.

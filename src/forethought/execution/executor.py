@@ -635,9 +635,10 @@ class Executor:
             # Why, when the gate says (e.g. which pinned tool changed since it was approved).
             why = getattr(self._gate, "reason_denied", {})
             reasons = "; ".join(dict.fromkeys(why[s] for s in self._blocked if s in why))
+            # The gate's reasons stay last, in parentheses: a replay reads them back from there.
             return "awaiting_approval", "approval needed for: " + ", ".join(self._blocked) + (
-                f" ({reasons})" if reasons else ""
-            ) + self._phase_effects()
+                self._phase_effects()
+            ) + (f" ({reasons})" if reasons else "")
         failed: list[str] = []
         unfinished: list[str] = []
         states = self.state.steps
@@ -652,19 +653,18 @@ class Executor:
         return "succeeded", ""
 
     def _phase_effects(self) -> str:
-        """For blocked steps a phase planned: which phase, and the effects they would have."""
+        """For held steps a phase planned: which phase, and the calls they would make."""
         plan = self._run.plan
         owner = phase_of(plan) if plan is not None else {}
         by_phase: dict[str, list[str]] = {}
         for sid in self._blocked:
             if sid in owner:
-                spec = self._specs.get(sid)
-                effect = spec.effect if spec is not None else "unknown effect"
-                by_phase.setdefault(owner[sid], []).append(f"{sid} ({self._steps[sid].tool}: {effect})")
+                step = self._steps[sid]
+                what = f"calls {step.tool}" if step.tool is not None else "is an agent step"
+                by_phase.setdefault(owner[sid], []).append(f"{sid} {what}")
         return "".join(
-            f"; phase {pid!r} planned side effects that its plan's approval does not cover: "
-            + ", ".join(what)
-            for pid, what in by_phase.items()
+            f"; phase {pid!r} planned side effects no earlier approval covers: " + ", ".join(calls)
+            for pid, calls in by_phase.items()
         )
 
     def _request_stop(self, request: StopRequest) -> None:
