@@ -12,6 +12,7 @@ operations they need (install a plan, give up, reopen after a halt, ask the gate
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from forethought.errors import ToolError
@@ -98,12 +99,21 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
         scheduler.give_up(f"{reason}; {problem}")
 
 
-def adopt(run: RunContext, scheduler: Scheduler, new: Plan, reason: str) -> str | None:
+def adopt(
+    run: RunContext,
+    scheduler: Scheduler,
+    new: Plan,
+    reason: str,
+    *,
+    phase: str | None = None,
+    admit: Callable[[Plan], None] | None = None,
+) -> str | None:
     """Install ``new`` as the run's next plan version (``plan_revised``), or say why not.
 
     Steps already succeeded keep their results when the new version keeps them by id; a changed
-    step is a new call and gets a new idempotency key. Shared by the replan after a failure and
-    the coverage repair of a streamed plan.
+    step is a new call and gets a new idempotency key. Shared by the replan after a failure, the
+    coverage repair of a streamed plan and a phase's sub-plan (``phase``: its id; ``admit`` hears
+    of the recorded version before its steps are scheduled, see ``PhasePlanner.admit``).
     """
     assert run.plan is not None
     old = run.plan
@@ -129,7 +139,10 @@ def adopt(run: RunContext, scheduler: Scheduler, new: Plan, reason: str) -> str 
         plan_hash=digest,
         diff=diff.to_dict(),
         reason=reason,
+        phase=phase,
     )
+    if admit is not None:
+        admit(new)
     scheduler.install(new)
     return None
 

@@ -114,6 +114,8 @@ class Recording:
     revisions: deque[Plan] = field(default_factory=deque)
     replanner_errors: deque[str] = field(default_factory=deque)
     """What the replanner's failures said (``replanner raised: …``), in order."""
+    phase_versions: dict[str, deque[tuple[int, Plan]]] = field(default_factory=dict)
+    """Per phase, the recorded version that spliced its sub-plan in (with its ``seq``)."""
     model_calls: list[E.ModelCalled] = field(default_factory=list)
     tool_names: set[str] = field(default_factory=set)
     executors: set[str] = field(default_factory=set)
@@ -145,7 +147,7 @@ class Recording:
         rec = cls(run_id=first_plan.run_id, initial_plan=Plan.model_validate(first_plan.plan))
         rec.streamed = is_streamed(events)
         rec._scan(events)
-        for plan in (rec.initial_plan, *rec.revisions):
+        for plan in rec.all_plans():
             for s in plan.iter_all_steps():
                 if s.tool:
                     rec.tool_names.add(s.tool)
@@ -153,6 +155,8 @@ class Recording:
                     rec.tool_names.add(s.compensate.tool)
                 if s.executor:
                     rec.executors.add(s.executor)
+                if s.phase is not None:  # validating a version checks every phase's tools
+                    rec.tool_names.update(s.phase.tools)
         return rec
 
     def _scan(self, events: Sequence[Event]) -> None:
@@ -229,6 +233,9 @@ class Recording:
             elif isinstance(e, E.CompensationFailed) and e.step_id in open_compensations:
                 open_compensations.discard(e.step_id)
                 self._add(("compensate", e.step_id), Outcome("error", e.error, "error", True, e.seq))
+            elif isinstance(e, E.PlanRevised) and e.phase is not None:
+                # A phase's version: served to the replay's phase planner at its position.
+                self.phase_versions.setdefault(e.phase, deque()).append((e.seq, Plan.model_validate(e.plan)))
             elif isinstance(e, E.PlanRevised):
                 if not e.reason.startswith("coverage repair"):  # a streamed plan's: re-enacted
                     self.revisions.append(Plan.model_validate(e.plan))
@@ -262,7 +269,8 @@ class Recording:
         self.outcomes.setdefault(key, deque()).append(outcome)
 
     def all_plans(self) -> list[Plan]:
-        return [self.initial_plan, *self.revisions]
+        phases = [plan for versions in self.phase_versions.values() for _, plan in versions]
+        return [self.initial_plan, *self.revisions, *phases]
 
 
 @dataclass
@@ -484,6 +492,33 @@ class RecordedCritic:
             if self.record is not None:
                 self.record(E.ModelCalled, **event_fields(event))
         return call.ok, call.reason
+
+
+class ReplayPhasePlanner:
+    """Serves each phase's sub-plan from the version the record spliced in for it.
+
+    It answers once the replay has emitted every event recorded before that version (the phase
+    planner's model calls, re-enacted by the director, and whatever ran meanwhile), so the
+    version lands where the record has it. A phase the record never planned fails, and the
+    replay is reported as diverged.
+    """
+
+    def __init__(self, recording: Recording) -> None:
+        self._versions = recording.phase_versions
+        self._recording = recording
+
+    async def plan_phase(self, plan: Plan, step: Step, state: RunState) -> Plan:
+        from forethought.plan.phases import recorded_sub_plan
+
+        versions = self._versions.get(step.id)
+        if not versions:
+            raise ModelError(f"the record has no sub-plan for phase {step.id!r}")
+        seq, version = versions.popleft()
+        await self._recording.at(seq)
+        return recorded_sub_plan(version, step.id)
+
+    def admit(self, plan: Plan) -> None:
+        return None  # recorded approvals are re-enacted by the director
 
 
 class ReplayReplanner:
@@ -764,6 +799,7 @@ async def replay_run(
     options = ExecutorOptions(
         gate=_ReplayGate(inner_gate, real_steps, recorded),
         replanner=ReplayReplanner(recording),
+        phase_planner=ReplayPhasePlanner(recording),
         max_replans=budgets.max_replans if budgets is not None else len(recording.revisions),
         agent_runner=replay_agent_runner(
             recording,
