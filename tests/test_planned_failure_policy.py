@@ -116,3 +116,22 @@ async def test_a_step_the_model_gives_a_policy_keeps_it_streamed_or_not() -> Non
     assert [s.on_failure for s in done.plan.steps] == ["abort", "replan"]
     streamed = [i for i in items if not isinstance(i, PlanDone)]
     assert [s.on_failure for s in streamed] == ["abort", "replan"]  # type: ignore[union-attr]
+
+
+async def test_the_embedded_models_steps_fail_at_once() -> None:
+    """A replan by the embedded model takes minutes on two cores: its planned steps abort."""
+    from forethought.planning.planner import make_plan
+
+    specs = {t.spec.name: t.spec for t in TOOLS}
+    text = plan_json({"id": "s1", "tool": "rate", "args": {"currency": "EUR"}})
+    local = ScriptedModel([text], name="local:smollm2-135m")
+    result = await make_plan("What is one EUR worth in US dollars?", specs, local, options=_whole_plan())
+    assert result.plan is not None and [s.on_failure for s in result.plan.steps] == ["abort"]
+    items = [i async for i in stream_plan("rates of EUR", specs, ScriptedModel([text], name="local:x"))]
+    assert [s.on_failure for s in items if not isinstance(s, PlanDone)] == ["abort"]  # type: ignore[union-attr]
+
+
+def _whole_plan() -> Any:
+    from forethought.planning.planner import PlannerOptions
+
+    return PlannerOptions(decompose=False)  # the whole-plan path: the model writes every step

@@ -25,7 +25,11 @@ from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
 from forethought.planning.candidates import CandidateScore, mean_logprob, score_candidate
 from forethought.planning.decompose import Slots, bind, plan_text, skeletons
-from forethought.planning.failure_policy import with_planned_failure_policy
+from forethought.planning.failure_policy import (
+    PLANNED_ON_FAILURE,
+    planned_failure_policy,
+    with_planned_failure_policy,
+)
 from forethought.planning.grammar import (
     PlanSchemaBuilder,
     goal_literals,
@@ -250,8 +254,10 @@ def parse_plan_text(
     *,
     version: int = 1,
     metadata: Mapping[str, Any] | None = None,
+    on_failure: str = PLANNED_ON_FAILURE,
 ) -> tuple[Plan | None, list[Problem]]:
-    """Model answer → (plan or None, every problem). Never raises on any text."""
+    """Model answer → (plan or None, every problem). Never raises on any text. A step that does
+    not say what happens when it fails gets ``on_failure`` (``planning.failure_policy``)."""
     try:
         data = extract_json(text)
     except ValueError:
@@ -259,7 +265,7 @@ def parse_plan_text(
     steps = _steps_of(data)
     if steps is None:
         return None, [Problem("no_steps", 'the answer needs a "steps" list of tool calls')]
-    planned = with_planned_failure_policy(drop_duplicate_steps(steps, tools))
+    planned = with_planned_failure_policy(drop_duplicate_steps(steps, tools), on_failure)
     doc: dict[str, Any] = {"goal": goal, "steps": planned, "version": version}
     meta = dict(metadata or {})
     confidence = answer_confidence(data)
@@ -416,7 +422,11 @@ async def make_plan(
         response = await model.complete(request)
         result.calls.append(ModelCall(request, response))
         plan, problems = parse_plan_text(
-            response.text, goal, tools, metadata={"planner": model.name, "attempts": attempt + 1}
+            response.text,
+            goal,
+            tools,
+            metadata={"planner": model.name, "attempts": attempt + 1},
+            on_failure=planned_failure_policy(model.name),
         )
         result.plan, result.problems = plan, problems
         if plan is not None and not problems:
@@ -528,7 +538,9 @@ async def plan_by_decomposition(
             text = response.text
             likelihood = mean_logprob(response.raw)
             meta["model_filled"] = True
-        plan, problems = parse_plan_text(text, goal, tools, metadata=meta)
+        plan, problems = parse_plan_text(
+            text, goal, tools, metadata=meta, on_failure=planned_failure_policy(model.name)
+        )
         score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior, likelihood=likelihood)
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)
@@ -569,6 +581,7 @@ async def repair_coverage(
         tools,
         version=plan.version + 1,
         metadata={"planner": model.name, "repair": "coverage"},
+        on_failure=planned_failure_policy(model.name),
     )
     if repaired is not None:
         repaired = repaired.model_copy(update={"parent_version": plan.version})
@@ -613,7 +626,10 @@ async def replan(
         else None
     )
     problems: list[Problem] = []
-    for _attempt in range(max_repairs + 1):
+    # The embedded model gets one call per replan: a repair round costs it tens of seconds on
+    # two cores (minutes under load), and the run's max_replans already bounds the rounds.
+    rounds = 1 if _is_local(model) else max_repairs + 1
+    for _attempt in range(rounds):
         request = plan_request(messages, schema, opts)
         response = await model.complete(request)
         if calls is not None:
@@ -651,7 +667,8 @@ def _assemble_replan(
     new = [s for s in steps if not (isinstance(s, dict) and s.get("id") in completed_ids)]
     doc = {
         "goal": goal,
-        "steps": kept + with_planned_failure_policy(drop_duplicate_steps(new, tools)),
+        "steps": kept
+        + with_planned_failure_policy(drop_duplicate_steps(new, tools), planned_failure_policy(model_name)),
         "version": plan.version + 1,
         "parent_version": plan.version,
         "rollback": [s.model_dump(mode="json", by_alias=True, exclude_defaults=True) for s in plan.rollback],

@@ -22,7 +22,7 @@ from forethought.models.pricing import price_call
 from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
 from forethought.planning._json_stream import PlanParseError, StepScanner
-from forethought.planning.failure_policy import planned_step
+from forethought.planning.failure_policy import planned_failure_policy, planned_step
 from forethought.planning.planner import (
     ModelCall,
     PlannerOptions,
@@ -84,6 +84,7 @@ async def stream_plan(
     )
     request = plan_request(messages, schemas.get(strict), opts)
     scanner = StepScanner()
+    policy = planned_failure_policy(model.name)
     accepted: list[Step] = []
     seen_keys: set[str] = set()
     text: list[str] = []
@@ -107,7 +108,7 @@ async def stream_plan(
             parse_problem = Problem("not_json", str(exc))
             continue
         for item in found:
-            step = _step_or_none(item.value) if item.kind == "step" else None
+            step = _step_or_none(item.value, policy) if item.kind == "step" else None
             if step is None:
                 continue
             key = repr((step.tool, step.args, step.depends_on))
@@ -132,7 +133,11 @@ async def stream_plan(
     )
     calls = [ModelCall(request, response)]
     plan, problems = parse_plan_text(
-        response.text, goal, tools, metadata={"planner": model.name, "attempts": 1}
+        response.text,
+        goal,
+        tools,
+        metadata={"planner": model.name, "attempts": 1},
+        on_failure=planned_failure_policy(model.name),
     )
     if parse_problem is not None and plan is None:
         problems = [parse_problem]
@@ -150,9 +155,9 @@ async def stream_plan(
     )
 
 
-def _step_or_none(value: Any) -> Step | None:
+def _step_or_none(value: Any, policy: str) -> Step | None:
     try:
-        return Step.model_validate(planned_step(value))
+        return Step.model_validate(planned_step(value, policy))
     except (ValidationError, TypeError):
         return None
 
