@@ -198,7 +198,8 @@ async def test_flush_right_after_a_commit_landed_does_not_spin(tmp_path: Path) -
     rec = Recorder(store)
     events = full_run("r", 1)
     rec.append_nowait(events[0])
-    await asyncio.sleep(0)  # the end-of-turn commit starts
+    for _ in range(2):  # the commit starts a loop turn after the append's (see the recorder)
+        await asyncio.sleep(0)
     inflight = rec._inflight
     assert inflight is not None
     while not inflight.done():  # noqa: ASYNC110 - stepping loop turns one by one is the point
