@@ -243,15 +243,16 @@ def main() -> None:
             "before_first_ms": round(statistics.median(r["before_first_ms"] for r in runs), 2),
             "after_last_ms": round(statistics.median(r["after_last_ms"] for r in runs), 2),
             "edge_median_ms": {k: round(statistics.median(r["edges_ms"][k] for r in runs), 3) for k in keys},
-            "edge_mean_ms": {k: round(statistics.median(r["edges_mean_ms"][k] for r in runs), 3) for k in keys},
+            "edge_mean_ms": {
+                k: round(statistics.median(r["edges_mean_ms"][k] for r in runs), 3) for k in keys
+            },
             "commits_per_run": [r["commits"] for r in runs],
             "commit_ms_sample": runs[-1]["commit_ms"],
             "commit_split_ms_first3": [r["commit_split_ms"][:3] for r in runs],
             "commit_kinds_sample": runs[-1]["commit_kinds"],
             "store_ops_ms_sample": runs[-1]["store_ops_ms"],
             "marks_ms_median": {
-                k: round(statistics.median(r["marks_ms"][k] for r in runs), 2)
-                for k in runs[0]["marks_ms"]
+                k: round(statistics.median(r["marks_ms"][k] for r in runs), 2) for k in runs[0]["marks_ms"]
             },
         }
     text = json.dumps(summary, indent=2)

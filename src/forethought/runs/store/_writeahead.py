@@ -5,7 +5,10 @@ it calls no tool before the step's ``step_started`` and everything emitted befor
 dependencies' outcomes included — is committed. A call that goes elsewhere (the process
 backend, a backend of the caller's, the agent runner) passes through these wrappers, which wait
 the same way before handing it on, so that a crash can never hide that a call may have started
-and a step never acts on a dependency's result that a resume would not find.
+and a step never acts on a dependency's result that a resume would not find. For a step's call
+the executor has done that wait already (``attempts``) and names the seq it covered
+(``WRITTEN_AHEAD``); the wrapper waits for that one, not for events other steps recorded since,
+which would put one more commit on every such call's path.
 
 Every call on the local backend also gets ``ctx.extra["on_process"]``: a command tool reports the
 OS process it started, and the executor records it as ``step_process`` (pid, pgid, start time) so

@@ -5,10 +5,11 @@ the executor's ``Journal``), and it also works as an ordinary async event sink
 (``await recorder(event)``). What it guarantees, and how:
 
 - **Group commit per loop turn.** Appending only queues the event (serialized once, here). The
-  first event of a loop turn schedules a commit for the end of that turn; the commit runs in the
-  recorder's own writer thread — one transaction, one fsync — while the loop goes on, and
+  first event of a loop turn schedules a commit for the end of the next turn (so the tasks those
+  events woke — a finished step's other dependents — add their starts to it); the commit runs in
+  the recorder's own writer thread — one transaction, one fsync — while the loop goes on, and
   whatever arrives meanwhile goes into the next commit, started the moment this one is on disk.
-  A fan-out of 6,000 steps costs a handful of fsyncs, and a lone event is committed at once.
+  A fan-out of 6,000 steps costs a handful of fsyncs, and a lone event waits one loop turn.
 - **Write-ahead.** ``watch`` tells the executor about every commit (the highest durable
   ``seq``), so it calls no tool before the tool's ``step_started`` and its dependencies'
   ``step_succeeded`` are on disk; ``await recorder.wait_durable(run_id, seq)`` is the same for
@@ -67,7 +68,7 @@ class Recorder:
         self._events: list[Event] = []
         self._bodies: list[str] = []
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._scheduled = False  # a commit is due at the end of this loop turn
+        self._scheduled = False  # a commit is due at the end of the next loop turn
         self._inflight: asyncio.Future[None] | None = None
         # One writer thread of our own: commits are ordered, and never queue behind tool calls
         # in the loop's default executor.
