@@ -99,6 +99,24 @@ def instrument() -> None:
 
     recorder_mod.Recorder._committed = traced_done  # type: ignore[method-assign]
 
+    from forethought.execution.executor import Executor
+    from forethought.runs import recording
+
+    recorded = recording.execute_recorded
+
+    async def traced_recorded(*a: Any, **k: Any) -> Any:
+        TRACE["execute_recorded"] = now()
+        return await recorded(*a, **k)
+
+    recording.execute_recorded = traced_recorded  # type: ignore[assignment]
+    execute = Executor.run
+
+    async def traced_run(self: Any) -> Any:
+        TRACE["executor_run"] = now()
+        return await execute(self)
+
+    Executor.run = traced_run  # type: ignore[method-assign]
+
     tx = SqliteStore._append_tx
 
     def traced_tx(*a: Any) -> Any:
@@ -172,6 +190,9 @@ def analyse(run: dict[str, Any], deps: dict[int, list[int]]) -> dict[str, Any]:
     last = max(t[1] for t in tool.values())
     t0 = run["t0"]
     marks = {"first call": min(run["call_in"].values()), "first tool start": first}
+    for k in ("execute_recorded", "executor_run"):
+        if k in run:
+            marks[k] = run[k]
     for name, s, e in run["store_ops"]:
         marks.setdefault(f"{name} start", s)
         marks.setdefault(f"{name} end", e)
