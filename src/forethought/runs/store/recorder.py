@@ -85,7 +85,7 @@ class Recorder:
     # ------------------------------------------------------------------ appending
 
     def append_nowait(self, event: Event, *, redacted: bool = False) -> None:
-        """Queue ``event`` for the commit at the end of this loop turn (``Journal``).
+        """Queue ``event`` for the commit at the end of the next loop turn (``Journal``).
 
         ``redacted``: the caller removed secrets already (the ``Agent``'s pre-execution events).
         """

@@ -4,7 +4,9 @@ Why these choices:
 
 - WAL lets CLI readers (``runs``, ``show``) read while an executor writes, and ``synchronous=FULL``
   means a committed event survives power loss, not just a process crash (the crash tests rely on
-  "printed after commit ⇒ in the database").
+  "printed after commit ⇒ in the database"). Lease rows alone are committed without an fsync of
+  their own: the next event commit's fsync covers them, and a lease lost with the power belonged
+  to a process that died with it.
 - Every write is ``BEGIN IMMEDIATE`` so the write lock is taken up front: two writers queue on the
   busy timeout instead of deadlocking on a read→write upgrade. On top of SQLite's busy timeout we
   retry with jittered backoff until a generous deadline, so "database is locked" never reaches a
