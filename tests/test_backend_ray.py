@@ -67,6 +67,29 @@ def die_on_actor(ctx: ToolContext) -> dict:
 
 
 @tool
+def unless_durable(db: str, deps: list, ctx: ToolContext) -> list:
+    # What this call depends on that is not in the run database yet (read by this Ray worker
+    # through a connection of its own, as the call starts): its own step_started, its
+    # dependencies' step_succeeded.
+    import json
+    import sqlite3
+
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        rows = conn.execute(
+            "SELECT kind, body FROM events WHERE run_id = ?", (ctx.run_id,)
+        ).fetchall()
+    finally:
+        conn.close()
+    seen = {(kind, json.loads(body).get("step_id"), json.loads(body).get("attempt")) for kind, body in rows}
+    missing = [] if ("step_started", ctx.step_id, ctx.attempt) in seen else [f"{ctx.step_id} started"]
+    done = {step for kind, step, _ in seen if kind == "step_succeeded"}
+    missing += [f"{d} succeeded" for d in deps if d not in done]
+    time.sleep(0.002 * int(ctx.step_id[-1]))  # finish at different moments: commits interleave
+    return missing
+
+
+@tool
 def hang(seconds: float) -> str:
     (HERE / "hang.pid").write_text(str(os.getpid()))
     time.sleep(seconds)
@@ -107,6 +130,36 @@ async def test_steps_run_as_ray_tasks_in_ray_worker_processes(ray_instance: None
     assert [o["i"] for o in outputs] == [0, 1, 2, 3]
     # The plan's metadata.ray reached Ray: the default for s0-s2, s3's own for s3.
     assert [o["cpus"] for o in outputs] == [0.5, 0.5, 0.5, 1.0]
+
+
+async def test_on_ray_no_step_starts_before_its_start_and_its_dependencies_are_durable(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    # The write-ahead promise on the Ray path: a step's tool, on a Ray worker, reads the run
+    # database itself as it starts and finds its own step_started and every dependency's
+    # step_succeeded committed. Layers of 6 with 1-3 dependencies each: steps finish close
+    # together, so other steps' events keep arriving while each call waits for its commit.
+    import random
+
+    rng = random.Random(21)
+    db = tmp_path / "runs.db"
+    steps: list[Step] = []
+    prev: list[str] = []
+    for layer in range(5):
+        cur = [f"l{layer}s{j}" for j in range(6)]
+        for sid in cur:
+            deps = sorted(rng.sample(prev, k=rng.randint(1, 3))) if prev else []
+            args = {"db": str(db), "deps": deps}
+            steps.append(Step(id=sid, tool="unless_durable", args=args, depends_on=tuple(deps)))
+        prev = cur
+    plan = Plan(
+        goal="write-ahead on ray", steps=tuple(steps), metadata={"ray": {"default": {"num_cpus": 0.1}}}
+    )
+    for _ in range(2):  # the second run finds the actor pool warm: calls on actors, not tasks
+        result = await _run(tmp_path, plan)
+        assert result.state.status == "succeeded", result.state.reason
+        missing = {s.id: result.state.steps[s.id].output for s in steps if result.state.steps[s.id].output}
+        assert not missing, f"steps started before what they depend on was committed: {missing}"
 
 
 async def test_a_run_without_a_store_passes_the_plans_ray_options_too(

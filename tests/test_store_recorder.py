@@ -198,7 +198,8 @@ async def test_flush_right_after_a_commit_landed_does_not_spin(tmp_path: Path) -
     rec = Recorder(store)
     events = full_run("r", 1)
     rec.append_nowait(events[0])
-    await asyncio.sleep(0)  # the end-of-turn commit starts
+    for _ in range(2):  # the commit starts a loop turn after the append's (see the recorder)
+        await asyncio.sleep(0)
     inflight = rec._inflight
     assert inflight is not None
     while not inflight.done():  # noqa: ASYNC110 - stepping loop turns one by one is the point
@@ -208,3 +209,43 @@ async def test_flush_right_after_a_commit_landed_does_not_spin(tmp_path: Path) -
     await rec.flush()
     assert store.last_seq("r") == 1
     await rec.aclose()
+
+
+async def test_a_wrapped_backend_calls_only_once_what_the_call_depends_on_is_committed(
+    tmp_path: Path,
+) -> None:
+    # The write-ahead wrapper in front of a backend other than the stock local one (Ray, a
+    # process pool, a caller's): a call the executor opened (``WRITTEN_AHEAD``: its
+    # step_started's seq) goes once that seq is committed; any other call (a compensation) once
+    # everything recorded so far is. The tool reads the database through its own connection.
+    from forethought.execution._parts import WRITTEN_AHEAD
+    from forethought.execution.backends.base import LocalBackend
+    from forethought.runs.store._writeahead import WriteAheadBackend
+
+    path = tmp_path / "r.db"
+    store, reader = SqliteStore(path), SqliteStore(path)
+    seen: list[int] = []
+
+    @tool
+    def probe() -> int:
+        seen.append(reader.last_seq("r"))
+        return 0
+
+    rec = Recorder(store)
+    events = full_run("r", 10)
+    current = {"seq": -1}
+    backend = WriteAheadBackend("other", LocalBackend, rec, lambda: current["seq"])
+    for e in events[:5]:
+        rec.append_nowait(e)
+    current["seq"] = events[4].seq
+    await backend.call(probe, {}, ToolContext(run_id="r", step_id="c"))  # no start of its own
+    for e in events[5:9]:
+        rec.append_nowait(e)
+    current["seq"] = events[8].seq
+    opened = ToolContext(run_id="r", step_id="s", extra={WRITTEN_AHEAD: events[6].seq})
+    await backend.call(probe, {}, opened)
+    assert seen[0] >= events[4].seq and seen[1] >= events[6].seq, seen
+    await rec.aclose()
+    await backend.aclose()
+    store.close()
+    reader.close()

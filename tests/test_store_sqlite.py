@@ -25,6 +25,46 @@ def test_pragmas_wal_and_full_sync(tmp_path: Path) -> None:
         assert s._conn.execute("PRAGMA synchronous").fetchone()[0] == 1
 
 
+@pytest.mark.parametrize("synchronous", ["FULL", "EXTRA", "NORMAL", "OFF"])
+def test_lease_rows_skip_their_own_fsync_and_events_never_do(tmp_path: Path, synchronous: str) -> None:
+    # Leases are written without an fsync of their own (a FULL or EXTRA store relaxes to NORMAL
+    # for that transaction only; WAL keeps it ordered before the next event commit, whose fsync
+    # covers it). Whatever happens in a lease transaction — taken, renewed, refused, released —
+    # the connection is back as configured, so an event commit is never relaxed.
+    from forethought.runs.store.base import LeaseHeld
+
+    level = {"OFF": 0, "NORMAL": 1, "FULL": 2, "EXTRA": 3}[synchronous]
+    store = SqliteStore(tmp_path / "runs.db", synchronous=synchronous)  # type: ignore[arg-type]
+    other = SqliteStore(tmp_path / "runs.db")
+    seen: list[int] = []
+    real_begin = store._write
+
+    def spy(fn, **kw):  # type: ignore[no-untyped-def]
+        def probe(conn: sqlite3.Connection):  # type: ignore[no-untyped-def]
+            seen.append(conn.execute("PRAGMA synchronous").fetchone()[0])
+            return fn(conn)
+
+        return real_begin(probe, **kw)
+
+    store._write = spy  # type: ignore[method-assign]
+    events = full_run("r", 2)
+    store.acquire_lease("r", "me", 30)
+    store.append_many(events[:2], owner="me")
+    store.renew_lease("r", "me", 30)
+    with pytest.raises(LeaseHeld):
+        other.acquire_lease("r", "them", 30)  # refused: held by a live owner
+    with pytest.raises(LeaseHeld):
+        store.acquire_lease("r", "them", 30)  # refused inside this store's relaxed transaction
+    store.append_many(events[2:], owner="me")
+    store.release_lease("r", "me")
+    lease_level = 1 if level >= 2 else level
+    assert seen == [lease_level, level, lease_level, lease_level, level, lease_level]
+    assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == level
+    assert other.get_lease("r") is None and other.events("r") == events
+    store.close()
+    other.close()
+
+
 def test_migrations_run_once_in_order(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     SqliteStore(db).close()

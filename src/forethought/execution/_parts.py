@@ -61,6 +61,13 @@ Sink = Callable[[Event], Awaitable[None]]
 """Receives every event of the run, in ``seq`` order (e.g. the SQLite store)."""
 
 
+WRITTEN_AHEAD = "written_ahead_seq"
+"""``ctx.extra`` key: the seq of the attempt's ``step_started``, set when the executor has made it
+(and so everything before it: the step's dependencies' outcomes) durable before the call. A
+write-ahead wrapper waits for this seq, not for the run's latest one: events other steps emitted
+while this one waited for its commit are no concern of this call (``runs.store._writeahead``)."""
+
+
 class Journal(Protocol):
     """The durable log an execution writes ahead to (``runs.store.recorder.Recorder``).
 

@@ -24,7 +24,7 @@ from forethought.errors import ToolError
 from forethought.events import kinds as E
 from forethought.events.state import fold_handler
 from forethought.execution._events import step_started, step_succeeded
-from forethought.execution._parts import PLAIN_OUTPUT, normalize_output
+from forethought.execution._parts import PLAIN_OUTPUT, WRITTEN_AHEAD, normalize_output
 from forethought.execution._resume import Resume
 from forethought.execution._steps import TOOL_FAILURES, classify, context, resolve_args
 from forethought.execution.backends.base import Backend
@@ -226,6 +226,10 @@ def _open(
         extra = {"on_process": _process_observer(run, sid, attempt)}
     else:
         extra = {}
+    if run.journal is not None and "on_process" not in extra:
+        # A call through a backend or the agent runner: ``attempts`` makes this start durable
+        # before it, and tells the write-ahead wrapper so (the stock local path needs no note).
+        extra[WRITTEN_AHEAD] = seq
     ctx = context(run.run_id, sid, attempt, key, extra, run.workspace)
     return args, ctx, time.perf_counter()
 

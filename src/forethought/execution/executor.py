@@ -343,6 +343,11 @@ class Executor:
             pumps.append(asyncio.create_task(self._pump_supervisor(), name="supervisor"))
         try:
             self._begin()
+            if self._run.journal is not None and len(self._ready_q) > 1:
+                # A worker per ready step now, not one that hands the rest on when its first
+                # step waits for the journal (a loop turn later): every first step's start then
+                # joins the run's first commit instead of waiting for a second one.
+                self._spawn_workers(min(len(self._ready_q), _SPAWN_BATCH) - self._pickers)
             await self._drive()
             await recovery.rollback(self._run, self._control)
         except asyncio.CancelledError:

@@ -5,7 +5,10 @@ it calls no tool before the step's ``step_started`` and everything emitted befor
 dependencies' outcomes included — is committed. A call that goes elsewhere (the process
 backend, a backend of the caller's, the agent runner) passes through these wrappers, which wait
 the same way before handing it on, so that a crash can never hide that a call may have started
-and a step never acts on a dependency's result that a resume would not find.
+and a step never acts on a dependency's result that a resume would not find. For a step's call
+the executor has done that wait already (``attempts``) and names the seq it covered
+(``WRITTEN_AHEAD``); the wrapper waits for that one, not for events other steps recorded since,
+which would put one more commit on every such call's path.
 
 Every call on the local backend also gets ``ctx.extra["on_process"]``: a command tool reports the
 OS process it started, and the executor records it as ``step_process`` (pid, pgid, start time) so
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from forethought.events import kinds as E
+from forethought.execution._parts import WRITTEN_AHEAD
 from forethought.execution.backends.base import Backend
 from forethought.execution.backends.ray import plan_ray_options
 from forethought.plan.model import Step
@@ -46,7 +50,7 @@ class WriteAheadBackend:
         self._current_seq = current_seq
 
     async def call(self, tool: Tool, args: dict[str, Any], ctx: ToolContext) -> Any:
-        await self._recorder.wait_durable(ctx.run_id, self._current_seq())
+        await self._recorder.wait_durable(ctx.run_id, _written_ahead(ctx, self._current_seq))
         if self._inner is None:
             self._inner = self._make_inner()  # e.g. a process pool, only when first needed
         options = self._ray_options(ctx.step_id)
@@ -68,6 +72,15 @@ class WriteAheadBackend:
     async def aclose(self) -> None:
         if self._inner is not None:
             await self._inner.aclose()
+
+
+def _written_ahead(ctx: ToolContext, current_seq: SeqSource) -> int:
+    """The seq that must be durable before this call: the attempt's own ``step_started`` when
+    the executor opened it (``WRITTEN_AHEAD``; what other steps recorded since is no concern of
+    this call, and waiting for it put a commit of theirs on this call's path), else everything
+    recorded so far (e.g. a compensation, recorded just before its call)."""
+    seq = ctx.extra.get(WRITTEN_AHEAD)
+    return seq if type(seq) is int else current_seq()
 
 
 def _event_recorder(current_seq: SeqSource) -> Callable[..., Any] | None:
@@ -94,7 +107,7 @@ def write_ahead_agent_runner(runner: Any, recorder: Recorder, current_seq: SeqSo
     """Agent steps are never idempotent (a model decides what they do): always write ahead."""
 
     async def run(step: Step, ctx: ToolContext) -> Any:
-        await recorder.wait_durable(ctx.run_id, current_seq())
+        await recorder.wait_durable(ctx.run_id, _written_ahead(ctx, current_seq))
         return await runner(step, ctx)
 
     return run

@@ -5,10 +5,11 @@ the executor's ``Journal``), and it also works as an ordinary async event sink
 (``await recorder(event)``). What it guarantees, and how:
 
 - **Group commit per loop turn.** Appending only queues the event (serialized once, here). The
-  first event of a loop turn schedules a commit for the end of that turn; the commit runs in the
-  recorder's own writer thread — one transaction, one fsync — while the loop goes on, and
+  first event of a loop turn schedules a commit for the end of the next turn (so the tasks those
+  events woke — a finished step's other dependents — add their starts to it); the commit runs in
+  the recorder's own writer thread — one transaction, one fsync — while the loop goes on, and
   whatever arrives meanwhile goes into the next commit, started the moment this one is on disk.
-  A fan-out of 6,000 steps costs a handful of fsyncs, and a lone event is committed at once.
+  A fan-out of 6,000 steps costs a handful of fsyncs, and a lone event waits one loop turn.
 - **Write-ahead.** ``watch`` tells the executor about every commit (the highest durable
   ``seq``), so it calls no tool before the tool's ``step_started`` and its dependencies'
   ``step_succeeded`` are on disk; ``await recorder.wait_durable(run_id, seq)`` is the same for
@@ -67,7 +68,7 @@ class Recorder:
         self._events: list[Event] = []
         self._bodies: list[str] = []
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._scheduled = False  # a commit is due at the end of this loop turn
+        self._scheduled = False  # a commit is due at the end of the next loop turn
         self._inflight: asyncio.Future[None] | None = None
         # One writer thread of our own: commits are ordered, and never queue behind tool calls
         # in the loop's default executor.
@@ -84,7 +85,7 @@ class Recorder:
     # ------------------------------------------------------------------ appending
 
     def append_nowait(self, event: Event, *, redacted: bool = False) -> None:
-        """Queue ``event`` for the commit at the end of this loop turn (``Journal``).
+        """Queue ``event`` for the commit at the end of the next loop turn (``Journal``).
 
         ``redacted``: the caller removed secrets already (the ``Agent``'s pre-execution events).
         """
@@ -102,7 +103,7 @@ class Recorder:
             self._scheduled = True
             if self._loop is None:
                 self._loop = asyncio.get_running_loop()
-            self._loop.call_soon(self._commit_next)
+            self._loop.call_soon(self._commit_after_next_turn)
 
     async def __call__(self, event: Event) -> None:
         """The recorder as an async event sink."""
@@ -120,6 +121,18 @@ class Recorder:
         self._watchers.append((durable, broken))
 
     # ------------------------------------------------------------------ committing
+
+    def _commit_after_next_turn(self) -> None:
+        """Commit once the tasks that this turn's events woke have run too.
+
+        A step that finishes often readies several dependents; the executor opens the first in
+        the finished step's own task and hands the others to fresh worker tasks, which run in
+        the next loop turn. Committing at the end of this turn would put their ``step_started``
+        in a second commit, started only when the first is on disk: two fsyncs before those
+        steps may start (measured on Ray: ``bench/ray_backend/profile_ray.py``). One more turn
+        lets them join this commit; a lone event waits one loop turn, not an fsync."""
+        assert self._loop is not None
+        self._loop.call_soon(self._commit_next)
 
     def _commit_next(self) -> None:
         """Start committing what is queued, unless a commit is in flight (it starts the next)."""

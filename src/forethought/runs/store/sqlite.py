@@ -4,7 +4,9 @@ Why these choices:
 
 - WAL lets CLI readers (``runs``, ``show``) read while an executor writes, and ``synchronous=FULL``
   means a committed event survives power loss, not just a process crash (the crash tests rely on
-  "printed after commit ⇒ in the database").
+  "printed after commit ⇒ in the database"). Lease rows alone are committed without an fsync of
+  their own: the next event commit's fsync covers them, and a lease lost with the power belonged
+  to a process that died with it.
 - Every write is ``BEGIN IMMEDIATE`` so the write lock is taken up front: two writers queue on the
   busy timeout instead of deadlocking on a read→write upgrade. On top of SQLite's busy timeout we
   retry with jittered backoff until a generous deadline, so "database is locked" never reaches a
@@ -157,6 +159,8 @@ class SqliteStore:
         # Seals each run's event chain (``_chain``); derived from the approval key on first append.
         self._record_key = record_key
         self._memory = self.path == ":memory:"
+        self._sync_sql = ""
+        self._lease_sync_sql: str | None = None  # set by ``_configure`` (not when read-only)
         self.read_only = read_only and not self._memory
         if self.read_only:
             self.path = str(Path(self.path).expanduser())
@@ -237,6 +241,14 @@ class SqliteStore:
         }[synchronous]
         self._conn.execute(sync_sql)
         self._conn.execute("PRAGMA foreign_keys=ON")
+        # Lease rows need no fsync of their own (``_write(..., durable=False)``), where the
+        # events' commits have one: in WAL mode such a commit is ordered before the next one and
+        # on disk with the next fsync'd commit, and a lease that power loss takes back belonged
+        # to a process that died with it (it expires, or its owner is seen dead).
+        self._lease_sync_sql = (
+            "PRAGMA synchronous=NORMAL" if synchronous in ("FULL", "EXTRA") and not self._memory else None
+        )
+        self._sync_sql = sync_sql
 
     def _retrying(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn`` under the lock, retrying "database is locked" with backoff to a deadline."""
@@ -260,19 +272,29 @@ class SqliteStore:
             time.sleep(delay * (0.5 + random.random()))  # noqa: S311 - jitter, not crypto
             delay = min(delay * 2, 0.1)
 
-    def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """One ``BEGIN IMMEDIATE`` transaction; rolled back on any error, retried when busy."""
+    def _write(self, fn: Callable[[sqlite3.Connection], T], *, durable: bool = True) -> T:
+        """One ``BEGIN IMMEDIATE`` transaction; rolled back on any error, retried when busy.
+
+        ``durable=False`` (lease rows only): committed without an fsync of its own, see
+        ``_configure``; the connection's ``synchronous`` is back as configured afterwards."""
+        relaxed = None if durable else self._lease_sync_sql
 
         def tx() -> T:
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
+            if relaxed is not None:
+                conn.execute(relaxed)
             try:
-                result = fn(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = fn(conn)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            finally:
+                if relaxed is not None:
+                    conn.execute(self._sync_sql)
             return result
 
         return self._retrying(tx)
@@ -471,7 +493,7 @@ class SqliteStore:
             )
             return Lease(run_id, owner, now, now + ttl_s)
 
-        return self._write(tx)
+        return self._write(tx, durable=False)
 
     def renew_lease(self, run_id: str, owner: str, ttl_s: float) -> Lease:
         def tx(conn: sqlite3.Connection) -> Lease:
@@ -487,11 +509,12 @@ class SqliteStore:
             ]
             return Lease(run_id, owner, float(acquired), now + ttl_s)
 
-        return self._write(tx)
+        return self._write(tx, durable=False)
 
     def release_lease(self, run_id: str, owner: str) -> None:
         self._write(
-            lambda conn: conn.execute("DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner))
+            lambda conn: conn.execute("DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner)),
+            durable=False,
         )
 
     def get_lease(self, run_id: str) -> Lease | None:
