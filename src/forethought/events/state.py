@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from forethought.events.kinds import Event, RunStatus, StepStatus
+from forethought.events.kinds import STEPWISE_REVISION, Event, RunStatus, StepStatus
 
 TERMINAL_STEP_STATUSES: frozenset[str] = frozenset(
     {"succeeded", "failed", "skipped", "cancelled", "needs_review"}
@@ -185,7 +185,8 @@ def _plan_revised(st: RunState, e: Any) -> None:
             # Kept by id but not completed: it runs again under the new plan.
             old.status = "pending"
             old.error = old.failure_class = old.skip_reason = None
-    st.replans += 1
+    if not e.reason.startswith(STEPWISE_REVISION):  # a step-wise decision is no replan
+        st.replans += 1
     _install_plan(st, e.plan, e.new_version, e.plan_hash)
 
 

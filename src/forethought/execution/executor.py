@@ -214,6 +214,11 @@ class Executor:
         """All events of this execution in order, from the first, until ``run_finished``."""
         return self._stream()
 
+    @property
+    def stopping(self) -> bool:
+        """A stop was requested or the run is over: collaborators add nothing more to it."""
+        return self._stop is not None or self._finished
+
     def summary(self) -> dict[str, Any]:
         deps = {s.id: s.all_dependencies() for s in self._steps.values()}
         return run_summary(self.state, deps)

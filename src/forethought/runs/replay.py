@@ -227,7 +227,8 @@ class Recording:
                 open_compensations.discard(e.step_id)
                 self._add(("compensate", e.step_id), Outcome("error", e.error, "error", True, e.seq))
             elif isinstance(e, E.PlanRevised):
-                if not e.reason.startswith("coverage repair"):  # a streamed plan's: re-enacted
+                # A streamed plan's coverage repair and a step-wise decision are re-enacted.
+                if not e.reason.startswith(("coverage repair", E.STEPWISE_REVISION)):
                     self.revisions.append(Plan.model_validate(e.plan))
             elif isinstance(e, E.PlanProposed):
                 plan_open = False

@@ -28,6 +28,7 @@ from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.oversight.supervisor import Breach, Budgets, Supervisor
 from forethought.plan.model import Plan, Step
+from forethought.planning.stepwise import STOP_PREFIX
 
 # Fields that measure time, not behaviour. ``retry_in_s`` carries the retry policy's random
 # jitter, drawn afresh by each execution.
@@ -225,6 +226,8 @@ def _is_intervention(e: Event, *, plan_open: bool) -> bool:
             return True  # planner calls: streamed plan, replans, coverage repairs
         case E.ReplanRequested(reason=str() as reason):
             return reason.startswith("replanning failed")  # the replanner's own record
+        case E.PlanRevised(reason=str() as reason):
+            return reason.startswith(E.STEPWISE_REVISION)  # a step-wise decision's plan version
     return False
 
 
@@ -375,6 +378,10 @@ class Director:
                 ex.close_plan(rollback=rollback, release=False)
                 self.plan_open = False
                 self._closing = True
+            case E.PlanApproved() if self.plan_open:
+                # A step-wise decision's approval: its step may start now, as it did live.
+                ex.record(E.PlanApproved, **event_fields(due))
+                ex.reconsider()
             case E.PlanValidated():
                 ex.record(E.PlanValidated, **event_fields(due))
                 if due.problems:
@@ -431,6 +438,10 @@ class Director:
             and final.reason.startswith("plan does not cover the goal")
         ):
             self.executor.stop("awaiting_approval", final.reason)
+            return
+        if final is not None and final.status != "succeeded" and final.reason.startswith(STOP_PREFIX):
+            # A step-wise run's driver closed the plan and stopped the run there.
+            self.executor.stop(final.status, final.reason)
             return
         self.executor.reconsider()
 
