@@ -8,8 +8,12 @@ its next step from it, and the record replays exactly.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -42,24 +46,33 @@ NOTES = {
 }
 
 
+def _effect(what: str) -> None:
+    """Count a call, also across processes (the kill test's child writes to the same log)."""
+    CALLS[what] += 1
+    log = os.environ.get("STEPWISE_EFFECTS")
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(what + "\n")
+
+
 @tool
 def read_note(name: str) -> str:
     """Read a note by its file name."""
-    CALLS[f"read_note:{name}"] += 1
+    _effect(f"read_note:{name}")
     return NOTES[name]
 
 
 @tool
 def double(n: int) -> int:
     """Double a number."""
-    CALLS["double"] += 1
+    _effect("double")
     return 2 * n
 
 
 @tool(effect="mutating")
 def save(text: str) -> str:
     """Save a text somewhere outside."""
-    CALLS["save"] += 1
+    _effect("save")
     SAVED.append(text)
     return f"saved {text}"
 
@@ -405,3 +418,119 @@ async def test_auto_runs_both_ways_through_the_agent(store: SqliteStore) -> None
     config = store.events(result.run_id)[0]
     assert isinstance(config, E.RunCreated) and config.config["planning"] == "dag"
     assert not any(isinstance(e, E.PlanRevised) for e in store.events(result.run_id))
+
+
+# ---------------------------------------------------------------------------- kill -9, CLI
+
+CHILD = """
+import asyncio, os, signal, sys
+sys.path.insert(0, sys.argv[1])
+import test_stepwise as t
+from forethought.agent import Agent
+from forethought.models.scripted import ScriptedModel
+from forethought.runs.store.sqlite import SqliteStore
+
+store = SqliteStore(sys.argv[2])
+
+
+class KilledAtDecision3:
+    # The scripted planner, and a kill -9 when decision 3 is asked for, once every event
+    # before it is in the database (so the test knows what the record holds).
+    name = "scripted"
+
+    def __init__(self):
+        self.inner = ScriptedModel(
+            [t.decide("read_note", {"name": "index.txt"}), t.decide("read_note", {"name": "pointer.txt"})]
+        )
+
+    async def complete(self, request):
+        if self.inner.remaining == 0:
+            run_id = store.list_runs()[0].run_id
+            done = lambda e: e.kind == "step_succeeded" and e.step_id == "s2"  # noqa: E731
+            while not any(done(e) for e in store.events(run_id)):
+                await asyncio.sleep(0)  # yield to the recorder until decision 2 is durable
+            print("KILL", run_id, flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return await self.inner.complete(request)
+
+    async def stream(self, request):
+        raise AssertionError("step-wise decisions do not stream")
+
+
+agent = Agent(t.TOOLS, model=KilledAtDecision3(), store=store)
+asyncio.run(agent.run(t.GOAL_CHAIN, approve="read_only", planning="stepwise"))
+"""
+
+GOAL_CHAIN = "Read index.txt and follow the notes until you reach a number"
+
+
+async def test_kill_9_between_decisions_resumes_from_the_recorded_decisions(tmp_path: Path) -> None:
+    effects = tmp_path / "effects.log"
+    db = tmp_path / "runs.db"
+    env = {**os.environ, "STEPWISE_EFFECTS": str(effects)}
+    child = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-c", CHILD, str(Path(__file__).parent), str(db)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert child.returncode == -9, child.stderr
+    run_id = child.stdout.split()[-1]
+    store = SqliteStore(db)
+    try:
+        row = store.get_run(run_id)
+        assert row is not None and row.status == "running"  # killed: nobody finished it
+        later = ScriptedModel([decide("read_note", {"name": "b.txt"}), STOP])
+        os.environ["STEPWISE_EFFECTS"] = str(effects)
+        try:
+            resumed = await Agent(TOOLS, model=later, store=store).resume(run_id, approve="read_only")
+        finally:
+            del os.environ["STEPWISE_EFFECTS"]
+        assert resumed.status == "succeeded", resumed.state.reason
+        # Across both processes each step ran once, and decisions 1 and 2 were not asked again.
+        calls = Counter(effects.read_text().split())
+        assert calls == Counter({"read_note:index.txt": 1, "read_note:pointer.txt": 1, "read_note:b.txt": 1})
+        assert "decision 3" in user_text(later.requests[0]) and "result: b.txt" in user_text(
+            later.requests[0]
+        )
+        later.assert_all_used()
+    finally:
+        store.close()
+
+
+def test_cli_runs_a_stepwise_goal_and_replays_it(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from forethought.interfaces.cli.run_cmd import run
+    from forethought.interfaces.cli.runs_cmd import replay_command
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "index.txt").write_text("notes.txt")
+    (ws / "notes.txt").write_text("three little words")
+    replies = tmp_path / "replies.json"
+    replies.write_text(
+        json.dumps(
+            [
+                decide("read_file", {"path": "index.txt"}),
+                decide("read_file", {"path": "notes.txt"}),
+                STOP,
+            ]
+        )
+    )
+    db = str(tmp_path / "cli.db")
+    args = ["Read the file named in index.txt", "--model", f"scripted:{replies}", "--workspace", str(ws)]
+    result = CliRunner().invoke(
+        run, [*args, "--db", db, "--planning", "auto", "--yes", "--json"], standalone_mode=False
+    )
+    assert result.exception is None, result.output
+    summary = json.loads(result.stdout)
+    assert result.return_value == 0, summary
+    assert summary["status"] == "succeeded"
+    assert "three little words" in json.dumps(summary["steps"]["s2"]["output"])
+    replayed = CliRunner().invoke(replay_command, [summary["run_id"], "--db", db], standalone_mode=False)
+    assert replayed.return_value == 0, replayed.output
+    helped = CliRunner().invoke(run, ["--help"])
+    assert "--planning [dag|stepwise|auto]" in helped.output and "--max-steps" in helped.output
