@@ -43,6 +43,7 @@ NOTES = {
     "pointer.txt": "b.txt",  # step 2 returns the name of the file step 3 must read
     "a.txt": "7",
     "b.txt": "21",
+    "env.txt": "key sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6 " + "x" * 2000,
 }
 
 
@@ -199,6 +200,23 @@ def test_the_decision_schema_is_an_object_naming_the_tools() -> None:
     assert decision is None and "not a JSON object" in problem
 
 
+def test_the_decision_request_is_accepted_by_every_adapter(tmp_path: Path) -> None:
+    from forethought.planning.stepwise import Done, decision_request
+    from test_provider_schemas import problems_of, tool_sets
+
+    for specs in [Agent(TOOLS).specs, *tool_sets(tmp_path).values()]:
+        done = [Done("s1", "read_note", {"name": "a.txt"}, "succeeded", "7")]
+        request = decision_request("Read a.txt", specs, done, 2, 5)
+        assert problems_of(request) == []  # OpenAI-compatible, Anthropic (object root), llama.cpp
+
+
+def test_the_decision_schema_compiles_to_a_local_grammar() -> None:
+    pytest.importorskip("xllamacpp")
+    from forethought.models.local import compact_grammar
+
+    assert compact_grammar(decision_schema(Agent(TOOLS).specs))
+
+
 # ---------------------------------------------------------------------------- failure paths
 
 
@@ -211,6 +229,7 @@ async def test_low_confidence_escalates_to_a_person_and_approval_continues(store
     assert "confidence 0.3 is below 0.6" in result.state.reason
     assert CALLS["read_note:a.txt"] == 0, "a low-confidence step ran without a person"
     assert not any(isinstance(e, E.PlanApproved) for e in store.events(result.run_id))
+    await assert_replays_exactly(store, result.run_id)  # the escalation replays too
     # A person approves: the held step runs, without asking the planner for it again.
     model.add(STOP)
     resumed = await a.approve(result.run_id)
@@ -264,6 +283,7 @@ async def test_a_side_effect_needs_approval_and_an_earlier_one_never_covers_a_la
     assert result.status == "awaiting_approval"
     assert "has side effects" in result.state.reason and "s1" in result.state.reason
     assert CALLS["save"] == 0
+    await assert_replays_exactly(store, result.run_id)
     # Approved: s1 runs; the planner then decides the very same call again as s2, which the
     # approval of s1 must not cover.
     model.add(decide("save", {"text": "hello"}))
@@ -358,6 +378,25 @@ async def test_decision_calls_count_toward_the_token_budget(store: SqliteStore) 
     a = agent(store, model, budgets=Budgets(max_tokens=1))
     result = await a.run("Read a.txt", approve="read_only", planning="stepwise")
     assert result.status == "paused" and "max_tokens" in result.state.reason
+
+
+async def test_results_reach_the_planner_redacted_and_bounded(store: SqliteStore) -> None:
+    model = ScriptedModel([decide("read_note", {"name": "env.txt"}), STOP])
+    result = await agent(store, model).run("Read env.txt", approve="read_only", planning="stepwise")
+    assert result.status == "succeeded", result.state.reason
+    seen = user_text(model.requests[1])
+    assert "- s1: read_note" in seen
+    assert "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6" not in seen
+    assert "x" * 700 not in seen and "chars)" in seen
+
+
+async def test_a_budget_pause_during_the_decisions_replays(store: SqliteStore) -> None:
+    model = ScriptedModel([decide("read_note", {"name": "a.txt"}), decide("read_note", {"name": "b.txt"})])
+    result = await agent(store, model, budgets=Budgets(max_tokens=1)).run(
+        "Read a.txt", approve="read_only", planning="stepwise"
+    )
+    assert result.status == "paused" and "max_tokens" in result.state.reason
+    await assert_replays_exactly(store, result.run_id)
 
 
 async def test_stepwise_needs_a_standing_approval_policy(store: SqliteStore) -> None:

@@ -135,7 +135,18 @@ class Recording:
 
     @classmethod
     def from_events(cls, events: Sequence[Event]) -> Recording:
-        first_plan = next((e for e in events if isinstance(e, E.PlanProposed)), None)
+        first_plan: E.PlanProposed | E.PlanRevised | None = next(
+            (e for e in events if isinstance(e, E.PlanProposed)), None
+        )
+        if first_plan is None:  # a step-wise run stopped (a budget) before its plan was closed
+            first_plan = next(
+                (
+                    e
+                    for e in reversed(events)
+                    if isinstance(e, E.PlanRevised) and e.reason.startswith(E.STEPWISE_REVISION)
+                ),
+                None,
+            )
         if first_plan is None:
             run = events[0].run_id if events else "?"
             raise UserError(f"run {run} has no recorded plan, so it cannot be replayed")
