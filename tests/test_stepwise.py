@@ -402,6 +402,8 @@ async def test_a_budget_pause_during_the_decisions_replays(store: SqliteStore) -
 async def test_stepwise_needs_a_standing_approval_policy(store: SqliteStore) -> None:
     with pytest.raises(UserError, match="standing approval policy"):
         await agent(store, ScriptedModel()).run("Read a.txt", planning="stepwise")
+    with pytest.raises(UserError, match="cannot be queued"):
+        await agent(store, ScriptedModel()).run("Read a.txt", approve="all", planning="stepwise", queue=True)
     with pytest.raises(UserError, match="not one of"):
         await agent(store, ScriptedModel()).run("Read a.txt", approve="all", planning="sideways")
 

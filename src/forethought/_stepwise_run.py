@@ -40,6 +40,7 @@ def stepwise_execution(
     max_steps: int | None,
     run_config: Mapping[str, Any] | None,
     force: bool,
+    queue: bool = False,
 ) -> tuple[_Execution | None, dict[str, Any]]:
     """The start of a step-wise run of ``goal``, or None when ``auto`` picks DAG planning;
     with the run config that records which mode ran and why."""
@@ -53,6 +54,11 @@ def stepwise_execution(
         config["planning_rule"] = choice.reason
     if choice.mode == "dag":
         return None, {**config, "planning": "dag"}
+    if queue:
+        raise UserError(
+            "step-wise planning runs its planner while the run goes on, so it cannot be queued "
+            "for workers; run it here, or use --planning dag with --queue"
+        )
     if approve == "none":
         raise UserError(
             "step-wise planning decides each step while the run goes on, so it needs a standing "
@@ -71,7 +77,9 @@ def stepwise_execution(
         "max_steps": cap,
     }
     feed = _feed(agent, model, goal, cap, force)
-    return _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed), config
+    # Not remembered as a plan example: its arguments were read off this run's results.
+    start = _Execution([], [], approve, goal=goal, plan_open=True, config=config, feed=feed, remember=False)
+    return start, config
 
 
 def if_stepwise(agent: Agent, start: _Execution) -> _Execution:

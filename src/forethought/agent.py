@@ -302,7 +302,7 @@ class Agent:
                 from forethought._stepwise_run import stepwise_execution
 
                 start, run_config = stepwise_execution(
-                    self, goal_or_plan, approve, planning, max_steps, run_config, force
+                    self, goal_or_plan, approve, planning, max_steps, run_config, force, queue
                 )
                 if start is not None:
                     return await self._execute(start, on_event)

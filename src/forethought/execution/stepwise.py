@@ -265,9 +265,11 @@ class _Loop:
                 f"{STOP_PREFIX}decision {number} ({step.id}: {step.tool}) needs a person: {why}; "
                 "`forethought approve RUN` runs it"
             )
+        denied = getattr(self.approvals.gate, "reason_denied", {}).get(step.id)
+        why = f" ({denied})" if denied and denied != "no approval covers this side-effecting step" else ""
         return (
             f"{STOP_PREFIX}decision {number} ({step.id}: {step.tool}) has side effects and no "
-            "approval covers it; `forethought approve RUN` runs it"
+            f"approval covers it{why}; `forethought approve RUN` runs it"
         )
 
     # ------------------------------------------------------------------ waiting, results, endings
@@ -305,7 +307,7 @@ class _Loop:
     def _close(self) -> Plan | None:
         if not self.steps:
             return None
-        return self.ex.close_plan(release=False)
+        return self.ex.close_plan(release=False, version=len(self.steps))
 
     def _coverage(self, plan: Plan) -> Coverage:
         """The goal coverage check, read for a plan whose data flowed through the planner.

@@ -374,8 +374,8 @@ class Director:
             case E.StepsAdded():
                 ex.extend([Step.model_validate(s) for s in due.steps])
             case E.PlanProposed():
-                rollback = Plan.model_validate(due.plan).rollback
-                ex.close_plan(rollback=rollback, release=False)
+                closed = Plan.model_validate(due.plan)
+                ex.close_plan(rollback=closed.rollback, release=False, version=closed.version)
                 self.plan_open = False
                 self._closing = True
             case E.PlanApproved() if self.plan_open:
