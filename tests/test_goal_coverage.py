@@ -374,3 +374,54 @@ def test_a_determiner_after_saying_is_no_content() -> None:
     assert [
         lit for lit in goal_literals("add a note saying the build is green") if lit.kind == "content"
     ] == []
+
+
+LOOKUPS = {
+    "city_population": ToolSpec(
+        name="city_population",
+        description="The population of a city.",
+        effect="read_only",
+        input_schema={"type": "object", "properties": {"city": {"type": "string"}}},
+    ),
+    "exchange_rate": ToolSpec(
+        name="exchange_rate",
+        description="How many US dollars one unit of a currency is worth.",
+        effect="read_only",
+        input_schema={"type": "object", "properties": {"currency": {"type": "string"}}},
+    ),
+    "add": ToolSpec(
+        name="add",
+        description="The sum of two numbers.",
+        effect="read_only",
+        input_schema={"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}},
+    ),
+}
+
+
+def test_a_name_in_a_list_is_not_an_action() -> None:
+    goal = "What is the total population of Paris, Berlin and Rome together?"
+    steps = [
+        {"id": f"s{i}", "tool": "city_population", "args": {"city": city}}
+        for i, city in enumerate(["Paris", "Berlin", "Rome"], 1)
+    ]
+    steps += [
+        {"id": "s4", "tool": "add", "args": {"a": "${s1}", "b": "${s2}"}},
+        {"id": "s5", "tool": "add", "args": {"a": "${s4}", "b": "${s3}"}},
+    ]
+    assert check_coverage(plan(goal, *steps), goal, LOOKUPS).covered
+    # The same words as a command at the start of a sentence are still judged.
+    ordered = "Paris is big. Ship the crates to Rome."
+    cov = check_coverage(plan(ordered, *steps[:1]), ordered, LOOKUPS)
+    assert ("missing_action", "ship") in kinds(cov)
+
+
+@pytest.mark.parametrize(
+    ("currency", "invented"),
+    [("EUR", False), ("eur", True), ("GBP", True), ("EURO", False), ("EUROS", False), ("XEU", True)],
+)
+def test_a_currency_code_for_a_goal_word_is_not_invented(currency: str, invented: bool) -> None:
+    goal = "What is one US dollar in euros?"
+    cov = check_coverage(
+        plan(goal, {"id": "s1", "tool": "exchange_rate", "args": {"currency": currency}}), goal, LOOKUPS
+    )
+    assert bool(cov.of_kind("invented_argument")) is invented

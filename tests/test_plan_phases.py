@@ -224,32 +224,3 @@ def test_graph_shows_phases_pending_expanded_and_collapsed(tmp_path: Path) -> No
     out = subprocess.run([*env_py, "--collapse-phases"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "research__s1" not in out.stdout and re.search(r"research +phase", out.stdout)
-
-
-def test_running_an_unexpanded_phase_fails_clearly(tmp_path: Path) -> None:
-    # The executor does not plan phases mid-run yet: the run must fail naming the phase, not
-    # run it as something else, and nothing after it may run.
-    example = ROOT / "examples" / "hierarchical"
-    for name in ("plan.yaml", "tools.yaml", "notes.py"):
-        (tmp_path / name).write_text((example / name).read_text())
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "forethought",
-            "exec",
-            "plan.yaml",
-            "--tools",
-            "tools.yaml",
-            "--db",
-            "r.db",
-            "--yes",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    assert out.returncode == 1, out.stdout + out.stderr
-    assert "phase 'research' has no sub-plan" in out.stdout + out.stderr
-    assert not (tmp_path / "published.txt").exists()

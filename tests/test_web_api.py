@@ -243,9 +243,11 @@ def test_edit_makes_a_new_version_the_old_approval_does_not_cover(store: SqliteS
         assert r.status_code == 422 and "step &#39;g1&#39; has already run (succeeded)" in r.text
         assert "give the changed step a new id" in r.text
         assert store.get_run(run_id).plan_version == 1  # type: ignore[union-attr]
+        # The steps that ran are kept as planned (a planned step replans on failure).
         edited = (
             f"goal: {GOAL}\nsteps:\n  - id: g1\n    tool: gate\n    args: {{name: a}}\n"
-            "  - id: g2\n    tool: gate\n    args: {name: '${g1}2'}\n"
+            "    on_failure: replan\n"
+            "  - id: g2\n    tool: gate\n    args: {name: '${g1}2'}\n    on_failure: replan\n"
             "  - id: p1\n    tool: press\n    args: {name: 'other ${g2}'}\n"
         )
         r = client.post(

@@ -18,7 +18,14 @@ def main(argv: list[str]) -> int:
         matching = [n for n in SOURCES if value.lower() in (n + SOURCES[n]).lower()]
         out: object = {"names": matching or list(SOURCES)}
     elif command == "read":
-        out = {"facts": SOURCES.get(value, "")}
+        # A source by name, else every source mentioning the word (a planner often names the
+        # topic, "tide", rather than a source, "tides").
+        found = (
+            [SOURCES[value]]
+            if value in SOURCES
+            else [t for t in SOURCES.values() if value.lower() in t.lower()]
+        )
+        out = {"facts": " ".join(found)}
     elif command == "draft":
         out = {"text": f"A note on tide pools. {value}"}
     elif command == "publish":

@@ -26,6 +26,7 @@ from forethought.events.state import RunState
 from forethought.execution._parts import Sink
 from forethought.execution.agent_step import AgentStepRunner, quote_data
 from forethought.execution.executor import Executor, ExecutorOptions, StopRequest
+from forethought.execution.recovery import REPLANNER_RAISED, replanner_error_text
 from forethought.models.base import Model, ModelRequest
 from forethought.models.record import model_called_fields
 from forethought.oversight.approvals import Approval, ApprovalGate, ApproveMode, needs_new_approval
@@ -93,6 +94,7 @@ class Wiring:
             max_concurrency=self.settings.max_concurrency,
             replanner=self.replan,
             max_replans=self.settings.budgets.max_replans,
+            phase_planner=self,
             agent_runner=self.runner,
             supervisor=self.supervise,
             critic=self.critic,
@@ -188,6 +190,14 @@ class Wiring:
                 E.ReplanRequested, step_id=failure.get("step_id"), reason=f"replanning failed: {exc}"
             )
             return None
+        except Exception as exc:
+            # The model itself failed: recorded, so a replay of this run fails the same way.
+            self._record(
+                E.ReplanRequested,
+                step_id=failure.get("step_id"),
+                reason=f"{REPLANNER_RAISED}{replanner_error_text(exc)}",
+            )
+            raise
         finally:
             for call in calls:
                 self._record(E.ModelCalled, **model_called_fields(call.role, call.request, call.response))
@@ -200,6 +210,36 @@ class Wiring:
         ):
             self.grant(new, self.settings.approver + " (--yes-all)")
         return new
+
+    # ------------------------------------------------------------------------ phases
+
+    async def plan_phase(self, plan: Plan, step: Step, state: RunState) -> Plan:
+        """A phase's sub-plan from the planner model (``runs.phase_planning``); its calls are
+        recorded (and so count toward the run's budgets) whatever the outcome."""
+        from forethought.planning.planner import ModelCall
+        from forethought.runs.phase_planning import plan_sub_plan
+
+        calls: list[ModelCall] = []
+        try:
+            return await plan_sub_plan(
+                plan, step, state, self.settings.specs, self.settings.model("planner"), calls=calls
+            )
+        finally:
+            for call in calls:
+                self._record(E.ModelCalled, **model_called_fields("planner", call.request, call.response))
+
+    def admit(self, plan: Plan) -> None:
+        """A phase's version was recorded: the gate knows it; ``--yes-all`` approves it (recorded)
+        unless the planner was unsure of the sub-plan. An approval of an earlier version never
+        covers the sub-plan's side effects: they are new steps (see ``ApprovalGate``)."""
+        self.plans.append(plan)
+        self.gate.add(plan=plan)
+        phases = plan.metadata.get("phases", {})
+        latest = phases[next(reversed(phases))] if phases else {}
+        confidence = latest.get("confidence")
+        unsure = isinstance(confidence, (int, float)) and confidence < self.settings.confidence_threshold
+        if self.approve == "all" and not unsure and needs_new_approval(plan, self.gate):
+            self.grant(plan, self.settings.approver + " (--yes-all)")
 
     # ------------------------------------------------------------------------ the critic
 

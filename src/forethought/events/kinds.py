@@ -81,6 +81,9 @@ class PlanRevised(_Event):
     plan_hash: str
     diff: dict[str, Any] = Field(default_factory=dict)
     reason: str = ""
+    phase: str | None = None
+    """The phase whose sub-plan this version splices in (None: a replan or another revision).
+    A phase's planning is no replan: it does not count toward ``max_replans``."""
 
 
 class StepsAdded(_Event):

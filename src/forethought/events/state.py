@@ -181,11 +181,14 @@ def _plan_revised(st: RunState, e: Any) -> None:
             old = st.retired.pop(sid, None)
             if old is not None:
                 st.steps[sid] = old
-        if old is not None and old.status != "succeeded":
-            # Kept by id but not completed: it runs again under the new plan.
+        if old is not None and old.status not in ("succeeded", "running"):
+            # Kept by id but not completed: it runs again under the new plan. A step still
+            # running goes on (a phase is spliced in while other branches run): its start is
+            # recorded, so a resume must treat it as interrupted, not as never started.
             old.status = "pending"
             old.error = old.failure_class = old.skip_reason = None
-    if not e.reason.startswith(STEPWISE_REVISION):  # a step-wise decision is no replan
+    # A phase's sub-plan and a step-wise decision are plan versions, not replans.
+    if getattr(e, "phase", None) is None and not e.reason.startswith(STEPWISE_REVISION):
         st.replans += 1
     _install_plan(st, e.plan, e.new_version, e.plan_hash)
 

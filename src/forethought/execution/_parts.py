@@ -36,6 +36,24 @@ SupervisorHook = Callable[[Event, "RunState"], Awaitable[StopRequest | None]]
 Replanner = Callable[[Plan, "RunState", Mapping[str, Any]], Awaitable[Plan | None]]
 """``(current plan, state, failure info) -> plan vN+1`` or None to give up."""
 
+
+class PhasePlanner(Protocol):
+    """Plans a phase's sub-plan when the phase becomes ready (``execution.phase_expansion``).
+
+    The executor splices the sub-plan in (``plan.phases.splice_phase``), validates the result and
+    records it as the next plan version; ``admit`` hears of that version before any of its steps
+    is considered, so the approval gate knows it (and a policy may approve it, recorded).
+    """
+
+    async def plan_phase(self, plan: Plan, step: Step, state: RunState) -> Plan:
+        """The sub-plan for phase ``step`` of ``plan`` (its ids unprefixed); raises on failure."""
+        ...
+
+    def admit(self, plan: Plan) -> None:
+        """``plan``, the version that splices a phase in, was recorded and is about to run."""
+        ...
+
+
 AgentRunner = Callable[[Step, ToolContext], Awaitable[Any]]
 """Runs an agent step (the executor model's bounded tool loop); ``ctx.extra['args']`` = args."""
 

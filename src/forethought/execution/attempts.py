@@ -287,14 +287,8 @@ def _fail(run: RunContext, step: Step, attempt: int, t0: float, failure: Failed)
 
 
 async def _call(run: RunContext, step: Step, args: dict[str, Any], ctx: ToolContext) -> Any:
-    if step.phase is not None:
-        # Phases are expanded into sub-steps before they run (plan.phases.splice_phase); the
-        # executor does not yet ask a planner for them mid-run, so one reaching here is refused.
-        raise ToolError(
-            f"phase {step.id!r} has no sub-plan; expand it into steps first "
-            "(the executor does not plan phases during a run yet)",
-            retryable=False,
-        )
+    if step.phase is not None:  # pragma: no cover - the scheduler plans phases (phase_expansion)
+        raise ToolError(f"phase {step.id!r} is planned by the scheduler, not called", retryable=False)
     if step.agent is not None:
         if run.agent_runner is None:
             raise ToolError(

@@ -22,7 +22,7 @@ from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, apply
 from forethought.execution._events import EventLog
-from forethought.execution._parts import AgentRunner, Journal, Replanner
+from forethought.execution._parts import AgentRunner, Journal, PhasePlanner, Replanner
 from forethought.execution.backends.base import Backend, LocalBackend
 from forethought.oversight.checks import Critic
 from forethought.plan.model import Plan, Step
@@ -53,6 +53,7 @@ class RunContext:
         "local_is_default",
         "max_replans",
         "own_backends",
+        "phase_planner",
         "plan",
         "plan_hash",
         "record",
@@ -83,6 +84,7 @@ class RunContext:
         record: Callable[..., Event],
         journal: Journal | None = None,
         workspace: Path | None = None,
+        phase_planner: PhasePlanner | None = None,
     ) -> None:
         self.run_id = run_id
         self.workspace = workspace
@@ -108,6 +110,7 @@ class RunContext:
         self.agent_runner = agent_runner
         self.replanner = replanner
         self.max_replans = max_replans
+        self.phase_planner = phase_planner
         self.record = record
         """``Executor.record``: agent steps get it (in ``ctx.extra``) to log their model calls."""
         self.journal = journal

@@ -56,8 +56,10 @@ from forethought.execution.attempts import Opened, Pending, attempts, quick_atte
 from forethought.execution.context import How, RunContext
 from forethought.execution.options import ExecutorOptions
 from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome
+from forethought.execution.phase_expansion import expand_phase
 from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan, Step
+from forethought.plan.phases import phase_of
 from forethought.tools._proc import ProcInfo, reap_orphans
 from forethought.tools.base import Tool, ToolSpec
 
@@ -131,8 +133,10 @@ class Executor:
             record=self.record,
             journal=opts.journal,
             workspace=opts.workspace,
+            phase_planner=opts.phase_planner,
         )
         self._control = _Control(self)
+        self._phases = _Phases(self)
         self._plan_closed = not plan_open
         self._gate: Gate = opts.gate if opts.gate is not None else ReadOnlyGate()
         self._supervisor = opts.supervisor
@@ -305,20 +309,36 @@ class Executor:
         """
         if not self._plan_closed:
             raise RuntimeError("close the streaming plan before revising it")
+        return self._revise(plan, reason)
+
+    def _revise(self, plan: Plan, reason: str, phase: str | None = None) -> str | None:
+        """``revise``; with ``phase``, ``plan`` splices that phase in (it is under way itself:
+        its worker is planning it) and the phase planner ``admit``s the version."""
         states = self.state.steps
         in_flight = {s.id for s in self._ready_q} | {o.id for o in self._parked} | set(self._tasks)
         in_flight.update(sid for queue in self._queues.values() for _, sid in queue)
         in_flight.update(sid for sid, st in states.items() if st.status == "running")
+        in_flight.discard(phase or "")
         kept = plan.step_map()
         for sid, step in self._steps.items():
             new = kept.get(sid)
-            if new == step:
+            if new == step or sid == phase:
                 continue
             if sid in in_flight:  # its outcome would land in a plan that no longer has it
                 return f"step {sid!r} is under way and the revision changes or drops it"
             if new is not None and sid in states and states[sid].status != "pending":
                 return f"step {sid!r} has already run and the revision changes it"
-        return recovery.adopt(self._run, _Control(self, frozenset(in_flight)), plan, reason)
+        if phase is None:
+            return recovery.adopt(self._run, _Control(self, frozenset(in_flight)), plan, reason)
+        planner = self._run.phase_planner
+        return recovery.adopt(
+            self._run,
+            _Control(self, frozenset(in_flight), keep_halt=True),
+            plan,
+            reason,
+            phase=phase,
+            admit=planner.admit if planner is not None else None,
+        )
 
     async def run(self) -> RunState:
         """Execute to the end (or a pause) and return the final state."""
@@ -558,6 +578,8 @@ class Executor:
                 self._emit(E.StepReady, step_id=sid)  # reviewed by a human: may run again
             elif st.status == "needs_review":
                 review = True
+            elif st.status in ("running", "cancelled") and s.phase is not None:
+                continue  # a phase being planned called nothing: it is planned again
             elif st.status in ("running", "cancelled"):
                 spec = self._specs[sid] if sid in self._specs else spec_of(self._run.tools, s)
                 if sid in self._rerun or (s.agent is None and spec is not None and spec.idempotent):
@@ -624,9 +646,10 @@ class Executor:
             # Why, when the gate says (e.g. which pinned tool changed since it was approved).
             why = getattr(self._gate, "reason_denied", {})
             reasons = "; ".join(dict.fromkeys(why[s] for s in self._blocked if s in why))
+            # The gate's reasons stay last, in parentheses: a replay reads them back from there.
             return "awaiting_approval", "approval needed for: " + ", ".join(self._blocked) + (
-                f" ({reasons})" if reasons else ""
-            )
+                self._phase_effects()
+            ) + (f" ({reasons})" if reasons else "")
         failed: list[str] = []
         unfinished: list[str] = []
         states = self.state.steps
@@ -639,6 +662,21 @@ class Executor:
         if unfinished:
             return "failed", f"{len(unfinished)} step(s) did not complete: " + ", ".join(unfinished[:10])
         return "succeeded", ""
+
+    def _phase_effects(self) -> str:
+        """For held steps a phase planned: which phase, and the calls they would make."""
+        plan = self._run.plan
+        owner = phase_of(plan) if plan is not None else {}
+        by_phase: dict[str, list[str]] = {}
+        for sid in self._blocked:
+            if sid in owner:
+                step = self._steps[sid]
+                what = f"calls {step.tool}" if step.tool is not None else "is an agent step"
+                by_phase.setdefault(owner[sid], []).append(f"{sid} {what}")
+        return "".join(
+            f"; phase {pid!r} planned side effects no earlier approval covers: " + ", ".join(calls)
+            for pid, calls in by_phase.items()
+        )
 
     def _request_stop(self, request: StopRequest) -> None:
         if self._stop is not None or self._finished:
@@ -821,6 +859,8 @@ class Executor:
                                 started = quick_attempt(run, step, tool)
                         except BaseException as exc:
                             started = self._step_broke(step, exc)
+                    elif step.phase is not None:  # planned now, while other branches run
+                        started = expand_phase(run, step, self._phases)
                     else:
                         started = attempts(run, step, self._how[sid])
                 outcome: Outcome
@@ -1018,11 +1058,15 @@ class _Control:
     surface stays what users call, and recovery's view of the scheduler is written down here.
     """
 
-    __slots__ = ("_ex", "_under_way")
+    __slots__ = ("_ex", "_keep_halt", "_under_way")
 
-    def __init__(self, ex: Executor, under_way: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, ex: Executor, under_way: frozenset[str] = frozenset(), *, keep_halt: bool = False
+    ) -> None:
         self._ex = ex
         self._under_way = under_way  # launched steps a revision keeps: not started twice
+        # A phase spliced in while a replan waits for quiescence must not lift that halt.
+        self._keep_halt = keep_halt
 
     def take_replan_requests(self) -> list[dict[str, Any]]:
         ex = self._ex
@@ -1031,7 +1075,8 @@ class _Control:
 
     def install(self, plan: Plan) -> None:
         ex = self._ex
-        ex._halted = False
+        if not self._keep_halt:
+            ex._halted = False
         ex._blocked.clear()
         ex._install(plan, self._under_way)
 
@@ -1057,6 +1102,21 @@ class _Control:
 
     def denial(self, step: Step) -> str:
         return denial_reason(self._ex._gate, step)
+
+
+class _Phases:
+    """The executor as ``phase_expansion.PhaseScheduler``."""
+
+    __slots__ = ("_ex",)
+
+    def __init__(self, ex: Executor) -> None:
+        self._ex = ex
+
+    def stopping(self) -> bool:
+        return self._ex._stop is not None or self._ex._fatal is not None
+
+    def splice_in(self, plan: Plan, phase_id: str, reason: str) -> str | None:
+        return self._ex._revise(plan, reason, phase=phase_id)
 
 
 def recorded_failure(events: Iterable[Event], plan: Plan, state: RunState) -> str | None:

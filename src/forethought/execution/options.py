@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from forethought.execution._parts import AgentRunner, Gate, Journal, Replanner, Sink, SupervisorHook
+from forethought.execution._parts import (
+    AgentRunner,
+    Gate,
+    Journal,
+    PhasePlanner,
+    Replanner,
+    Sink,
+    SupervisorHook,
+)
 from forethought.execution.backends.base import Backend
 from forethought.oversight.checks import Critic
 
@@ -34,6 +42,8 @@ class ExecutorOptions:
     approval_scope: Literal["read_only", "all"] = "all"
     replanner: Replanner | None = None
     max_replans: int = 3
+    phase_planner: PhasePlanner | None = None
+    """Plans a phase step's sub-plan when it becomes ready; without one a phase step fails."""
     supervisor: SupervisorHook | None = None
     critic: Critic | None = None
     agent_runner: AgentRunner | None = None

@@ -12,6 +12,7 @@ operations they need (install a plan, give up, reopen after a halt, ask the gate
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from forethought.errors import ToolError
@@ -61,6 +62,19 @@ class Scheduler(Protocol):
         ...
 
 
+REPLANNER_RAISED = "replanner raised: "
+"""How a ``replan_requested`` event recording that the replanner itself failed begins."""
+
+
+class RecordedReplannerError(Exception):
+    """A replanner failure served from a run's record (replay): its text is the recorded one."""
+
+
+def replanner_error_text(exc: BaseException) -> str:
+    """How a replanner's failure is told: its type and message (a recorded one verbatim)."""
+    return str(exc) if isinstance(exc, RecordedReplannerError) else f"{type(exc).__name__}: {exc}"
+
+
 async def replan(run: RunContext, scheduler: Scheduler) -> None:
     """Ask the replanner for plan vN+1 after a `replan` failure; install it or give up."""
     assert run.replanner is not None and run.plan is not None
@@ -75,7 +89,7 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
     try:
         new = await run.replanner(run.plan, run.state, info)
     except Exception as exc:
-        scheduler.give_up(f"{reason}; the replanner failed: {type(exc).__name__}: {exc}")
+        scheduler.give_up(f"{reason}; the replanner failed: {replanner_error_text(exc)}")
         return
     if new is None:
         scheduler.give_up(f"{reason}; the replanner returned no revised plan")
@@ -85,12 +99,21 @@ async def replan(run: RunContext, scheduler: Scheduler) -> None:
         scheduler.give_up(f"{reason}; {problem}")
 
 
-def adopt(run: RunContext, scheduler: Scheduler, new: Plan, reason: str) -> str | None:
+def adopt(
+    run: RunContext,
+    scheduler: Scheduler,
+    new: Plan,
+    reason: str,
+    *,
+    phase: str | None = None,
+    admit: Callable[[Plan], None] | None = None,
+) -> str | None:
     """Install ``new`` as the run's next plan version (``plan_revised``), or say why not.
 
     Steps already succeeded keep their results when the new version keeps them by id; a changed
-    step is a new call and gets a new idempotency key. Shared by the replan after a failure and
-    the coverage repair of a streamed plan.
+    step is a new call and gets a new idempotency key. Shared by the replan after a failure, the
+    coverage repair of a streamed plan and a phase's sub-plan (``phase``: its id; ``admit`` hears
+    of the recorded version before its steps are scheduled, see ``PhasePlanner.admit``).
     """
     assert run.plan is not None
     old = run.plan
@@ -116,7 +139,10 @@ def adopt(run: RunContext, scheduler: Scheduler, new: Plan, reason: str) -> str 
         plan_hash=digest,
         diff=diff.to_dict(),
         reason=reason,
+        phase=phase,
     )
+    if admit is not None:
+        admit(new)
     scheduler.install(new)
     return None
 

@@ -57,6 +57,11 @@ class AnthropicModel:
     def _sdk(self) -> Any:
         return import_extra("anthropic", f'model "{self.name}"')
 
+    def prepare(self) -> None:
+        """Import the SDK and build the client now, so the first call does not (the CLI calls
+        this before a run; the first call does the same work otherwise)."""
+        self.client()
+
     def client(self) -> Any:
         if self._client is None:
             kwargs: dict[str, Any] = {

@@ -70,6 +70,11 @@ class OpenAIModel:
     def _sdk(self) -> Any:
         return import_extra("openai", f'model "{self.name}"')
 
+    def prepare(self) -> None:
+        """Import the SDK and build the client now, so the first call does not (the CLI calls
+        this before a run; the first call does the same work otherwise)."""
+        self.client()
+
     def client(self) -> Any:
         if self._client is None:
             openai = self._sdk()

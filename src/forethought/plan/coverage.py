@@ -415,6 +415,18 @@ def _allowed(schema: Mapping[str, Any] | None) -> list[Any]:
     return out
 
 
+def _from_goal(word: str, goal_words: set[str]) -> bool:
+    """Whether ``word`` of an argument comes from the goal: one of its words, or a short code in
+    capitals that is the start of one ("EUR" for "euros"; initials are not read)."""
+    lowered = _singular(word.lower())
+    if lowered in goal_words:
+        return True
+    code = word.lower()
+    return (
+        word.isupper() and 2 <= len(word) <= 4 and any(g.startswith(code) and g != code for g in goal_words)
+    )
+
+
 def _invented(value: Any, allowed: list[Any], goal_words: set[str], goal_numbers: set[float]) -> bool:
     if value is None or isinstance(value, bool) or value in allowed:
         return False
@@ -423,8 +435,7 @@ def _invented(value: Any, allowed: list[Any], goal_words: set[str], goal_numbers
     if isinstance(value, str):
         if "${" in value and refs.find_references(value):
             return False
-        words = {_singular(w.lower()) for w in _WORD_RE.findall(value)}
-        return not words <= goal_words
+        return not all(_from_goal(w, goal_words) for w in _WORD_RE.findall(value))
     return False
 
 

@@ -156,6 +156,11 @@ def splice_phase(plan: Plan, phase_id: str, sub_plan: Plan) -> Plan:
         "output": output,
         "description": phase_step.description,
     }
+    confidence = sub_plan.metadata.get("confidence")
+    if isinstance(confidence, (int, float)) and not isinstance(confidence, bool):
+        # The planner's own confidence in this sub-plan: a policy that approves plans only when
+        # the planner was sure looks at it (the top plan's confidence says nothing about it).
+        phases[phase_id]["confidence"] = confidence
     # Validated afresh (model_copy would not): the spliced plan is a plan like any other.
     return Plan.model_validate(
         {
@@ -205,3 +210,29 @@ def phase_of(plan: Plan) -> dict[str, str]:
         for sid in info.get("steps", ()):
             out[sid] = pid
     return out
+
+
+def recorded_sub_plan(plan: Plan, phase_id: str) -> Plan:
+    """The sub-plan that was spliced into ``plan`` for phase ``phase_id`` (ids unprefixed).
+
+    Splicing it again into the version before ``plan`` gives ``plan`` back: a replay serves a
+    phase's planning from the record this way, and a review can show the sub-plan by itself.
+    """
+    info = plan.metadata.get("phases", {}).get(phase_id)
+    if info is None:
+        raise PhaseExpansionError(f"phase {phase_id!r} is not expanded in plan v{plan.version}")
+    prefix = phase_id + PHASE_SEPARATOR
+    back = {sid: sid[len(prefix) :] for sid in info.get("steps", ())}
+    steps: list[dict[str, Any]] = []
+    for sid in back:
+        s = plan.step(sid)
+        data = s.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+        data["id"] = back[sid]
+        data["args"] = _rename_refs(s.args, back)
+        # Dependencies outside the phase were inherited from the phase step when spliced.
+        data["depends_on"] = [back[d] for d in s.depends_on if d in back]
+        if s.compensate is not None:
+            data["compensate"] = {"tool": s.compensate.tool, "args": _rename_refs(s.compensate.args, back)}
+        steps.append(data)
+    metadata = {"confidence": info["confidence"]} if "confidence" in info else {}
+    return Plan.model_validate({"goal": info["goal"], "steps": steps, "metadata": metadata})

@@ -144,12 +144,18 @@ def clause_actions(goal: str) -> list[tuple[str, str]]:
     """(verb, object phrase) for each clause of ``goal`` that opens with a word asking for an
     action: not a question word, auxiliary, pronoun or determiner, and not a generic verb."""
     out: list[tuple[str, str]] = []
-    for clause in CLAUSE_SPLIT.split(goal):
+    start = 0
+    for delimiter in [*CLAUSE_SPLIT.finditer(goal), None]:
+        end = len(goal) if delimiter is None else delimiter.start()
+        clause, opens_sentence = goal[start:end], start == 0 or goal[start - 1] in ".;:!?"
+        start = end if delimiter is None else delimiter.end()
         words = clause.split()
         while words and words[0].lower() in LEAD_FILLERS:
             words = words[1:]
         if not words:
             continue
+        if words[0][:1].isupper() and not opens_sentence:
+            continue  # a capitalised word inside a sentence is a name ("Paris, Berlin and Rome together")
         verb = words[0].lower().strip("\"'?!.")
         if not verb.isalpha() or verb in NOT_ACTIONS or verb in GENERIC_VERBS:
             continue

@@ -25,6 +25,7 @@ from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
 from forethought.planning.candidates import CandidateScore, mean_logprob, score_candidate
 from forethought.planning.decompose import Slots, bind, plan_text, skeletons
+from forethought.planning.failure_policy import with_planned_failure_policy
 from forethought.planning.grammar import (
     PlanSchemaBuilder,
     goal_literals,
@@ -258,7 +259,8 @@ def parse_plan_text(
     steps = _steps_of(data)
     if steps is None:
         return None, [Problem("no_steps", 'the answer needs a "steps" list of tool calls')]
-    doc: dict[str, Any] = {"goal": goal, "steps": drop_duplicate_steps(steps, tools), "version": version}
+    planned = with_planned_failure_policy(drop_duplicate_steps(steps, tools))
+    doc: dict[str, Any] = {"goal": goal, "steps": planned, "version": version}
     meta = dict(metadata or {})
     confidence = answer_confidence(data)
     if confidence is not None:
@@ -649,7 +651,7 @@ def _assemble_replan(
     new = [s for s in steps if not (isinstance(s, dict) and s.get("id") in completed_ids)]
     doc = {
         "goal": goal,
-        "steps": kept + drop_duplicate_steps(new, tools),
+        "steps": kept + with_planned_failure_policy(drop_duplicate_steps(new, tools)),
         "version": plan.version + 1,
         "parent_version": plan.version,
         "rollback": [s.model_dump(mode="json", by_alias=True, exclude_defaults=True) for s in plan.rollback],

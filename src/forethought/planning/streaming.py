@@ -22,6 +22,7 @@ from forethought.models.pricing import price_call
 from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
 from forethought.planning._json_stream import PlanParseError, StepScanner
+from forethought.planning.failure_policy import planned_step
 from forethought.planning.planner import (
     ModelCall,
     PlannerOptions,
@@ -151,7 +152,7 @@ async def stream_plan(
 
 def _step_or_none(value: Any) -> Step | None:
     try:
-        return Step.model_validate(value)
+        return Step.model_validate(planned_step(value))
     except (ValidationError, TypeError):
         return None
 

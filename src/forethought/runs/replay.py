@@ -45,6 +45,7 @@ from forethought.execution._parts import Sink
 from forethought.execution.agent_step import AgentStepRunner
 from forethought.execution.backends.base import LocalBackend, WorkerCrashed
 from forethought.execution.executor import ApproveAll, Executor, ExecutorOptions
+from forethought.execution.recovery import REPLANNER_RAISED, RecordedReplannerError
 from forethought.models.base import ModelRequest, ModelResponse, StreamChunk
 from forethought.models.record import response_from_record
 from forethought.oversight.supervisor import Budgets
@@ -111,6 +112,10 @@ class Recording:
     initial_plan: Plan
     outcomes: dict[tuple[str, str], deque[Outcome]] = field(default_factory=dict)
     revisions: deque[Plan] = field(default_factory=deque)
+    replanner_errors: deque[str] = field(default_factory=deque)
+    """What the replanner's failures said (``replanner raised: …``), in order."""
+    phase_versions: dict[str, deque[tuple[int, Plan]]] = field(default_factory=dict)
+    """Per phase, the recorded version that spliced its sub-plan in (with its ``seq``)."""
     model_calls: list[E.ModelCalled] = field(default_factory=list)
     tool_names: set[str] = field(default_factory=set)
     executors: set[str] = field(default_factory=set)
@@ -153,7 +158,7 @@ class Recording:
         rec = cls(run_id=first_plan.run_id, initial_plan=Plan.model_validate(first_plan.plan))
         rec.streamed = is_streamed(events)
         rec._scan(events)
-        for plan in (rec.initial_plan, *rec.revisions):
+        for plan in rec.all_plans():
             for s in plan.iter_all_steps():
                 if s.tool:
                     rec.tool_names.add(s.tool)
@@ -161,6 +166,8 @@ class Recording:
                     rec.tool_names.add(s.compensate.tool)
                 if s.executor:
                     rec.executors.add(s.executor)
+                if s.phase is not None:  # validating a version checks every phase's tools
+                    rec.tool_names.update(s.phase.tools)
         return rec
 
     def _scan(self, events: Sequence[Event]) -> None:
@@ -237,10 +244,15 @@ class Recording:
             elif isinstance(e, E.CompensationFailed) and e.step_id in open_compensations:
                 open_compensations.discard(e.step_id)
                 self._add(("compensate", e.step_id), Outcome("error", e.error, "error", True, e.seq))
+            elif isinstance(e, E.PlanRevised) and e.phase is not None:
+                # A phase's version: served to the replay's phase planner at its position.
+                self.phase_versions.setdefault(e.phase, deque()).append((e.seq, Plan.model_validate(e.plan)))
             elif isinstance(e, E.PlanRevised):
                 # A streamed plan's coverage repair and a step-wise decision are re-enacted.
                 if not e.reason.startswith(("coverage repair", E.STEPWISE_REVISION)):
                     self.revisions.append(Plan.model_validate(e.plan))
+            elif isinstance(e, E.ReplanRequested) and e.reason.startswith(REPLANNER_RAISED):
+                self.replanner_errors.append(e.reason.removeprefix(REPLANNER_RAISED))
             elif isinstance(e, E.PlanProposed):
                 plan_open = False
             elif isinstance(e, E.StepReady) and plan_open and e.step_id in streamed_tools:
@@ -269,7 +281,8 @@ class Recording:
         self.outcomes.setdefault(key, deque()).append(outcome)
 
     def all_plans(self) -> list[Plan]:
-        return [self.initial_plan, *self.revisions]
+        phases = [plan for versions in self.phase_versions.values() for _, plan in versions]
+        return [self.initial_plan, *self.revisions, *phases]
 
 
 @dataclass
@@ -493,14 +506,47 @@ class RecordedCritic:
         return call.ok, call.reason
 
 
+class ReplayPhasePlanner:
+    """Serves each phase's sub-plan from the version the record spliced in for it.
+
+    It answers once the replay has emitted every event recorded before that version (the phase
+    planner's model calls, re-enacted by the director, and whatever ran meanwhile), so the
+    version lands where the record has it. A phase the record never planned fails, and the
+    replay is reported as diverged.
+    """
+
+    def __init__(self, recording: Recording) -> None:
+        self._versions = recording.phase_versions
+        self._recording = recording
+
+    async def plan_phase(self, plan: Plan, step: Step, state: RunState) -> Plan:
+        from forethought.plan.phases import recorded_sub_plan
+
+        versions = self._versions.get(step.id)
+        if not versions:
+            raise ModelError(f"the record has no sub-plan for phase {step.id!r}")
+        seq, version = versions.popleft()
+        await self._recording.at(seq)
+        return recorded_sub_plan(version, step.id)
+
+    def admit(self, plan: Plan) -> None:
+        return None  # recorded approvals are re-enacted by the director
+
+
 class ReplayReplanner:
-    """Returns the recorded plan revisions in order; ``None`` when the record has no more."""
+    """Returns the recorded plan revisions in order; then fails as the recorded replanner did, if
+    it did; ``None`` when the record has nothing more."""
 
     def __init__(self, recording: Recording) -> None:
         self._plans = deque(recording.revisions)
+        self._errors = deque(recording.replanner_errors)
 
     async def __call__(self, plan: Plan, state: RunState, failure: Mapping[str, Any]) -> Plan | None:
-        return self._plans.popleft() if self._plans else None
+        if self._plans:
+            return self._plans.popleft()
+        if self._errors:
+            raise RecordedReplannerError(self._errors.popleft())
+        return None
 
 
 class ReplayModel:
@@ -765,6 +811,7 @@ async def replay_run(
     options = ExecutorOptions(
         gate=_ReplayGate(inner_gate, real_steps, recorded),
         replanner=ReplayReplanner(recording),
+        phase_planner=ReplayPhasePlanner(recording),
         max_replans=budgets.max_replans if budgets is not None else len(recording.revisions),
         agent_runner=replay_agent_runner(
             recording,

@@ -26,6 +26,7 @@ from typing import Any
 
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
+from forethought.execution.recovery import REPLANNER_RAISED
 from forethought.oversight.supervisor import Breach, Budgets, Supervisor
 from forethought.plan.model import Plan, Step
 from forethought.planning.stepwise import STOP_PREFIX
@@ -225,7 +226,8 @@ def _is_intervention(e: Event, *, plan_open: bool) -> bool:
         case E.ModelCalled(step_id=None):
             return True  # planner calls: streamed plan, replans, coverage repairs
         case E.ReplanRequested(reason=str() as reason):
-            return reason.startswith("replanning failed")  # the replanner's own record
+            # the replanner's own record: a failed planning round, or the replanner's model failing
+            return reason.startswith(("replanning failed", REPLANNER_RAISED))
         case E.PlanRevised(reason=str() as reason):
             return reason.startswith(E.STEPWISE_REVISION)  # a step-wise decision's plan version
     return False

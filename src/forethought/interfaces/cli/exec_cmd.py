@@ -28,6 +28,7 @@ from forethought.interfaces.cli._common import (
     QUEUE_HELP,
     json_option,
     print_json,
+    settle_heap,
     tools_option,
 )
 from forethought.oversight.approvals import ApproveMode
@@ -201,6 +202,7 @@ def exec_command(
         return queue_run(plan_file, True, tools_paths, {"db": db}, approve, as_json)
     holder: list[RunResult | Agent] = []
     try:
+        settle_heap()
         eventloop.run(_execute(plan_file, tools_paths, approve, max_concurrency, db, holder, backend))
     except KeyboardInterrupt:
         # The executor recorded a resumable pause before the interrupt propagated.

@@ -19,6 +19,7 @@ import click
 
 from forethought import __version__
 from forethought.errors import ModelError, StoreError, UserError
+from forethought.interfaces.cli._common import own_process
 
 # name → "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
@@ -88,6 +89,8 @@ def cli(verbose: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """The ``forethought`` program: this process is the CLI's own (see ``settle_heap``)."""
+    own_process()
     code = run(argv)
     sys.exit(code)
 

@@ -19,6 +19,7 @@ from forethought.interfaces.cli._common import (
     json_option,
     print_json,
     run_async,
+    settle_heap,
     tools_option,
 )
 from forethought.interfaces.cli._display import (
@@ -237,6 +238,7 @@ def run(
     async def go() -> RunResult:
         async with open_agent(cfg, setup) as agent:
             holder.append(agent)
+            settle_heap(agent.model("planner"))
             if not as_json:
                 console.print(f"planning with {agent.model('planner').name} ({len(agent.tools)} tools)…")
             with Progress(console, live=interactive) as progress:

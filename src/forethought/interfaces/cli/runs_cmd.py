@@ -26,6 +26,7 @@ from forethought.interfaces.cli._common import (
     EXIT_PAUSED,
     json_option,
     print_json,
+    settle_heap,
     tools_option,
 )
 from forethought.interfaces.cli._runs_format import runs_table, show_text
@@ -364,6 +365,7 @@ def resume_command(
             return await agent.resume(run_id, on_event=None if as_json else _progress)
 
     try:
+        settle_heap()
         result = eventloop.run(go())
     except KeyboardInterrupt:
         click.echo(
@@ -473,6 +475,7 @@ def replay_command(
                     sinks=(_progress,),
                 )
 
+    settle_heap()
     result = eventloop.run(go())
     ok = result.same if not from_step else result.state.status == "succeeded"
     if as_json:

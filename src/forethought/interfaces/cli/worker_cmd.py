@@ -23,6 +23,7 @@ from forethought.interfaces.cli._common import (
     EXIT_PAUSED,
     json_option,
     print_json,
+    settle_heap,
     tools_option,
 )
 from forethought.oversight.approvals import ApproveMode
@@ -148,6 +149,7 @@ def worker(
     # SIGTERM (a service manager's stop) behaves like Ctrl-C: runs pause, leases are released.
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
+        settle_heap()
         driven = eventloop.run(w.serve())
     except KeyboardInterrupt:
         click.echo("worker: stopped; runs in progress were paused and queued again", err=True)
