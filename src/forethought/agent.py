@@ -262,6 +262,8 @@ class Agent:
         stream: bool = False,
         force: bool = False,
         queue: bool = False,
+        planning: str = "dag",
+        max_steps: int | None = None,
     ) -> RunResult:
         """Plan (unless given a plan), review, execute. ``approve`` is the non-interactive policy:
         ``read_only`` runs read-only steps and pauses for the rest; ``all`` approves everything
@@ -281,7 +283,11 @@ class Agent:
         ``running`` (queued). Needs a store that has a run queue (PostgreSQL).
 
         A given plan is validated against this agent's tools, unless it comes as ``Validated``
-        (``plan.files.load_validated_plan``) for this very plan object and equal tool specs."""
+        (``plan.files.load_validated_plan``) for this very plan object and equal tool specs.
+
+        ``planning``: ``dag`` (a whole plan first, the default), ``stepwise`` (one next step at
+        a time with the results so far in view, at most ``max_steps`` or ``budgets.max_steps``
+        steps: ``execution.stepwise``) or ``auto`` (``planning.stepwise.choose_planning``)."""
         receipt = goal_or_plan if isinstance(goal_or_plan, Validated) else None
         # A goal that redaction changes makes a new plan object: the receipt no longer holds.
         given: str | Plan = goal_or_plan.plan if isinstance(goal_or_plan, Validated) else goal_or_plan
@@ -292,6 +298,14 @@ class Agent:
             incapable = self._incapable(goal_or_plan, approve, run_config)
             if incapable is not None:
                 return incapable
+            if planning != "dag":
+                from forethought._stepwise_run import stepwise_execution
+
+                start, run_config = stepwise_execution(
+                    self, goal_or_plan, approve, planning, max_steps, run_config, force, queue
+                )
+                if start is not None:
+                    return await self._execute(start, on_event)
         if stream and isinstance(goal_or_plan, str) and reviewer is None and approve != "none":
             return await self._execute(self._streamed(goal_or_plan, approve, run_config, force), on_event)
         run_id = uuid.uuid4().hex[:12]
@@ -639,6 +653,7 @@ class Agent:
                 on_executor=on_executor,
                 owner=start.owner,
                 backend_factories=self._backend_factories(),
+                plan_open=start.plan_open,
                 **lease,
             )
         if store is None:
@@ -815,7 +830,9 @@ class Agent:
             owner=owner,
             lease_ttl_s=lease_ttl_s,
         )
-        return await self._execute(start, on_event)
+        from forethought._stepwise_run import if_stepwise
+
+        return await self._execute(if_stepwise(self, start), on_event)
 
     async def approve(
         self,

@@ -67,6 +67,12 @@ class PlanApproved(_Event):
     steps: list[str] = Field(default_factory=list)  # non-empty: an execution-time confirmation
 
 
+# The ``reason`` of a ``plan_revised`` that grows a step-wise plan by one decided step
+# (``execution.stepwise``): a plan version, but not a replan (it does not count toward
+# ``max_replans``).
+STEPWISE_REVISION = "step-wise decision"
+
+
 class PlanRevised(_Event):
     kind: Literal["plan_revised"] = "plan_revised"
     old_version: int

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from forethought.events.kinds import Event, RunStatus, StepStatus
+from forethought.events.kinds import STEPWISE_REVISION, Event, RunStatus, StepStatus
 
 TERMINAL_STEP_STATUSES: frozenset[str] = frozenset(
     {"succeeded", "failed", "skipped", "cancelled", "needs_review"}
@@ -187,7 +187,8 @@ def _plan_revised(st: RunState, e: Any) -> None:
             # recorded, so a resume must treat it as interrupted, not as never started.
             old.status = "pending"
             old.error = old.failure_class = old.skip_reason = None
-    if getattr(e, "phase", None) is None:
+    # A phase's sub-plan and a step-wise decision are plan versions, not replans.
+    if getattr(e, "phase", None) is None and not e.reason.startswith(STEPWISE_REVISION):
         st.replans += 1
     _install_plan(st, e.plan, e.new_version, e.plan_hash)
 

@@ -218,6 +218,11 @@ class Executor:
         """All events of this execution in order, from the first, until ``run_finished``."""
         return self._stream()
 
+    @property
+    def stopping(self) -> bool:
+        """A stop was requested or the run is over: collaborators add nothing more to it."""
+        return self._stop is not None or self._finished
+
     def summary(self) -> dict[str, Any]:
         deps = {s.id: s.all_dependencies() for s in self._steps.values()}
         return run_summary(self.state, deps)
@@ -260,16 +265,22 @@ class Executor:
                 self._enqueue_or_launch(sid)
         self._poke()
 
-    def close_plan(self, rollback: Sequence[Step] = (), *, release: bool = True) -> Plan:
+    def close_plan(self, rollback: Sequence[Step] = (), *, release: bool = True, version: int = 1) -> Plan:
         """Mark a streaming plan complete; steps needing approval may be considered from now on
         (at once, or with ``release=False`` only at the next ``reconsider``, so the caller can
-        revise or stop the plan first)."""
+        revise or stop the plan first). ``version``: the complete plan's version number (a
+        step-wise plan is closed at the version of its last decision)."""
         if self._plan_closed:
             raise RuntimeError("the plan is already closed")
         self._plan_closed = True
         base = self._run.plan
         steps = (*(base.steps if base else ()), *self._streamed)
-        plan = Plan(goal=self._goal, steps=steps, rollback=tuple(rollback) or (base.rollback if base else ()))
+        plan = Plan(
+            goal=self._goal,
+            steps=steps,
+            rollback=tuple(rollback) or (base.rollback if base else ()),
+            version=version,
+        )
         self._run.plan = plan
         if self._started:
             data, digest = plan_record(plan)

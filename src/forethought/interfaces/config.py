@@ -59,6 +59,12 @@ _SPEC: dict[str, tuple[Any, str, type, str]] = {
     ),
     "workspace": (".", "FORETHOUGHT_WORKSPACE", str, "root the built-in file tools are confined to"),
     "max_concurrency": (8, "FORETHOUGHT_MAX_CONCURRENCY", int, "steps running at once"),
+    "planning": (
+        "dag",
+        "FORETHOUGHT_PLANNING",
+        str,
+        "dag (whole plan first) | stepwise (one next step at a time, results in view) | auto",
+    ),
     "max_replans": (3, "FORETHOUGHT_MAX_REPLANS", int, "plan revisions per run"),
     "max_steps": (None, "FORETHOUGHT_MAX_STEPS", int, "step attempts per run"),
     "max_tokens": (None, "FORETHOUGHT_MAX_TOKENS", int, "model tokens per run"),

@@ -140,7 +140,18 @@ class Recording:
 
     @classmethod
     def from_events(cls, events: Sequence[Event]) -> Recording:
-        first_plan = next((e for e in events if isinstance(e, E.PlanProposed)), None)
+        first_plan: E.PlanProposed | E.PlanRevised | None = next(
+            (e for e in events if isinstance(e, E.PlanProposed)), None
+        )
+        if first_plan is None:  # a step-wise run stopped (a budget) before its plan was closed
+            first_plan = next(
+                (
+                    e
+                    for e in reversed(events)
+                    if isinstance(e, E.PlanRevised) and e.reason.startswith(E.STEPWISE_REVISION)
+                ),
+                None,
+            )
         if first_plan is None:
             run = events[0].run_id if events else "?"
             raise UserError(f"run {run} has no recorded plan, so it cannot be replayed")
@@ -237,7 +248,8 @@ class Recording:
                 # A phase's version: served to the replay's phase planner at its position.
                 self.phase_versions.setdefault(e.phase, deque()).append((e.seq, Plan.model_validate(e.plan)))
             elif isinstance(e, E.PlanRevised):
-                if not e.reason.startswith("coverage repair"):  # a streamed plan's: re-enacted
+                # A streamed plan's coverage repair and a step-wise decision are re-enacted.
+                if not e.reason.startswith(("coverage repair", E.STEPWISE_REVISION)):
                     self.revisions.append(Plan.model_validate(e.plan))
             elif isinstance(e, E.ReplanRequested) and e.reason.startswith(REPLANNER_RAISED):
                 self.replanner_errors.append(e.reason.removeprefix(REPLANNER_RAISED))

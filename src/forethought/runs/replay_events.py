@@ -29,6 +29,7 @@ from forethought.events.kinds import Event
 from forethought.execution.recovery import REPLANNER_RAISED
 from forethought.oversight.supervisor import Breach, Budgets, Supervisor
 from forethought.plan.model import Plan, Step
+from forethought.planning.stepwise import STOP_PREFIX
 
 # Fields that measure time, not behaviour. ``retry_in_s`` carries the retry policy's random
 # jitter, drawn afresh by each execution.
@@ -227,6 +228,8 @@ def _is_intervention(e: Event, *, plan_open: bool) -> bool:
         case E.ReplanRequested(reason=str() as reason):
             # the replanner's own record: a failed planning round, or the replanner's model failing
             return reason.startswith(("replanning failed", REPLANNER_RAISED))
+        case E.PlanRevised(reason=str() as reason):
+            return reason.startswith(E.STEPWISE_REVISION)  # a step-wise decision's plan version
     return False
 
 
@@ -373,10 +376,14 @@ class Director:
             case E.StepsAdded():
                 ex.extend([Step.model_validate(s) for s in due.steps])
             case E.PlanProposed():
-                rollback = Plan.model_validate(due.plan).rollback
-                ex.close_plan(rollback=rollback, release=False)
+                closed = Plan.model_validate(due.plan)
+                ex.close_plan(rollback=closed.rollback, release=False, version=closed.version)
                 self.plan_open = False
                 self._closing = True
+            case E.PlanApproved() if self.plan_open:
+                # A step-wise decision's approval: its step may start now, as it did live.
+                ex.record(E.PlanApproved, **event_fields(due))
+                ex.reconsider()
             case E.PlanValidated():
                 ex.record(E.PlanValidated, **event_fields(due))
                 if due.problems:
@@ -433,6 +440,10 @@ class Director:
             and final.reason.startswith("plan does not cover the goal")
         ):
             self.executor.stop("awaiting_approval", final.reason)
+            return
+        if final is not None and final.status != "succeeded" and final.reason.startswith(STOP_PREFIX):
+            # A step-wise run's driver closed the plan and stopped the run there.
+            self.executor.stop(final.status, final.reason)
             return
         self.executor.reconsider()
 

@@ -64,8 +64,12 @@ async def resume_run(
     on_commit: OnCommit | None = None,
     on_executor: Callable[[Executor], None] | None = None,
     backend_factories: Mapping[str, Callable[[], Backend]] | None = None,
+    plan_open: bool = False,
 ) -> RunState:
     """Continue a stored run: completed steps keep their outputs and are never run again.
+
+    ``plan_open``: the plan grows while the run goes on (a step-wise run: the caller extends
+    and closes it, ``execution.stepwise``).
 
     Raises ``LeaseHeld`` when another live process is driving the run.
     """
@@ -132,6 +136,7 @@ async def resume_run(
             lease_ttl_s=lease_ttl_s,
             on_executor=on_executor,
             backend_factories=backend_factories,
+            plan_open=plan_open,
         )
     finally:
         # execute_recorded released it already on the normal path; this covers early errors.

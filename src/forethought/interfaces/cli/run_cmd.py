@@ -193,6 +193,18 @@ def _final_steps(result: RunResult) -> list[str]:
     help="Run a plan the goal coverage check says misses the goal (recorded in the run).",
 )
 @click.option("--queue", is_flag=True, help=QUEUE_HELP)
+@click.option(
+    "--planning",
+    type=click.Choice(["dag", "stepwise", "auto"]),
+    help="dag: plan the whole DAG first (default); stepwise: the planner picks one next step at a "
+    "time, seeing the results so far (needs --yes or --yes-all); auto: stepwise when the goal's "
+    "later steps depend on earlier results (if / depending on / until / named in …), else dag.",
+)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(1, 1000),
+    help="Step cap of a step-wise run (default: budgets max_steps, else 10).",
+)
 @json_option
 def run(
     goal: str,
@@ -203,6 +215,8 @@ def run(
     no_stream: bool,
     force: bool,
     queue: bool,
+    planning: str | None,
+    max_steps: int | None,
     **flags: Any,
 ) -> int:
     """Plan GOAL, review and approve the plan, execute it with live progress."""
@@ -236,6 +250,8 @@ def run(
                     run_config={"setup": setup},
                     stream=not no_stream,
                     force=force,
+                    planning=planning or cfg.planning,
+                    max_steps=max_steps,
                 )
 
     try:
