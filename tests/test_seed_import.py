@@ -370,3 +370,11 @@ def test_a_bad_task_is_reported_at_its_line(tmp_path: Path) -> None:
         load_validated_plan(path, {})
     assert str(caught.value).startswith(f"{path}:5:")
     assert "executor" in str(caught.value)
+
+
+def test_a_tool_less_step_with_arguments_that_are_no_mapping_is_reported_not_raised() -> None:
+    from forethought.plan.files import check_data
+
+    plan, problems = check_data({"goal": "g", "steps": [{"tool": None, "args": True}]}, {})
+    assert plan is None and problems
+    assert any("args" in str(p) for p in problems), problems

@@ -224,7 +224,9 @@ def _import_step(raw: Any, fallback_id: str, tools: Mapping[str, ToolSpec] | Non
         if explicit_none:
             # The input (with `{step_N_result}` references resolved) is what the model sees;
             # an empty tool list keeps the step from calling anything, as the seed's executor.
-            step["args"] = {**(step.get("args") or {}), "tools": []}
+            args = step.get("args")
+            if args is None or isinstance(args, dict):  # anything else: the validator names it
+                step["args"] = {**(args or {}), "tools": []}
     step.setdefault("id", fallback_id)
     if "args" in step:
         step["args"] = refs.import_foreign(step["args"])
