@@ -57,20 +57,7 @@ async def run_goal(
         async with asyncio.timeout(plan_limit_s):
             result = await make_plan(goal.text, specs, model, options=ROWS[row])
     except TimeoutError:  # counted as neither valid nor achieved; tokens of the cut call unknown
-        return {
-            "toolset": toolset.name,
-            "goal": goal.text,
-            "valid": False,
-            "achieved": False,
-            "status": None,
-            "seconds": round(time.perf_counter() - start, 2),
-            "calls": None,
-            "tokens": None,
-            "model_filled": None,
-            "error": f"planning took longer than {plan_limit_s:.0f} s",
-            "plan": None,
-            "problems": [],
-        }
+        return timed_out(toolset, goal, start, f"planning took longer than {plan_limit_s:.0f} s")
     elapsed = time.perf_counter() - start
     status, error = None, None
     if result.ok and result.plan is not None:
@@ -117,20 +104,25 @@ async def run_limited(
         async with asyncio.timeout(goal_limit_s):
             return await run_goal(model, toolset, goal, row, root, plan_limit_s)
     except TimeoutError:  # the plan limit did not fire: the time went to the run (or a replan)
-        return {
-            "toolset": toolset.name,
-            "goal": goal.text,
-            "valid": False,
-            "achieved": False,
-            "status": None,
-            "seconds": round(time.perf_counter() - start, 2),
-            "calls": None,
-            "tokens": None,
-            "model_filled": None,
-            "error": f"planning and running took longer than {goal_limit_s:.0f} s",
-            "plan": None,
-            "problems": [],
-        }
+        return timed_out(toolset, goal, start, f"planning and running took longer than {goal_limit_s:.0f} s")
+
+
+def timed_out(toolset: ToolSet, goal: Any, start: float, error: str) -> dict[str, Any]:
+    """The row of a goal a time limit cut off: neither valid nor achieved, nothing measured."""
+    return {
+        "toolset": toolset.name,
+        "goal": goal.text,
+        "valid": False,
+        "achieved": False,
+        "status": None,
+        "seconds": round(time.perf_counter() - start, 2),
+        "calls": None,
+        "tokens": None,
+        "model_filled": None,
+        "error": error,
+        "plan": None,
+        "problems": [],
+    }
 
 
 async def run_row(

@@ -24,9 +24,14 @@ from typing import Any
 PLANNED_ON_FAILURE = "replan"
 
 
+def is_embedded(model_name: str) -> bool:
+    """Whether ``model_name`` (``provider:model``) is the embedded model."""
+    return model_name.split(":", 1)[0] == "local"
+
+
 def planned_failure_policy(model_name: str) -> str:
     """What a step planned by ``model_name`` does on failure when the model does not say."""
-    return "abort" if model_name.split(":", 1)[0] == "local" else PLANNED_ON_FAILURE
+    return "abort" if is_embedded(model_name) else PLANNED_ON_FAILURE
 
 
 def with_planned_failure_policy(steps: Sequence[Any], policy: str = PLANNED_ON_FAILURE) -> list[Any]:

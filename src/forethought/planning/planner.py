@@ -27,6 +27,7 @@ from forethought.planning.candidates import CandidateScore, mean_logprob, score_
 from forethought.planning.decompose import Slots, bind, plan_text, skeletons
 from forethought.planning.failure_policy import (
     PLANNED_ON_FAILURE,
+    is_embedded,
     planned_failure_policy,
     with_planned_failure_policy,
 )
@@ -135,7 +136,7 @@ class PlanResult:
 
 
 def _is_local(model: Model) -> bool:
-    return model.name.split(":", 1)[0] == "local"
+    return is_embedded(model.name)
 
 
 def _max_steps(opts: PlannerOptions, model: Model) -> int:
