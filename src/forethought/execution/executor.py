@@ -532,7 +532,8 @@ class Executor:
                 )
         # Prior events that only planned, validated and approved the plan (the Agent's) start a
         # fresh run: nothing was called, so no process to reap and nothing to review. (With
-        # write-ahead no tool runs before its start is recorded.)
+        # write-ahead no tool runs before its start is recorded, except an idempotent one
+        # (``_may_call``), which may simply be called again.)
         self._base_seq = self._run.seq - 1
         fresh = plan is not None and self._plan_closed and (not self._resuming or self._nothing_ran(plan))
         resuming = self._resuming and not fresh
