@@ -175,7 +175,7 @@ class Executor:
         # resume makes again with the same idempotency key.
         self._early: set[str] = set()
         self._done_seq: dict[str, int] = {}  # step → a seq covering its ``step_succeeded``
-        self._base_seq = -1  # the last event ``_begin`` emitted (run start, plan, approval)
+        self._base_seq = -1  # the last event ``_begin`` emitted (see ``run``)
         self._cancelling = False  # a halt cancelled the running steps
         self._workers: set[asyncio.Task[None]] = set()
         self._unstarted: set[asyncio.Task[None]] = set()  # spawned workers not yet running
@@ -361,6 +361,9 @@ class Executor:
             pumps.append(asyncio.create_task(self._pump_supervisor(), name="supervisor"))
         try:
             self._begin()
+            # Everything ``_begin`` recorded — the run's start, plan and approval, and on a resume
+            # the reviewed, retried and skipped steps — is durable before an early call.
+            self._base_seq = self._run.seq - 1
             if self._run.journal is not None and len(self._ready_q) > 1:
                 # A worker per ready step now, not one that hands the rest on when its first
                 # step waits for the journal (a loop turn later): every first step's start then
@@ -534,7 +537,6 @@ class Executor:
         # fresh run: nothing was called, so no process to reap and nothing to review. (With
         # write-ahead no tool runs before its start is recorded, except an idempotent one
         # (``_may_call``), which may simply be called again.)
-        self._base_seq = self._run.seq - 1
         fresh = plan is not None and self._plan_closed and (not self._resuming or self._nothing_ran(plan))
         resuming = self._resuming and not fresh
         if resuming:
@@ -944,11 +946,12 @@ class Executor:
 
         Always once its ``step_started`` is durable: the commit that holds it holds everything
         emitted before it. A step in ``_early`` need not wait for its own start, only for the
-        events it depends on: its dependencies' results and the run's start, plan and approval
-        (``_base_seq``). If the process dies before its start is on disk, the resumed run finds
-        the step not started — or started without a result — and calls the tool again with the
-        same idempotency key, which is what an idempotent tool is for. Every other step keeps
-        full write-ahead: a crash can never hide that it may have been called.
+        events it depends on: its dependencies' results and what ``_begin`` recorded (the run's
+        start, plan and approval; a resume's reviews and retries: ``_base_seq``). If the process
+        dies before its start is on disk, the resumed run finds the step not started — or
+        started without a result — and calls the tool again with the same idempotency key,
+        which is what an idempotent tool is for. Every other step keeps full write-ahead: a
+        crash can never hide that it may have been called.
         """
         durable = self._run.durable_seq
         if opened.seq <= durable:
