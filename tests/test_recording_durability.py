@@ -3,8 +3,9 @@ on disk. And a recorded run leaves the process's garbage collector exactly as it
 
 The crash test runs a recorded layered DAG in a child interpreter; every tool call appends its
 step id to a file the moment it is made (the outside world). The child is killed with SIGKILL at
-several points; then, for every step whose tool was called, its ``step_started`` and every one
-of its dependencies' ``step_succeeded`` must be in the database.
+several points; then, for every step whose tool was called, every one of its dependencies'
+``step_succeeded`` must be in the database, and its own ``step_started`` too unless its tool is
+idempotent.
 """
 
 from __future__ import annotations
@@ -71,6 +72,12 @@ def layered(layers: int, width: int, seed: int) -> dict[str, list[str]]:
     return deps
 
 
+def _tool_of(sid: str) -> str:
+    """The child's choice of tool: every third step of the plan (in order) is idempotent."""
+    layer, j = (int(x) for x in sid[1:].split("x"))
+    return "idem" if (layer * 20 + j) % 3 == 0 else "mark"
+
+
 def _lines(path: Path) -> list[str]:
     return path.read_text().split() if path.exists() else []
 
@@ -99,7 +106,10 @@ def test_kill_9_never_loses_an_event_a_started_tool_depended_on(
     succeeded = {e.step_id for e in events if e.kind == "step_succeeded"}  # type: ignore[union-attr]
     assert [e.seq for e in events] == list(range(len(events)))  # no gap
     for sid in called:
-        assert sid in started, f"{sid}'s tool ran but its step_started was not on disk"
+        # An idempotent tool needing no approval may be called before its own start is on disk
+        # (a resume calls it again with the same key: ``tests/test_idempotent_early_call.py``).
+        if _tool_of(sid) == "mark":
+            assert sid in started, f"{sid}'s tool ran but its step_started was not on disk"
         missing = [d for d in deps[sid] if d not in succeeded]
         assert not missing, f"{sid} ran on {missing}, whose success was not on disk"
 

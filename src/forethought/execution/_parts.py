@@ -148,7 +148,12 @@ def measured_critical_path(
         d = st.duration_s
         if d is not None:
             durations[sid] = d
-    known = {sid: tuple(d for d in ds if d in deps) for sid, ds in deps.items()}
+    # Dependencies outside ``deps`` (dangling ones) are dropped; the common case keeps each
+    # tuple as it is instead of rebuilding one per step.
+    known = {
+        sid: ds if all(d in deps for d in ds) else tuple(d for d in ds if d in deps)
+        for sid, ds in deps.items()
+    }
     cp = critical_path(known, durations)
     return cp.length_s, cp.steps
 

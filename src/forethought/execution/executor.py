@@ -169,6 +169,13 @@ class Executor:
         # Released to ``_ready_q`` by ``_on_durable`` (their tools are called then), or stood
         # down by a halt.
         self._parked: deque[Opened] = deque()
+        # With a journal: quick steps of an idempotent tool that needs no approval, which may be
+        # called before their own ``step_started`` is durable — once everything they depend on
+        # is (see ``_may_call``). A crash before that start lands loses only a call that a
+        # resume makes again with the same idempotency key.
+        self._early: set[str] = set()
+        self._done_seq: dict[str, int] = {}  # step → a seq covering its ``step_succeeded``
+        self._base_seq = -1  # the last event ``_begin`` emitted (see ``run``)
         self._cancelling = False  # a halt cancelled the running steps
         self._workers: set[asyncio.Task[None]] = set()
         self._unstarted: set[asyncio.Task[None]] = set()  # spawned workers not yet running
@@ -354,6 +361,9 @@ class Executor:
             pumps.append(asyncio.create_task(self._pump_supervisor(), name="supervisor"))
         try:
             self._begin()
+            # Everything ``_begin`` recorded — the run's start, plan and approval, and on a resume
+            # the reviewed, retried and skipped steps — is durable before an early call.
+            self._base_seq = self._run.seq - 1
             if self._run.journal is not None and len(self._ready_q) > 1:
                 # A worker per ready step now, not one that hands the rest on when its first
                 # step waits for the journal (a loop turn later): every first step's start then
@@ -438,6 +448,13 @@ class Executor:
             direct, limit_s, _ = placed[1]
             if direct is not None and limit_s is None and s.check is None:
                 self._quick[sid] = direct  # see attempts.quick_attempt
+                # Only the steps of a closed plan given at the start: one added later (a phase's,
+                # a streamed one, a revised plan's) may depend on events after ``_base_seq``
+                # that no dependency's result covers.
+                spec = placed[0]
+                at_start = self._plan_closed and not self._started
+                if at_start and not gated and spec is not None and spec.idempotent:
+                    self._early.add(sid)
 
     def _link(self, steps: Iterable[Step], under_way: frozenset[str] = frozenset()) -> None:
         """Wire dependency counters for ``steps`` and launch those already satisfiable."""
@@ -480,7 +497,7 @@ class Executor:
     def _install(self, plan: Plan, under_way: frozenset[str] = frozenset()) -> None:
         """Switch to ``plan``; steps ``under_way`` (launched, unchanged) are not started again."""
         self._steps, self._specs, self._dependents, self._waiting = {}, {}, {}, {}
-        self._how, self._quick = {}, {}
+        self._how, self._quick, self._early = {}, {}, set()
         self._add_steps(plan.steps)
         self._link(plan.steps, under_way)
 
@@ -518,7 +535,8 @@ class Executor:
                 )
         # Prior events that only planned, validated and approved the plan (the Agent's) start a
         # fresh run: nothing was called, so no process to reap and nothing to review. (With
-        # write-ahead no tool runs before its start is recorded.)
+        # write-ahead no tool runs before its start is recorded, except an idempotent one
+        # (``_may_call``), which may simply be called again.)
         fresh = plan is not None and self._plan_closed and (not self._resuming or self._nothing_ran(plan))
         resuming = self._resuming and not fresh
         if resuming:
@@ -857,9 +875,12 @@ class Executor:
                             if journal:  # record the start; the call waits for the journal
                                 opened = quick_open(run, step)
                                 if type(opened) is Opened:
-                                    self._park(opened)
-                                    continue
-                                started = opened  # type: ignore[assignment]
+                                    if not self._may_call(opened):
+                                        self._park(opened)
+                                        continue
+                                    started = quick_call(run, step, tool, opened)
+                                else:
+                                    started = opened  # type: ignore[assignment]
                             else:
                                 started = quick_attempt(run, step, tool)
                         except BaseException as exc:
@@ -902,6 +923,8 @@ class Executor:
                 if self._limited:
                     self._release_limit(step)
                 if outcome is SUCCEEDED:
+                    if journal:  # its ``step_succeeded`` is the latest event, or before it
+                        self._done_seq[sid] = run.seq - 1
                     dependents = self._dependents.get(sid)
                     if dependents:
                         self._after_success(dependents)
@@ -917,6 +940,30 @@ class Executor:
                 self._spawn_workers(1)
 
     # ------------------------------------------------------------------ write-ahead (journal)
+
+    def _may_call(self, opened: Opened) -> bool:
+        """Whether an opened quick attempt's tool may be called now (with a journal).
+
+        Always once its ``step_started`` is durable: the commit that holds it holds everything
+        emitted before it. A step in ``_early`` need not wait for its own start, only for the
+        events it depends on: its dependencies' results and what ``_begin`` recorded (the run's
+        start, plan and approval; a resume's reviews and retries: ``_base_seq``). If the process
+        dies before its start is on disk, the resumed run finds the step not started — or
+        started without a result — and calls the tool again with the same idempotency key,
+        which is what an idempotent tool is for. Every other step keeps full write-ahead: a
+        crash can never hide that it may have been called.
+        """
+        durable = self._run.durable_seq
+        if opened.seq <= durable:
+            return True
+        if opened.id not in self._early:
+            return False
+        need, done = self._base_seq, self._done_seq
+        for d in opened.step.all_dependencies():
+            seq = done.get(d, -1)  # -1: succeeded in an earlier execution, read from the store
+            if seq > need:
+                need = seq
+        return need <= durable
 
     def _park(self, opened: Opened) -> None:
         """Hold an opened quick attempt until its ``step_started`` is durable."""

@@ -31,11 +31,46 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor  # imported now, not at the first commit
 
 from forethought.errors import StoreError
-from forethought.events.kinds import Event, event_to_json
+from forethought.events.kinds import Event, StepStarted, StepSucceeded, event_to_json
 from forethought.oversight.redaction import Redactor, default_redactor
 from forethought.runs.store.base import LeaseLost, Store
 
 _log = logging.getLogger(__name__)
+
+# The two events of every step: their JSON starts with the structural fields, ``kind`` last of
+# them (``tests/test_recorder_screen.py`` checks the field order of both classes).
+_KIND_FIRST_AFTER_BASE = (StepStarted, StepSucceeded)
+_KIND_FIELD = ',"kind":"'
+
+
+def payload_text(event: Event, body: str) -> str:
+    """What of ``body`` (``event``'s JSON) the secret screen must read: all but its structural
+    fields (run id, seq, ts, plan version, kind) for the two per-step events, else all of it.
+
+    What the redactor may rewrite (payload values and keys) lies wholly after the cut, so an
+    event the full walk would change has an anchor there too; an anchor in the structural fields
+    (a run id with ``api`` in it) only sent a clean event through the walk to come out as it
+    went in. Screening the payload alone roughly halves the screen of a step's two events (each
+    anchor is one substring search over the text).
+    """
+    if type(event) not in _KIND_FIRST_AFTER_BASE:
+        return body
+    # Inside a JSON string every ``"`` is escaped, so the first ``,"kind":"`` is the field itself.
+    at = body.find(_KIND_FIELD)
+    end = body.find('"', at + len(_KIND_FIELD)) if at >= 0 else -1
+    return body[end + 1 :] if end >= 0 else body
+
+
+def redacted_json(redactor: Redactor, event: Event) -> tuple[Event, str]:
+    """``event`` without secrets, and its JSON: the one serialization the screen reads and the
+    store keeps (a second only when something was redacted)."""
+    body = event_to_json(event)
+    if redactor.might_contain_secret(payload_text(event, body)):
+        clean = redactor.redact_event(event)
+        if clean is not event:
+            return clean, event_to_json(clean)
+    return event, body
+
 
 OnCommit = Callable[[Sequence[Event]], None]
 Durable = Callable[[int], None]
@@ -90,13 +125,10 @@ class Recorder:
         ``redacted``: the caller removed secrets already (the ``Agent``'s pre-execution events).
         """
         self._check()
-        body = event_to_json(event)
         if self._redact and not redacted:
-            redactor = self._redactor or default_redactor()
-            if redactor.might_contain_secret(body):
-                clean = redactor.redact_event(event)
-                if clean is not event:
-                    event, body = clean, event_to_json(clean)
+            event, body = redacted_json(self._redactor or default_redactor(), event)
+        else:
+            body = event_to_json(event)
         self._events.append(event)
         self._bodies.append(body)
         if not self._scheduled and self._inflight is None:
