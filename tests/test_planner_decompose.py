@@ -28,7 +28,15 @@ from forethought.planning.candidates import (
     unused_outputs,
 )
 from forethought.planning.clauses import split_clauses
-from forethought.planning.decompose import bind, goal_facts, is_reader, is_writer, skeletons
+from forethought.planning.decompose import (
+    NO_REFINEMENTS,
+    Refinements,
+    bind,
+    goal_facts,
+    is_reader,
+    is_writer,
+    skeletons,
+)
 from forethought.planning.planner import PlannerOptions, make_plan
 
 
@@ -392,3 +400,51 @@ def test_how_many_counts_items_but_totals_units_of_measure() -> None:
     hours = terms("How many hours of meetings are in week.json")
     assert "total" in hours and "count" not in hours
     assert "count" in terms("how many meetings are on Monday")
+
+
+# ------------------------------------------------------------------------------ refinements
+
+
+@tool
+def vowel_position(payload: str) -> int:
+    """Where the first vowel of a payload is."""
+    return 0
+
+
+@tool
+def vowel(payload: str) -> str:
+    """The first vowel of a payload."""
+    return payload[:1]
+
+
+_VOWEL_SPECS = {**SPECS, **{t.spec.name: t.spec for t in (vowel_position, vowel)}}
+
+
+def _chain_priors(goal: str, refinements: Refinements) -> dict[tuple[str, ...], float]:
+    return {s.tools: s.prior for s in skeletons(goal, _VOWEL_SPECS, limit=50, refinements=refinements)}
+
+
+def test_name_precision_prefers_the_tool_whose_name_says_no_more_than_the_goal() -> None:
+    goal = "Find the vowel of a.txt and persist it to b.txt"
+    on = _chain_priors(goal, Refinements())
+    short, long = ("grab_text", "vowel", "persist"), ("grab_text", "vowel_position", "persist")
+    assert on[short] > on[long]
+    assert skeletons(goal, _VOWEL_SPECS, refinements=Refinements())[0].tools == short
+    # Switched off, "position" costs nothing: the two chains tie.
+    off = _chain_priors(goal, NO_REFINEMENTS)
+    assert off[short] == off[long]
+
+
+def test_name_precision_keeps_the_longer_name_when_the_goal_says_all_of_it() -> None:
+    goal = "Find the vowel position of a.txt and persist it to b.txt"
+    on = _chain_priors(goal, Refinements())
+    assert on[("grab_text", "vowel_position", "persist")] > on[("grab_text", "vowel", "persist")]
+
+
+def test_name_precision_does_not_judge_a_name_chosen_by_its_description() -> None:
+    # "Mirror" is only in reverse's description: its name's word is not held against it.
+    goal = "Mirror a.txt and persist it to b.txt"
+    assert (
+        _chain_priors(goal, Refinements())[("grab_text", "reverse", "persist")]
+        == _chain_priors(goal, NO_REFINEMENTS)[("grab_text", "reverse", "persist")]
+    )

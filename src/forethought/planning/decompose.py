@@ -62,8 +62,31 @@ from forethought.planning.grammar import (
 from forethought.tools.base import ToolSpec
 
 STEP_COST = 0.25  # prior points per step: more steps must explain more of the goal
+# Per word of a tool's name the goal does not say: a name asserts every one of its words, so
+# ``time_of_peak`` fits "the peak" worse than ``peak`` does (as much as a name match earns).
+NAME_EXTRA_COST = 0.5
 SUPERFLUOUS_COST = 1.0  # per middle step explaining nothing the others do not: more than a text fit
 _WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+@dataclass(frozen=True)
+class Refinements:
+    """Techniques added after held-out suite 5, each switchable so bench/planning can show what
+    it adds (all on by default)."""
+
+    # A tool's name words the goal does not say cost (``NAME_EXTRA_COST``), both ways of
+    # matching a name count: what the goal says and the name has, what the name says and the
+    # goal lacks.
+    name_precision: bool = True
+    # A goal word no tool explains, next to a word one does ("dairy items"), is a value to filter
+    # by: chains get a filtering step whose text parameter takes it (``value_words``).
+    value_filters: bool = True
+    # A field of an earlier record named by the goal ("the title of the recipe") may go straight
+    # to the writer, with no tool in between.
+    record_fields: bool = True
+
+
+NO_REFINEMENTS = Refinements(name_precision=False, value_filters=False, record_fields=False)
 
 
 # ------------------------------------------------------------------------------- tool roles
@@ -224,20 +247,34 @@ def _explained(
     docs: Mapping[str, set[str]],
     readers: set[str],
     names: Mapping[str, set[str]] | None = None,
+    precise: frozenset[str] = frozenset(),
 ) -> float:
     """Goal words the chain's tools explain (readers aside: they are there for the types): one
     point each, half a point more when a tool's *name* says it ("titles" for "the titles"), and
-    half a point per word of an output file's name ("total_hours.txt": what the result is)."""
+    half a point per word of an output file's name ("total_hours.txt": what the result is).
+    A tool in ``precise`` whose name shares a word with the goal loses ``NAME_EXTRA_COST`` per
+    other word of its name, one the goal does not say (name precision). A name sharing no word
+    is not judged: it was chosen by its description, and its words may be synonyms ("mean" for
+    "average") that stems cannot match."""
     goal_terms = set(terms(" ".join(facts.words)))
     out_terms = set(terms(" ".join(_name_words(o) for o in facts.outputs))) - goal_terms
     covered: set[str] = set()
     by_name: set[str] = set()
+    extra = 0
     for name in chain:
         if name not in readers:
             covered |= (goal_terms | out_terms) & docs[name]
             if names is not None:
                 by_name |= goal_terms & names[name]
-    return len(covered & goal_terms) + 0.5 * len(covered & out_terms) + 0.5 * len(by_name)
+                said = names[name] & (goal_terms | out_terms)
+                if name in precise and said:
+                    extra += len(names[name] - said)
+    return (
+        len(covered & goal_terms)
+        + 0.5 * len(covered & out_terms)
+        + 0.5 * len(by_name)
+        - NAME_EXTRA_COST * extra
+    )
 
 
 def _name_words(path: str) -> str:
@@ -269,7 +306,14 @@ def _superfluous(
     return count
 
 
-def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit: int = 8) -> list[Skeleton]:
+def skeletons(
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    *,
+    width: int = 2,
+    limit: int = 8,
+    refinements: Refinements = Refinements(),
+) -> list[Skeleton]:
     """Candidate tool chains for ``goal``, best prior first (at most ``limit``)."""
     facts = goal_facts(goal)
     index = tool_index(tools)
@@ -281,6 +325,13 @@ def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit
     formatters = [] if wants_json else [n for n, _ in index.rank(terms(goal)) if _is_formatter(tools[n])]
     readers = [n for n, _ in index.rank(terms(goal)) if is_reader(tools[n])]
     writers = [n for n, _ in index.rank(terms(goal)) if is_writer(tools[n])]
+    # Readers, writers and formatters are there for the data's types and the goal's files, not
+    # for what the goal says: their names are not held to the goal's words.
+    precise = frozenset(
+        n
+        for n, spec in tools.items()
+        if refinements.name_precision and not (is_reader(spec) or is_writer(spec) or _is_formatter(spec))
+    )
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -307,7 +358,7 @@ def skeletons(goal: str, tools: Mapping[str, ToolSpec], *, width: int = 2, limit
                     continue
                 seen.add(k)
                 prior = (
-                    _explained(k, facts, docs, set(readers), names)
+                    _explained(k, facts, docs, set(readers), names, precise)
                     - STEP_COST * len(k)
                     - SUPERFLUOUS_COST * superfluous  # a formatter put in is never superfluous
                 )
@@ -479,7 +530,14 @@ def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[s
     return list(dict.fromkeys(near or rest))
 
 
-def bind(chain: Sequence[str], goal: str, tools: Mapping[str, ToolSpec], *, typed: bool = True) -> Slots:
+def bind(
+    chain: Sequence[str],
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    *,
+    typed: bool = True,
+    refinements: Refinements = Refinements(),
+) -> Slots:
     """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
     facts = goal_facts(goal)
     if not typed:
