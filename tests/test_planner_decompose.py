@@ -448,3 +448,94 @@ def test_name_precision_does_not_judge_a_name_chosen_by_its_description() -> Non
         _chain_priors(goal, Refinements())[("grab_text", "reverse", "persist")]
         == _chain_priors(goal, NO_REFINEMENTS)[("grab_text", "reverse", "persist")]
     )
+
+
+class Book(BaseModel):
+    title: str
+    genre: str
+
+
+class Volume(BaseModel):
+    heading: str
+    chapters: list[str]
+
+
+@tool
+def list_shelf(shelf_file: str) -> list[Book]:
+    """Read the books of a shelf file."""
+    return []
+
+
+@tool
+def of_genre(books: list[Book], genre: str) -> list[Book]:
+    """Only the books that belong to the given genre."""
+    return books
+
+
+@tool
+def book_count(books: list[Book]) -> int:
+    """How many books there are."""
+    return len(books)
+
+
+@tool
+def open_volume(volume_file: str) -> Volume:
+    """Open a volume file: its heading and chapters."""
+    return Volume(heading="", chapters=[])
+
+
+@tool
+def chapter_count(volume: Volume) -> int:
+    """How many chapters a volume has."""
+    return len(volume.chapters)
+
+
+_SHELF_SPECS = {
+    t.spec.name: t.spec for t in (list_shelf, of_genre, book_count, open_volume, chapter_count, persist)
+}
+
+
+def _best_tools(goal: str, refinements: Refinements) -> list[tuple[str, dict[str, Any]]]:
+    from forethought.planning.planner import best_chain
+
+    chosen = best_chain(goal, _SHELF_SPECS, True, refinements=refinements)
+    assert chosen is not None, goal
+    return [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]]
+
+
+def test_value_words_are_unexplained_words_qualifying_an_explained_one() -> None:
+    from forethought.planning.bm25 import tool_terms
+    from forethought.planning.decompose import filter_param, value_words
+
+    docs = {n: set(tool_terms(s)) for n, s in _SHELF_SPECS.items()}
+    assert value_words(goal_facts("How many poetry books are in shelf.json? Save it to n.txt"), docs) == [
+        "poetry"
+    ]
+    assert value_words(goal_facts("Count the books of poetry in shelf.json"), docs) == ["poetry"]
+    # Not a value: a word after the noun, a pronoun, a word starting a clause, a stray word.
+    for goal in (
+        "How many books are in shelf.json? Save the answer to n.txt",
+        "Count everything in shelf.json and save it to n.txt",
+        "Tabulate books of shelf.json",
+    ):
+        assert value_words(goal_facts(goal), docs) == [], goal
+    assert filter_param(_SHELF_SPECS["of_genre"]) == "genre"
+    assert filter_param(_SHELF_SPECS["book_count"]) is None
+    assert filter_param(_SHELF_SPECS["persist"]) is None
+
+
+def test_a_value_named_bare_pulls_in_the_filter_that_takes_it() -> None:
+    goal = "How many poetry books are in shelf.json? Save the answer to n.txt"
+    steps = _best_tools(goal, Refinements())
+    assert [t for t, _ in steps] == ["list_shelf", "of_genre", "book_count", "persist"]
+    assert steps[1][1] == {"books": "${s1}", "genre": "poetry"}
+    # Switched off, the value is dropped: the count is over every book.
+    assert [t for t, _ in _best_tools(goal, NO_REFINEMENTS)] == ["list_shelf", "book_count", "persist"]
+
+
+def test_no_filter_where_the_goal_names_no_value() -> None:
+    for goal in (
+        "How many books are in shelf.json? Save the answer to n.txt",
+        "Count everything in shelf.json and save it to n.txt",
+    ):
+        assert "of_genre" not in [t for t, _ in _best_tools(goal, Refinements())], goal

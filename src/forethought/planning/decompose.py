@@ -332,6 +332,13 @@ def skeletons(
         for n, spec in tools.items()
         if refinements.name_precision and not (is_reader(spec) or is_writer(spec) or _is_formatter(spec))
     )
+    # A value of the goal no tool explains ("dairy items") is explained by a filtering step
+    # whose text parameter can take it: chains get such a step (``value_words``).
+    values = value_words(facts, docs) if refinements.value_filters else []
+    filters = [n for n, _ in index.rank(terms(goal)) if filter_param(tools[n]) is not None] if values else []
+    if filters:
+        value_terms = set(terms(" ".join(values)))
+        docs = {n: (d | value_terms if n in filters else d) for n, d in docs.items()}
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -347,6 +354,10 @@ def skeletons(
             consumer = tools[chain[0]] if chain else None
             fitting = [r for r in readers if _fits_first_need(tools[r], consumer)] or readers
             variants = [[r] * len(facts.inputs) + chain for r in fitting[:2]]
+        if not any(n in filters for n in chain):
+            variants += [
+                list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
+            ]
         for v in variants:
             key = tuple(v)
             if not key or key in seen:
@@ -409,6 +420,105 @@ def _formatted(
         want_items = item_types(_props(spec)[pname], spec.input_schema)
         if fits({"array"}, have_items, {"array"}, want_items):
             return (*chain[:-1], name, chain[-1])
+    return None
+
+
+# ------------------------------------------------------------------------------- value filters
+
+# Words that complete a verb ("add up"), and pronouns and quantifiers: never values of a field.
+_NOT_VALUES = frozenset(
+    (
+        "up",
+        "down",
+        "out",
+        "off",
+        "over",
+        "away",
+        "back",
+        "please",
+        "we",
+        "us",
+        "you",
+        "everyone",
+        "everything",
+        "everybody",
+        "anyone",
+        "anything",
+        "someone",
+        "something",
+        "nothing",
+        "per",
+        "every",
+        "other",
+        "same",
+    )
+)
+
+
+def value_words(facts: GoalFacts, docs: Mapping[str, set[str]]) -> list[str]:
+    """Goal words that look like a value to filter by: no tool of the set explains them (they
+    are data, not an action), they do not start a clause, and they qualify a word some tool
+    explains -- right before it ("dairy items", "Friday's meetings") or after it and "of" ("the
+    amount of spice"). A stray word of the sentence ("the answer", "names from") does not."""
+    known = set().union(*docs.values()) if docs else set()
+    masked = _plain(facts.goal)
+    for lit in facts.literals.strings:
+        masked = masked.replace(lit, " ")
+    tokens = [w for w in _WORDS_RE.findall(masked) if len(w) > 1]  # "Friday's" → Friday, (s)
+
+    def explained(i: int) -> bool:
+        if not 0 <= i < len(tokens):
+            return False
+        w = tokens[i].lower()
+        return w not in STOP_WORDS and w not in facts.verbs and bool(set(terms(w)) & known)
+
+    found: list[str] = []
+    for i, word in enumerate(tokens):
+        lowered = word.lower()
+        if lowered in STOP_WORDS or lowered in facts.verbs or lowered in _NOT_VALUES:
+            continue
+        if not terms(word) or set(terms(word)) & known:
+            continue
+        after_of = i >= 2 and tokens[i - 1].lower() == "of" and explained(i - 2)
+        if explained(i + 1) or after_of:
+            found.append(word)
+    return list(dict.fromkeys(found))
+
+
+def filter_param(spec: ToolSpec) -> str | None:
+    """The text parameter of a filtering tool, or None: a read-only tool taking one list and one
+    short text (not a file name, not an enum) and returning a list of the same items -- some of
+    the items, chosen by the text."""
+    req = _required(spec)
+    out = spec.output_schema
+    if spec.effect != "read_only" or len(req) != 2 or out is None or types_of(out, out) != {"array"}:
+        return None
+    lists = [p for p in req if param_types(spec, p) == {"array"}]
+    texts = [
+        p
+        for p in req
+        if param_types(spec, p) == {"string"}
+        and not is_path_param(spec, p)
+        and not any(k in (_props(spec).get(p) or {}) for k in ("enum", "const"))
+    ]
+    if len(lists) != 1 or len(texts) != 1:
+        return None
+    want_items = item_types(_props(spec)[lists[0]], spec.input_schema)
+    have_items = item_types(out, out)
+    return texts[0] if fits({"array"}, have_items, {"array"}, want_items) else None
+
+
+def _with_filter(chain: Sequence[str], name: str, tools: Mapping[str, ToolSpec]) -> tuple[str, ...] | None:
+    """``chain`` with the filter ``name`` right after the first step whose output it takes (the
+    list the goal's value picks from), or None when no step's output fits it."""
+    spec = tools[name]
+    lst = next(p for p in _required(spec) if param_types(spec, p) == {"array"})
+    want = param_types(spec, lst)
+    want_items = item_types(_props(spec)[lst], spec.input_schema)
+    for i, step in enumerate(chain):
+        whole = _output_fields(tools[step])[:1]
+        if whole and fits(whole[0].types, whole[0].items, want, want_items):
+            return (*chain[: i + 1], name, *chain[i + 1 :])
     return None
 
 
@@ -544,6 +654,9 @@ def bind(
         return _bind_untyped(chain, facts, tools)
     goal_terms = set(terms(" ".join(facts.words)))
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
+    values: list[str] = []
+    if refinements.value_filters and any(filter_param(tools[n]) is not None for n in chain):
+        values = value_words(facts, {n: set(tool_terms(spec)) for n, spec in tools.items()})
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -559,6 +672,13 @@ def bind(
             options = _param_options(
                 spec, pname, pschema, want, facts, visible, consumed, used_literals, explained
             )
+            if values and pname == filter_param(spec) and isinstance(options, list):
+                # A filter's text takes the goal's value words when it can (a literal the goal
+                # quotes or a word next to the parameter's name stays first).
+                fitting = [v for v in values if v in options]
+                options = fitting + [o for o in options if o not in fitting] if fitting else options
+                if fitting and options[0] in values:
+                    options = fitting
             if options is None:
                 continue
             if not options:
