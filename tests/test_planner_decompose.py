@@ -539,3 +539,73 @@ def test_no_filter_where_the_goal_names_no_value() -> None:
         "Count everything in shelf.json and save it to n.txt",
     ):
         assert "of_genre" not in [t for t, _ in _best_tools(goal, Refinements())], goal
+
+
+class Tome(BaseModel):
+    heading: str
+    pages: int
+    chapters: list[str]
+
+
+@tool
+def open_tome(tome_file: str) -> Tome:
+    """Open a tome file: its heading, pages and chapters."""
+    return Tome(heading="", pages=0, chapters=[])
+
+
+@tool
+def chapter_tally(tome: Tome) -> int:
+    """How many chapters a tome has."""
+    return len(tome.chapters)
+
+
+_TOME_SPECS = {t.spec.name: t.spec for t in (open_tome, chapter_tally, persist)}
+
+
+def _tome_plan(goal: str, refinements: Refinements) -> list[tuple[str, dict[str, Any]]]:
+    from forethought.planning.planner import best_chain
+
+    chosen = best_chain(goal, _TOME_SPECS, True, refinements=refinements)
+    assert chosen is not None, goal
+    return [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]]
+
+
+def test_a_field_the_goal_names_goes_straight_to_the_writer() -> None:
+    steps = _tome_plan("Find the heading of the tome in t.json and persist it to h.txt", Refinements())
+    assert steps == [
+        ("open_tome", {"tome_file": "t.json"}),
+        ("persist", {"dest": "h.txt", "payload": "${s1.heading}"}),
+    ]
+    # A number field answers "how many" by itself.
+    steps = _tome_plan("How many pages does t.json have? Persist the number to p.txt", Refinements())
+    assert [t for t, _ in steps] == ["open_tome", "persist"]
+    assert steps[1][1]["payload"].startswith("${s1.pages}")
+    # Switched off, the record goes whole to the only tool that takes it.
+    off = _tome_plan("Find the heading of the tome in t.json and persist it to h.txt", NO_REFINEMENTS)
+    assert [t for t, _ in off] == ["open_tome", "chapter_tally", "persist"]
+
+
+def test_a_list_field_the_goal_counts_still_goes_through_the_tool() -> None:
+    steps = _tome_plan("How many chapters does t.json have? Persist the number to c.txt", Refinements())
+    assert [t for t, _ in steps] == ["open_tome", "chapter_tally", "persist"]
+
+
+def test_unreferenced_fields_counts_a_named_plain_field_no_argument_takes() -> None:
+    from forethought.planning.candidates import unreferenced_fields
+
+    goal = "Find the heading of the tome in t.json and persist it to h.txt"
+    whole = plan_of(
+        ("open_tome", {"tome_file": "t.json"}),
+        ("chapter_tally", {"tome": "${s1}"}),
+        ("persist", {"dest": "h.txt", "payload": "${s2}"}),
+    )
+    field = plan_of(
+        ("open_tome", {"tome_file": "t.json"}), ("persist", {"dest": "h.txt", "payload": "${s1.heading}"})
+    )
+    assert unreferenced_fields(whole, goal, _TOME_SPECS) == 1
+    assert unreferenced_fields(field, goal, _TOME_SPECS) == 0
+    # A list field ("chapters") and a file name's words ("t.json") are not counted.
+    assert (
+        unreferenced_fields(whole, "How many chapters does t.json have? Persist it to c.txt", _TOME_SPECS)
+        == 0
+    )

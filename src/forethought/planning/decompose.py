@@ -210,6 +210,14 @@ def _output_fields(spec: ToolSpec | None) -> list[RefCandidate]:
     return reference_candidates("x", spec)
 
 
+def record_fields(spec: ToolSpec) -> list[tuple[str, frozenset[str] | None]]:
+    """The fields (name, JSON types) of the record a tool returns (none for a list or a value)."""
+    return [(c.text[2:-1].split(".", 1)[1], c.types) for c in _output_fields(spec) if "." in c.text]
+
+
+_QUANTITY_TERMS = frozenset(terms(quantity_words("how many")))
+
+
 def _fits_first_need(reader: ToolSpec, consumer: ToolSpec | None) -> bool:
     """Can the reader's output (or a field of it) feed the consumer's first data parameter?"""
     if consumer is None:
@@ -248,6 +256,7 @@ def _explained(
     readers: set[str],
     names: Mapping[str, set[str]] | None = None,
     precise: frozenset[str] = frozenset(),
+    fields: Mapping[str, list[tuple[set[str], bool]]] | None = None,
 ) -> float:
     """Goal words the chain's tools explain (readers aside: they are there for the types): one
     point each, half a point more when a tool's *name* says it ("titles" for "the titles"), and
@@ -255,13 +264,21 @@ def _explained(
     A tool in ``precise`` whose name shares a word with the goal loses ``NAME_EXTRA_COST`` per
     other word of its name, one the goal does not say (name precision). A name sharing no word
     is not judged: it was chosen by its description, and its words may be synonyms ("mean" for
-    "average") that stems cannot match."""
+    "average") that stems cannot match. With ``fields`` (a tool's output record's field names),
+    a reader explains the goal words its fields name, as a name does ("the title of the recipe"
+    is the ``title`` of what the reader returns); a named field holding a number also explains
+    the goal's words of quantity ("how many servings": the servings *are* the number)."""
     goal_terms = set(terms(" ".join(facts.words)))
     out_terms = set(terms(" ".join(_name_words(o) for o in facts.outputs))) - goal_terms
     covered: set[str] = set()
     by_name: set[str] = set()
     extra = 0
     for name in chain:
+        if fields is not None and name in readers:
+            for field_terms, numeric in fields[name]:
+                if goal_terms & field_terms:
+                    covered |= goal_terms & (field_terms | (_QUANTITY_TERMS if numeric else set()))
+                    by_name |= goal_terms & field_terms
         if name not in readers:
             covered |= (goal_terms | out_terms) & docs[name]
             if names is not None:
@@ -332,6 +349,17 @@ def skeletons(
         for n, spec in tools.items()
         if refinements.name_precision and not (is_reader(spec) or is_writer(spec) or _is_formatter(spec))
     )
+    fields = (
+        {
+            n: [
+                (set(terms(f)), bool(types and types <= {"integer", "number"}))
+                for f, types in record_fields(spec)
+            ]
+            for n, spec in tools.items()
+        }
+        if refinements.record_fields
+        else None
+    )
     # A value of the goal no tool explains ("dairy items") is explained by a filtering step
     # whose text parameter can take it: chains get such a step (``value_words``).
     values = value_words(facts, docs) if refinements.value_filters else []
@@ -369,11 +397,21 @@ def skeletons(
                     continue
                 seen.add(k)
                 prior = (
-                    _explained(k, facts, docs, set(readers), names, precise)
+                    _explained(k, facts, docs, set(readers), names, precise, fields)
                     - STEP_COST * len(k)
                     - SUPERFLUOUS_COST * superfluous  # a formatter put in is never superfluous
                 )
                 out.append(Skeleton(k, prior))
+    # A field of the record a reader returns, named by the goal ("how many servings does
+    # soup.json make"), may be the answer itself: the reader straight into the writer.
+    if fields is not None and facts.inputs and facts.outputs and writers:
+        goal_terms = set(terms(" ".join(facts.words)))
+        for r in readers:
+            direct = (*[r] * len(facts.inputs), writers[0])
+            if any(goal_terms & t for t, _ in fields[r]) and direct not in seen:
+                seen.add(direct)
+                prior = _explained(direct, facts, docs, set(readers), names, precise, fields)
+                out.append(Skeleton(direct, prior - STEP_COST * len(direct)))
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
 

@@ -497,7 +497,9 @@ def best_chain(
             continue
         tried += 1
         plan, problems = parse_plan_text(plan_text(slots.first_plan()), goal, tools)
-        score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior)
+        score = score_candidate(
+            plan, problems, goal, tools, prior=skeleton.prior, record_fields=refine.record_fields
+        )
         if plan is not None and (best is None or score < best[0]):
             best = (score, ChosenChain(skeleton.tools, slots))
     if best is None or best[0].problems or best[0].findings:
@@ -551,7 +553,15 @@ async def plan_by_decomposition(
         plan, problems = parse_plan_text(
             text, goal, tools, metadata=meta, on_failure=planned_failure_policy(model.name)
         )
-        score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior, likelihood=likelihood)
+        score = score_candidate(
+            plan,
+            problems,
+            goal,
+            tools,
+            prior=skeleton.prior,
+            likelihood=likelihood,
+            record_fields=opts.refinements.record_fields,
+        )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)
     if best is not None:
