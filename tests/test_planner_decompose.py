@@ -609,3 +609,52 @@ def test_unreferenced_fields_counts_a_named_plain_field_no_argument_takes() -> N
         unreferenced_fields(whole, "How many chapters does t.json have? Persist it to c.txt", _TOME_SPECS)
         == 0
     )
+
+
+@tool
+def missing_from(tome: Tome, books: list[Book]) -> str:
+    """The chapters of a tome that no book of a shelf covers, one per line."""
+    return ""
+
+
+_TWO_INPUT_SPECS = {
+    t.spec.name: t.spec for t in (open_tome, list_shelf, missing_from, chapter_tally, persist)
+}
+
+
+def _two_input_plan(goal: str, refinements: Refinements) -> list[tuple[str, dict[str, Any]]] | None:
+    from forethought.planning.planner import best_chain
+
+    chosen = best_chain(goal, _TWO_INPUT_SPECS, True, refinements=refinements)
+    return None if chosen is None else [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]]
+
+
+def test_two_input_files_get_a_reader_each_by_type() -> None:
+    steps = _two_input_plan(
+        "Which chapters of t.json are missing from shelf.json? Persist them to m.txt", Refinements()
+    )
+    assert steps == [
+        ("open_tome", {"tome_file": "t.json"}),
+        ("list_shelf", {"shelf_file": "shelf.json"}),
+        ("missing_from", {"tome": "${s1}", "books": "${s2}"}),
+        ("persist", {"dest": "m.txt", "payload": "${s3}"}),
+    ]
+    # Files named the other way round: each still goes to the reader whose words its name shares.
+    steps = _two_input_plan(
+        "Which chapters are missing from shelf.json for the tome t.json? Persist them to m.txt", Refinements()
+    )
+    assert steps is not None
+    assert steps[:2] == [("list_shelf", {"shelf_file": "shelf.json"}), ("open_tome", {"tome_file": "t.json"})]
+    assert steps[2] == ("missing_from", {"tome": "${s2}", "books": "${s1}"})
+    # Switched off, one reader reads both files: no plan binds without the model.
+    assert (
+        _two_input_plan(
+            "Which chapters of t.json are missing from shelf.json? Persist them to m.txt", NO_REFINEMENTS
+        )
+        is None
+    )
+
+
+def test_one_input_file_keeps_one_reader() -> None:
+    steps = _two_input_plan("How many chapters does t.json have? Persist the number to c.txt", Refinements())
+    assert steps is not None and [t for t, _ in steps] == ["open_tome", "chapter_tally", "persist"]

@@ -84,9 +84,14 @@ class Refinements:
     # A field of an earlier record named by the goal ("the title of the recipe") may go straight
     # to the writer, with no tool in between.
     record_fields: bool = True
+    # Two input files feeding a tool of two data parameters ("what pancakes.json needs and
+    # pantry.json lacks") get a reader each, chosen by type, not one reader twice.
+    reader_per_input: bool = True
 
 
-NO_REFINEMENTS = Refinements(name_precision=False, value_filters=False, record_fields=False)
+NO_REFINEMENTS = Refinements(
+    name_precision=False, value_filters=False, record_fields=False, reader_per_input=False
+)
 
 
 # ------------------------------------------------------------------------------- tool roles
@@ -228,6 +233,41 @@ def _fits_first_need(reader: ToolSpec, consumer: ToolSpec | None) -> bool:
     want = param_types(consumer, needs[0])
     want_items = item_types(_props(consumer).get(needs[0], {}), consumer.input_schema)
     return any(fits(c.types, c.items, want, want_items) for c in _output_fields(reader))
+
+
+def _readers_per_input(
+    consumer: ToolSpec, inputs: Sequence[str], readers: Sequence[str], tools: Mapping[str, ToolSpec]
+) -> list[str] | None:
+    """One reader per input file, for a consumer with a data parameter per file: each file gets
+    a reader whose whole output fits one of the parameters. Files are read in the goal's order;
+    the parameters are matched to them in the order whose readers' words best share the files'
+    names ("pantry.json" → the reader of a "pantry inventory"), ties in the parameters' order.
+    None when the consumer does not take that many data inputs or a parameter has no reader."""
+    needs = [p for p in _required(consumer) if not is_path_param(consumer, p)]
+    if len(needs) < len(inputs) or len(inputs) < 2:
+        return None
+    per_need: list[str] = []
+    for pname in needs[: len(inputs)]:
+        want = param_types(consumer, pname)
+        want_items = item_types(_props(consumer).get(pname, {}), consumer.input_schema)
+        found = [
+            r
+            for r in readers
+            if (whole := _output_fields(tools[r])[:1])
+            and fits(whole[0].types, whole[0].items, want, want_items)
+        ]
+        if not found:
+            return None
+        per_need.append(found[0])
+    if len(set(per_need)) < 2:
+        return None  # one reader serves every input: the plain rule already does this
+    file_terms = [set(terms(_name_words(f))) for f in inputs]
+
+    def overlap(order: tuple[str, ...]) -> int:
+        return sum(len(file_terms[i] & set(tool_terms(tools[r]))) for i, r in enumerate(order))
+
+    orders = list(itertools.permutations(per_need))
+    return list(max(orders, key=lambda o: (overlap(o), -orders.index(o))))
 
 
 def _clause_options(
@@ -382,6 +422,13 @@ def skeletons(
             consumer = tools[chain[0]] if chain else None
             fitting = [r for r in readers if _fits_first_need(tools[r], consumer)] or readers
             variants = [[r] * len(facts.inputs) + chain for r in fitting[:2]]
+            per_input = (
+                _readers_per_input(consumer, facts.inputs, readers, tools)
+                if refinements.reader_per_input and consumer is not None
+                else None
+            )
+            if per_input is not None:
+                variants.insert(0, per_input + chain)
         if not any(n in filters for n in chain):
             variants += [
                 list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
