@@ -266,8 +266,9 @@ def _readers_per_input(
     def overlap(order: tuple[str, ...]) -> int:
         return sum(len(file_terms[i] & set(tool_terms(tools[r]))) for i, r in enumerate(order))
 
-    orders = list(itertools.permutations(per_need))
-    return list(max(orders, key=lambda o: (overlap(o), -orders.index(o))))
+    orders: list[tuple[str, ...]] = list(itertools.permutations(per_need))
+    best = max(range(len(orders)), key=lambda i: (overlap(orders[i]), -i))
+    return list(orders[best])
 
 
 def _clause_options(
