@@ -59,8 +59,9 @@ part of the answer, so only main steps are compared with the goal.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -379,6 +380,24 @@ def _uses(values: list[Any], strings: list[str], keys: set[str], lit: GoalLitera
     return any(needle in s for s in strings)
 
 
+def _unit_of_tool(
+    lit: GoalLiteral, number: GoalLiteral | None, steps: Sequence[Step], tools: Mapping[str, ToolSpec] | None
+) -> bool:
+    """A noun after a number ("1 decimal") is used by a step that takes the number and whose
+    tool says what the number counts ("… to the given number of decimal places")."""
+    if lit.kind != "noun" or number is None or number.kind != "number" or tools is None:
+        return False
+    stem = _singular(lit.text.lower())
+    num = float(number.text)
+    for step in steps:
+        spec = tools.get(step.tool or "")
+        if spec is None or not any(_is_number(v) and float(v) == num for v in step.args.values()):
+            continue
+        if stem in (spec.description + " " + json.dumps(spec.input_schema)).lower():
+            return True
+    return False
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -460,8 +479,9 @@ def check_coverage(
     all_keys = {str(path[-1]) for s in steps for path, _ in leaves[id(s)] if len(path) > 1}
     all_keys |= {str(k) for s in steps for k in s.args}
     all_strings = _lowered(all_values)
-    for lit in literals:
-        if not _uses(all_values, all_strings, all_keys, lit):
+    for i, lit in enumerate(literals):
+        before = literals[i - 1] if i else None
+        if not _uses(all_values, all_strings, all_keys, lit) and not _unit_of_tool(lit, before, steps, tools):
             findings.append(
                 Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
             )
