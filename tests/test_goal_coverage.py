@@ -451,3 +451,11 @@ def test_a_unit_after_a_number_is_used_by_the_tool_that_counts_in_it() -> None:
     # And say what it counts: a tool whose words do not name the unit does not use it.
     other = _trim_spec().model_copy(update={"description": "Cut a number short."})
     assert ("missing_literal", "decimals") in kinds(check_coverage(good, tools={"trim_number": other}))
+
+
+def test_a_function_word_after_a_number_is_no_noun_literal() -> None:
+    texts = [
+        lit.text for lit in goal_literals("Keep the values above 80 from marks.txt and write them to hi.txt")
+    ]
+    assert "from" not in texts and "80" in texts
+    assert "widgets" in [lit.text for lit in goal_literals("order 5 widgets")]
