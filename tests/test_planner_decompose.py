@@ -519,6 +519,10 @@ def test_value_words_are_unexplained_words_qualifying_an_explained_one() -> None
         "Tabulate books of shelf.json",
     ):
         assert value_words(goal_facts(goal), docs) == [], goal
+    # A name the goal capitalizes is a value wherever it stands; "how many" is no word of its own.
+    assert value_words(goal_facts("Count the books of shelf.json bought in Oslo"), docs) == ["Oslo"]
+    no_count = {n: d for n, d in docs.items() if n not in ("book_count", "chapter_count")}
+    assert value_words(goal_facts("How many books are in shelf.json?"), no_count) == []
     assert filter_param(_SHELF_SPECS["of_genre"]) == "genre"
     assert filter_param(_SHELF_SPECS["book_count"]) is None
     assert filter_param(_SHELF_SPECS["persist"]) is None

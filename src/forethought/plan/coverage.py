@@ -22,7 +22,8 @@ about, and a one-line ``message``. Kinds:
     by what it is, to the end of its clause (``with the text|message|body X``, ``saying X``,
     ``that says X``; same exclusions); numbers; and the
     noun that follows a number (``5 widgets``), unless it is a generic unit (``lines``, ``files``,
-    ``seconds``, … see ``_GENERIC_NOUNS``) or a function word (``above 80 from a.txt``). A literal is used when it occurs, case-insensitively,
+    ``seconds``, … see ``_GENERIC_NOUNS``) or a function word (``above 80 from a.txt``). A
+    literal is used when it occurs, case-insensitively,
     in a string argument of a step (or an agent step's instruction); a number also when an
     argument equals it numerically; a noun also in its singular form or as an argument name.
 ``missing_output``
@@ -182,8 +183,35 @@ _DIR_RE = re.compile(
 _NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
 # Words after a number that are no noun of it ("above 80 from a.txt", "under 20 in b.json").
 _FUNCTION_WORDS = frozenset(
-    "from in into to of on at by for with as than then and or but per from the a an it them "
-    "is are was were be".split()
+    (
+        "from",
+        "in",
+        "into",
+        "to",
+        "of",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "as",
+        "than",
+        "then",
+        "and",
+        "or",
+        "but",
+        "per",
+        "the",
+        "a",
+        "an",
+        "it",
+        "them",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+    )
 )
 _NOUN_AFTER_NUMBER_RE = re.compile(r"\s+([A-Za-z][A-Za-z-]*)")
 _CONTENT_RE = re.compile(rf"\b(?:{_CONTENT_VERBS})\s+(.{{1,80}}?)\s+(?:to|into|in)\s+\S", re.IGNORECASE)

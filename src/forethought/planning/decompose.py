@@ -45,7 +45,16 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import goal_outputs
-from forethought.planning.bm25 import BM25, STOP_WORDS, quantity_words, terms, tool_index, tool_terms
+from forethought.planning.bm25 import (
+    BM25,
+    HOW_MANY_RE,
+    STOP_WORDS,
+    quantity_words,
+    terms,
+    tool_index,
+    tool_terms,
+)
+from forethought.planning.candidates import goal_names
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import (
     _DIR_PARAM,
@@ -347,13 +356,15 @@ def _superfluous(
     docs: Mapping[str, set[str]],
     tools: Mapping[str, ToolSpec],
     readers: set[str],
+    kept: Sequence[str] = (),
 ) -> int:
     """Middle steps (neither reading nor writing a file) that explain no goal word the rest of
-    the chain leaves unexplained: work the goal does not ask for, whatever types it fits."""
+    the chain leaves unexplained: work the goal does not ask for, whatever types it fits. A
+    step in ``kept`` (a filter taking one of the goal's values) is there for that value."""
     goal_terms = set(terms(" ".join(facts.words)))
     count = 0
     for i, name in enumerate(chain):
-        if name in readers or is_writer(tools[name]):
+        if name in readers or is_writer(tools[name]) or name in kept:
             continue
         others: set[str] = set()
         for j, other in enumerate(chain):
@@ -406,8 +417,9 @@ def skeletons(
     values = value_words(facts, docs) if refinements.value_filters else []
     filters = [n for n, _ in index.rank(terms(goal)) if filter_param(tools[n]) is not None] if values else []
     if filters:
-        value_terms = set(terms(" ".join(values)))
+        value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
         docs = {n: (d | value_terms if n in filters else d) for n, d in docs.items()}
+    quoted_values = [v for v in values if v in facts.contents] if filters else []
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -439,7 +451,7 @@ def skeletons(
             if not key or key in seen:
                 continue
             seen.add(key)
-            superfluous = _superfluous(key, facts, docs, tools, set(readers))
+            superfluous = _superfluous(key, facts, docs, tools, set(readers), filters)
             for k in (key, _formatted(key, tools, formatters)):
                 if k is None or (k != key and k in seen):
                     continue
@@ -448,6 +460,8 @@ def skeletons(
                     _explained(k, facts, docs, set(readers), names, precise, fields)
                     - STEP_COST * len(k)
                     - SUPERFLUOUS_COST * superfluous  # a formatter put in is never superfluous
+                    # A quoted value is no word of the goal's: a filter explains it by taking it.
+                    + (len(quoted_values) if any(n in filters for n in k) else 0)
                 )
                 out.append(Skeleton(k, prior))
     # A field of the record a reader returns, named by the goal ("how many servings does
@@ -545,29 +559,35 @@ def value_words(facts: GoalFacts, docs: Mapping[str, set[str]]) -> list[str]:
     """Goal words that look like a value to filter by: no tool of the set explains them (they
     are data, not an action), they do not start a clause, and they qualify a word some tool
     explains -- right before it ("dairy items", "Friday's meetings") or after it and "of" ("the
-    amount of spice"). A stray word of the sentence ("the answer", "names from") does not."""
+    amount of spice") -- or the goal capitalizes them mid-sentence ("live in Oslo"); and a
+    one-word text the goal quotes. A stray word of the sentence ("the answer", "names from")
+    does not."""
     known = set().union(*docs.values()) if docs else set()
-    masked = _plain(facts.goal)
-    for lit in facts.literals.strings:
-        masked = masked.replace(lit, " ")
-    tokens = [w for w in _WORDS_RE.findall(masked) if len(w) > 1]  # "Friday's" → Friday, (s)
+    masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
+    for lit in facts.literals.strings:  # a literal stands between words: they are not adjacent
+        masked = re.sub(rf"[\"'`“]?(?<![\w.]){re.escape(lit)}(?![\w])[\"'`”]?", " @ ", masked)
+    # "Friday's" → Friday, (s)
+    tokens = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9_-]*|@", masked) if len(w) > 1 or w == "@"]
+    names = set(goal_names(facts.goal))  # a name the goal capitalizes ("in Oslo") is a value too
 
     def explained(i: int) -> bool:
         if not 0 <= i < len(tokens):
             return False
         w = tokens[i].lower()
-        return w not in STOP_WORDS and w not in facts.verbs and bool(set(terms(w)) & known)
+        return w != "@" and w not in STOP_WORDS and w not in facts.verbs and bool(set(terms(w)) & known)
 
     found: list[str] = []
     for i, word in enumerate(tokens):
         lowered = word.lower()
-        if lowered in STOP_WORDS or lowered in facts.verbs or lowered in _NOT_VALUES:
+        if word == "@" or lowered in STOP_WORDS or lowered in facts.verbs or lowered in _NOT_VALUES:
             continue
         if not terms(word) or set(terms(word)) & known:
             continue
         after_of = i >= 2 and tokens[i - 1].lower() == "of" and explained(i - 2)
-        if explained(i + 1) or after_of:
+        if explained(i + 1) or after_of or word in names:
             found.append(word)
+    # A one-word text the goal quotes ("start with "a"") is a value as it stands.
+    found += [c for c in facts.contents if len(c.split()) == 1]
     return list(dict.fromkeys(found))
 
 
