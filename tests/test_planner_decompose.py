@@ -662,3 +662,44 @@ def test_two_input_files_get_a_reader_each_by_type() -> None:
 def test_one_input_file_keeps_one_reader() -> None:
     steps = _two_input_plan("How many chapters does t.json have? Persist the number to c.txt", Refinements())
     assert steps is not None and [t for t, _ in steps] == ["open_tome", "chapter_tally", "persist"]
+
+
+@tool
+def chapter_text(tome: Tome, chapter: str) -> str:
+    """The text of one chapter of a tome, by the chapter's name."""
+    return chapter
+
+
+_SELECT_SPECS = {t.spec.name: t.spec for t in (open_tome, chapter_text, chapter_tally, persist)}
+
+
+def test_a_value_pulls_in_a_tool_that_selects_by_it() -> None:
+    from forethought.planning.decompose import _with_selector, value_param
+    from forethought.planning.planner import best_chain
+
+    assert value_param(_SELECT_SPECS["chapter_text"]) == "chapter"
+    assert value_param(_SELECT_SPECS["chapter_tally"]) is None
+    # Put in after the step whose output it takes, where its own output goes on.
+    assert _with_selector(("open_tome", "persist"), "chapter_text", _SELECT_SPECS) == (
+        "open_tome",
+        "chapter_text",
+        "persist",
+    )
+    # Not where the next step cannot take what it returns (a text is no tome).
+    assert _with_selector(("open_tome", "chapter_tally", "persist"), "chapter_text", _SELECT_SPECS) is None
+    goal = "Persist the prologue chapter of t.json to p.txt"
+    chosen = best_chain(goal, _SELECT_SPECS, True, refinements=Refinements())
+    assert chosen is not None
+    assert chosen.slots.first_plan()["steps"][1] == {
+        "id": "s2",
+        "tool": "chapter_text",
+        "args": {"tome": "${s1}", "chapter": "prologue"},
+    }
+    # No value in the goal: the record's field goes to the writer, no selecting step.
+    chosen = best_chain(
+        "Persist the heading of t.json to p.txt", _SELECT_SPECS, True, refinements=Refinements()
+    )
+    assert chosen is not None and [s["tool"] for s in chosen.slots.first_plan()["steps"]] == [
+        "open_tome",
+        "persist",
+    ]

@@ -416,10 +416,14 @@ def skeletons(
     # whose text parameter can take it: chains get such a step (``value_words``).
     values = value_words(facts, docs) if refinements.value_filters else []
     filters = [n for n, _ in index.rank(terms(goal)) if filter_param(tools[n]) is not None] if values else []
-    if filters:
+    # Any tool that takes a short text besides its data ("the region column": a column's name)
+    # explains a value by taking it; only filters are put in where the chain lacks one.
+    takers = [n for n, spec in tools.items() if value_param(spec) is not None] if values else []
+    selectors = [n for n, _ in index.rank(terms(goal)) if n in takers and n not in filters]
+    if takers:
         value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
-        docs = {n: (d | value_terms if n in filters else d) for n, d in docs.items()}
-    quoted_values = [v for v in values if v in facts.contents] if filters else []
+        docs = {n: (d | value_terms if n in takers else d) for n, d in docs.items()}
+    quoted_values = [v for v in values if v in facts.contents] if takers else []
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -446,12 +450,16 @@ def skeletons(
             variants += [
                 list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
             ]
+        if not any(n in takers for n in chain):
+            variants += [
+                list(f) for v in list(variants) for n in selectors[:2] if (f := _with_selector(v, n, tools))
+            ]
         for v in variants:
             key = tuple(v)
             if not key or key in seen:
                 continue
             seen.add(key)
-            superfluous = _superfluous(key, facts, docs, tools, set(readers), filters)
+            superfluous = _superfluous(key, facts, docs, tools, set(readers), takers)
             for k in (key, _formatted(key, tools, formatters)):
                 if k is None or (k != key and k in seen):
                     continue
@@ -461,7 +469,7 @@ def skeletons(
                     - STEP_COST * len(k)
                     - SUPERFLUOUS_COST * superfluous  # a formatter put in is never superfluous
                     # A quoted value is no word of the goal's: a filter explains it by taking it.
-                    + (len(quoted_values) if any(n in filters for n in k) else 0)
+                    + (len(quoted_values) if any(n in takers for n in k) else 0)
                 )
                 out.append(Skeleton(k, prior))
     # A field of the record a reader returns, named by the goal ("how many servings does
@@ -591,6 +599,22 @@ def value_words(facts: GoalFacts, docs: Mapping[str, set[str]]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def value_param(spec: ToolSpec) -> str | None:
+    """The one short-text parameter of a read-only tool that also takes data: the value it
+    selects, filters or looks up by (a column's name, a category). None for any other tool."""
+    if spec.effect != "read_only":
+        return None
+    req = _required(spec)
+    texts = [
+        p
+        for p in req
+        if param_types(spec, p) == {"string"}
+        and not is_path_param(spec, p)
+        and not any(k in (_props(spec).get(p) or {}) for k in ("enum", "const"))
+    ]
+    return texts[0] if len(texts) == 1 and len(req) >= 2 else None
+
+
 def filter_param(spec: ToolSpec) -> str | None:
     """The text parameter of a filtering tool, or None: a read-only tool taking one list and one
     short text (not a file name, not an enum) and returning a list of the same items -- some of
@@ -612,6 +636,29 @@ def filter_param(spec: ToolSpec) -> str | None:
     want_items = item_types(_props(spec)[lists[0]], spec.input_schema)
     have_items = item_types(out, out)
     return texts[0] if fits({"array"}, have_items, {"array"}, want_items) else None
+
+
+def _with_selector(chain: Sequence[str], name: str, tools: Mapping[str, ToolSpec]) -> tuple[str, ...] | None:
+    """``chain`` with ``name`` (a tool taking the goal's value besides its data, not a filter)
+    right after the first step whose whole output its data parameter takes, where what it returns
+    fits the next step (or the next step writes it): "the region column of a.csv as a list" →
+    the sheet, the column named "region", the list. None when there is no such place."""
+    spec = tools[name]
+    value = value_param(spec)
+    data = [p for p in _required(spec) if p != value]
+    if len(data) != 1 or spec.output_schema is None:
+        return None
+    want = param_types(spec, data[0])
+    want_items = item_types(_props(spec)[data[0]], spec.input_schema)
+    for i, step in enumerate(chain[:-1]):
+        whole = _output_fields(tools[step])[:1]
+        if not whole or not fits(whole[0].types, whole[0].items, want, want_items):
+            continue
+        nxt = tools[chain[i + 1]]
+        if is_writer(nxt) or _fits_first_need(spec, nxt):
+            return (*chain[: i + 1], name, *chain[i + 1 :])
+        return None
+    return None
 
 
 def _with_filter(chain: Sequence[str], name: str, tools: Mapping[str, ToolSpec]) -> tuple[str, ...] | None:
@@ -761,7 +808,7 @@ def bind(
     goal_terms = set(terms(" ".join(facts.words)))
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
-    if refinements.value_filters and any(filter_param(tools[n]) is not None for n in chain):
+    if refinements.value_filters and any(value_param(tools[n]) is not None for n in chain):
         values = value_words(facts, {n: set(tool_terms(spec)) for n, spec in tools.items()})
     slots = Slots()
     outputs: list[_Output] = []
@@ -778,7 +825,7 @@ def bind(
             options = _param_options(
                 spec, pname, pschema, want, facts, visible, consumed, used_literals, explained
             )
-            if values and pname == filter_param(spec) and isinstance(options, list):
+            if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
                 # quotes or a word next to the parameter's name stays first).
                 fitting = [v for v in values if v in options]
