@@ -703,3 +703,15 @@ def test_a_value_pulls_in_a_tool_that_selects_by_it() -> None:
         "open_tome",
         "persist",
     ]
+
+
+def test_name_precision_needs_a_name_the_goal_says_whole() -> None:
+    # Without ``vowel``, no name says only goal words: ``vowel_position`` is not held to them.
+    specs = {n: s for n, s in _VOWEL_SPECS.items() if n != "vowel"}
+    goal = "Find the vowel of a.txt and persist it to b.txt"
+    chain = ("grab_text", "vowel_position", "persist")
+
+    def prior(refinements: Refinements) -> float:
+        return {s.tools: s.prior for s in skeletons(goal, specs, limit=50, refinements=refinements)}[chain]
+
+    assert prior(Refinements()) == prior(NO_REFINEMENTS)

@@ -396,11 +396,17 @@ def skeletons(
     writers = [n for n, _ in index.rank(terms(goal)) if is_writer(tools[n])]
     # Readers, writers and formatters are there for the data's types and the goal's files, not
     # for what the goal says: their names are not held to the goal's words.
-    precise = frozenset(
+    judged = [
         n
         for n, spec in tools.items()
         if refinements.name_precision and not (is_reader(spec) or is_writer(spec) or _is_formatter(spec))
-    )
+    ]
+    # Names are held to the goal's words only when some tool's name says nothing but goal words
+    # (``peak`` for "the peak"): a name's extra word counts against it next to such a tool, not
+    # where every name carries words the goal puts otherwise ("email list": ``email_addresses``).
+    said = set(terms(" ".join(facts.words))) | set(terms(" ".join(_name_words(o) for o in facts.outputs)))
+    exact = any(names[n] and names[n] <= said for n in judged)
+    precise = frozenset(judged if exact else ())
     fields = (
         {
             n: [
