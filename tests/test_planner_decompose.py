@@ -715,3 +715,22 @@ def test_name_precision_needs_a_name_the_goal_says_whole() -> None:
         return {s.tools: s.prior for s in skeletons(goal, specs, limit=50, refinements=refinements)}[chain]
 
     assert prior(Refinements()) == prior(NO_REFINEMENTS)
+
+
+def test_a_named_field_written_as_text_is_decided_and_not_a_loose_fit() -> None:
+    from forethought.planning.candidates import as_text_arguments, named_fields_as_text
+
+    goal = "How many pages does t.json have? Persist the number to p.txt"
+    on = bind(("open_tome", "persist"), goal, _TOME_SPECS, refinements=Refinements())
+    assert on.steps[1][1]["payload"] == ["${s1.pages}\n"] and on.decided()
+    off = bind(("open_tome", "persist"), goal, _TOME_SPECS, refinements=NO_REFINEMENTS)
+    assert off.steps[1][1]["payload"] == ["${s1.pages}\n", "${s1}\n"]  # the model would choose
+    field = plan_of(
+        ("open_tome", {"tome_file": "t.json"}), ("persist", {"dest": "p.txt", "payload": "${s1.pages}\n"})
+    )
+    whole = plan_of(
+        ("open_tome", {"tome_file": "t.json"}), ("persist", {"dest": "p.txt", "payload": "${s1}\n"})
+    )
+    assert as_text_arguments(field) == as_text_arguments(whole) == 1
+    assert named_fields_as_text(field, goal) == 1
+    assert named_fields_as_text(whole, goal) == 0

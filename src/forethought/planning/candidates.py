@@ -106,6 +106,20 @@ _SCALARS = frozenset(("string", "integer", "number", "boolean"))
 _LITERAL_RE = re.compile(r"\"[^\"]*\"|'[^']*'|\S*[./]\w\S*")
 
 
+def named_fields_as_text(plan: Plan, goal: str) -> int:
+    """Arguments taking, as text, a field the goal names ("list the ingredients of a.json" →
+    ``${s1.ingredients}`` written out): writing it is what the goal asks, not a loose fit."""
+    goal_terms = set(terms(_LITERAL_RE.sub(" ", goal)))
+    count = 0
+    for step in plan.steps:
+        for value in step.args.values():
+            if isinstance(value, str) and _AS_TEXT_RE.match(value):
+                m = _FIELD_REF_RE.match(value)
+                if m and set(terms(m.group(2))) & goal_terms:
+                    count += 1
+    return count
+
+
 def unreferenced_fields(plan: Plan, goal: str, tools: Mapping[str, ToolSpec]) -> int:
     """Plain fields (text, numbers) the goal names ("the title of the recipe") of a record some
     step returns, where no argument takes that field: the record went whole to a tool that
@@ -169,9 +183,10 @@ def score_candidate(
         + unused_names(plan, goal)
     )
     field_cost = FIELD_COST * unreferenced_fields(plan, goal, tools) if record_fields else 0.0
+    as_text = as_text_arguments(plan) - (named_fields_as_text(plan, goal) if record_fields else 0)
     return CandidateScore(
         len(problems),
         findings,
-        -(prior - AS_TEXT_COST * as_text_arguments(plan) - field_cost),
+        -(prior - AS_TEXT_COST * as_text - field_cost),
         -(likelihood if likelihood is not None else 0.0),
     )

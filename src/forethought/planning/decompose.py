@@ -829,7 +829,16 @@ def bind(
             want = param_types(spec, pname)
             visible = [o for o in outputs if o.step not in this_step]
             options = _param_options(
-                spec, pname, pschema, want, facts, visible, consumed, used_literals, explained
+                spec,
+                pname,
+                pschema,
+                want,
+                facts,
+                visible,
+                consumed,
+                used_literals,
+                explained,
+                named_fields_only=refinements.record_fields,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
@@ -868,6 +877,7 @@ def _param_options(
     consumed: set[int],
     used_literals: set[str],
     explained: set[str],
+    named_fields_only: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in _required(spec)
@@ -897,6 +907,10 @@ def _param_options(
         fresh_text = [o for o in as_text if o.step not in consumed]
         fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
         fresh_text.sort(key=lambda o: (not o.relevant, o.text.count(".")))
+        if named_fields_only and sum(o.relevant for o in fresh_text) == 1:
+            # The one field the goal names ("how many servings") is what is written, not the
+            # record (naming two, "the vowels and digits", the whole record may be meant).
+            fresh_text = [o for o in fresh_text if o.relevant]
         fresh = [o.text + "\n" for o in fresh_text]
     used = [o.text for o in reversed(exact) if o.step in consumed]
     # A plain goal word right next to the parameter's name ("the amount column") names its value.
