@@ -19,5 +19,5 @@ LABELS = {
     "decompose": "+ decompose, then fill (BM25 per clause, slots from the strict-literal rules)",
     "typed": "+ typed data flow in the slots",
     "candidates": "+ 4 candidates, keep the best (validation, coverage, prior, likelihood)",
-    "sample": "+ name precision, filters by a bare value, a record's field to the writer",
+    "sample": "+ refinements: name precision, value filters, record fields, a reader per input",
 }

@@ -30,6 +30,21 @@ fill a handful of slots when everything else is fixed. So planning is split:
 3. **Fill**: a slot with one value is decided; when every slot is, the plan is built without a
    model call. Otherwise the model fills the plan under a grammar of exactly these slots.
 
+Refinements (``Refinements``, each switchable, all on by default; added after held-out suite 5):
+
+- *name precision*: next to a tool whose name says nothing but goal words (``peak`` for "the
+  peak"), a tool whose name shares a goal word loses half a point per other word of its name
+  (``time_of_peak``);
+- *value filters*: a goal word no tool explains that qualifies one they do ("dairy items", "the
+  amount of spice"), a name the goal capitalizes ("in Oslo") or a one-word quoted text is a
+  value; a tool taking one short text besides its data (a filter: list in, same list out; or a
+  selector: "the region column") explains it by taking it, and is put into chains that lack one;
+- *record fields*: a reader's record fields named by the goal explain those words (a number
+  field also "how many"), reader → writer is a chain of its own, the one named field is the only
+  as-text value offered, and a named plain field no argument takes costs the candidate points;
+- *a reader per input*: two input files feeding a tool of two data parameters get a reader
+  each, by type and by the files' names.
+
 Nothing here knows a particular goal, tool or phrasing: the rules read types, effects, parameter
 names' path-likeness and the goal's literals and words.
 """
