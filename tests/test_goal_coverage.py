@@ -425,3 +425,37 @@ def test_a_currency_code_for_a_goal_word_is_not_invented(currency: str, invented
         plan(goal, {"id": "s1", "tool": "exchange_rate", "args": {"currency": currency}}), goal, LOOKUPS
     )
     assert bool(cov.of_kind("invented_argument")) is invented
+
+
+def _trim_spec() -> ToolSpec:
+    return ToolSpec(
+        name="trim_number",
+        description="Cut a number to the given count of decimal places.",
+        input_schema={
+            "type": "object",
+            "properties": {"value": {"type": "number"}, "places": {"type": "integer"}},
+            "required": ["value", "places"],
+        },
+        effect="read_only",
+    )
+
+
+def test_a_unit_after_a_number_is_used_by_the_tool_that_counts_in_it() -> None:
+    tools = {"trim_number": _trim_spec()}
+    goal = "trim 3.14159 to 2 decimals"
+    good = plan(goal, {"id": "s1", "tool": "trim_number", "args": {"value": 3.14159, "places": 2}})
+    assert ("missing_literal", "decimals") not in kinds(check_coverage(good, tools=tools))
+    # The tool must take the number: another argument value leaves the unit unused.
+    bad = plan(goal, {"id": "s1", "tool": "trim_number", "args": {"value": 3.14159, "places": 3}})
+    assert ("missing_literal", "decimals") in kinds(check_coverage(bad, tools=tools))
+    # And say what it counts: a tool whose words do not name the unit does not use it.
+    other = _trim_spec().model_copy(update={"description": "Cut a number short."})
+    assert ("missing_literal", "decimals") in kinds(check_coverage(good, tools={"trim_number": other}))
+
+
+def test_a_function_word_after_a_number_is_no_noun_literal() -> None:
+    texts = [
+        lit.text for lit in goal_literals("Keep the values above 80 from marks.txt and write them to hi.txt")
+    ]
+    assert "from" not in texts and "80" in texts
+    assert "widgets" in [lit.text for lit in goal_literals("order 5 widgets")]

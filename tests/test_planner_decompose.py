@@ -28,7 +28,15 @@ from forethought.planning.candidates import (
     unused_outputs,
 )
 from forethought.planning.clauses import split_clauses
-from forethought.planning.decompose import bind, goal_facts, is_reader, is_writer, skeletons
+from forethought.planning.decompose import (
+    NO_REFINEMENTS,
+    Refinements,
+    bind,
+    goal_facts,
+    is_reader,
+    is_writer,
+    skeletons,
+)
 from forethought.planning.planner import PlannerOptions, make_plan
 
 
@@ -392,3 +400,337 @@ def test_how_many_counts_items_but_totals_units_of_measure() -> None:
     hours = terms("How many hours of meetings are in week.json")
     assert "total" in hours and "count" not in hours
     assert "count" in terms("how many meetings are on Monday")
+
+
+# ------------------------------------------------------------------------------ refinements
+
+
+@tool
+def vowel_position(payload: str) -> int:
+    """Where the first vowel of a payload is."""
+    return 0
+
+
+@tool
+def vowel(payload: str) -> str:
+    """The first vowel of a payload."""
+    return payload[:1]
+
+
+_VOWEL_SPECS = {**SPECS, **{t.spec.name: t.spec for t in (vowel_position, vowel)}}
+
+
+def _chain_priors(goal: str, refinements: Refinements) -> dict[tuple[str, ...], float]:
+    return {s.tools: s.prior for s in skeletons(goal, _VOWEL_SPECS, limit=50, refinements=refinements)}
+
+
+def test_name_precision_prefers_the_tool_whose_name_says_no_more_than_the_goal() -> None:
+    goal = "Find the vowel of a.txt and persist it to b.txt"
+    on = _chain_priors(goal, Refinements())
+    short, long = ("grab_text", "vowel", "persist"), ("grab_text", "vowel_position", "persist")
+    assert on[short] > on[long]
+    assert skeletons(goal, _VOWEL_SPECS, refinements=Refinements())[0].tools == short
+    # Switched off, "position" costs nothing: the two chains tie.
+    off = _chain_priors(goal, NO_REFINEMENTS)
+    assert off[short] == off[long]
+
+
+def test_name_precision_keeps_the_longer_name_when_the_goal_says_all_of_it() -> None:
+    goal = "Find the vowel position of a.txt and persist it to b.txt"
+    on = _chain_priors(goal, Refinements())
+    assert on[("grab_text", "vowel_position", "persist")] > on[("grab_text", "vowel", "persist")]
+
+
+def test_name_precision_does_not_judge_a_name_chosen_by_its_description() -> None:
+    # "Mirror" is only in reverse's description: its name's word is not held against it.
+    goal = "Mirror a.txt and persist it to b.txt"
+    assert (
+        _chain_priors(goal, Refinements())[("grab_text", "reverse", "persist")]
+        == _chain_priors(goal, NO_REFINEMENTS)[("grab_text", "reverse", "persist")]
+    )
+
+
+class Book(BaseModel):
+    title: str
+    genre: str
+
+
+class Volume(BaseModel):
+    heading: str
+    chapters: list[str]
+
+
+@tool
+def list_shelf(shelf_file: str) -> list[Book]:
+    """Read the books of a shelf file."""
+    return []
+
+
+@tool
+def of_genre(books: list[Book], genre: str) -> list[Book]:
+    """Only the books that belong to the given genre."""
+    return books
+
+
+@tool
+def book_count(books: list[Book]) -> int:
+    """How many books there are."""
+    return len(books)
+
+
+@tool
+def open_volume(volume_file: str) -> Volume:
+    """Open a volume file: its heading and chapters."""
+    return Volume(heading="", chapters=[])
+
+
+@tool
+def chapter_count(volume: Volume) -> int:
+    """How many chapters a volume has."""
+    return len(volume.chapters)
+
+
+_SHELF_SPECS = {
+    t.spec.name: t.spec for t in (list_shelf, of_genre, book_count, open_volume, chapter_count, persist)
+}
+
+
+def _best_tools(goal: str, refinements: Refinements) -> list[tuple[str, dict[str, Any]]]:
+    from forethought.planning.planner import best_chain
+
+    chosen = best_chain(goal, _SHELF_SPECS, True, refinements=refinements)
+    assert chosen is not None, goal
+    return [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]]
+
+
+def test_value_words_are_unexplained_words_qualifying_an_explained_one() -> None:
+    from forethought.planning.bm25 import tool_terms
+    from forethought.planning.decompose import filter_param, value_words
+
+    docs = {n: set(tool_terms(s)) for n, s in _SHELF_SPECS.items()}
+    assert value_words(goal_facts("How many poetry books are in shelf.json? Save it to n.txt"), docs) == [
+        "poetry"
+    ]
+    assert value_words(goal_facts("Count the books of poetry in shelf.json"), docs) == ["poetry"]
+    # Not a value: a word after the noun, a pronoun, a word starting a clause, a stray word.
+    for goal in (
+        "How many books are in shelf.json? Save the answer to n.txt",
+        "Count everything in shelf.json and save it to n.txt",
+        "Tabulate books of shelf.json",
+    ):
+        assert value_words(goal_facts(goal), docs) == [], goal
+    # A name the goal capitalizes is a value wherever it stands; "how many" is no word of its own.
+    assert value_words(goal_facts("Count the books of shelf.json bought in Oslo"), docs) == ["Oslo"]
+    no_count = {n: d for n, d in docs.items() if n not in ("book_count", "chapter_count")}
+    assert value_words(goal_facts("How many books are in shelf.json?"), no_count) == []
+    assert filter_param(_SHELF_SPECS["of_genre"]) == "genre"
+    assert filter_param(_SHELF_SPECS["book_count"]) is None
+    assert filter_param(_SHELF_SPECS["persist"]) is None
+
+
+def test_a_value_named_bare_pulls_in_the_filter_that_takes_it() -> None:
+    goal = "How many poetry books are in shelf.json? Save the answer to n.txt"
+    steps = _best_tools(goal, Refinements())
+    assert [t for t, _ in steps] == ["list_shelf", "of_genre", "book_count", "persist"]
+    assert steps[1][1] == {"books": "${s1}", "genre": "poetry"}
+    # Switched off, the value is dropped: the count is over every book.
+    assert [t for t, _ in _best_tools(goal, NO_REFINEMENTS)] == ["list_shelf", "book_count", "persist"]
+
+
+def test_no_filter_where_the_goal_names_no_value() -> None:
+    for goal in (
+        "How many books are in shelf.json? Save the answer to n.txt",
+        "Count everything in shelf.json and save it to n.txt",
+    ):
+        assert "of_genre" not in [t for t, _ in _best_tools(goal, Refinements())], goal
+
+
+class Tome(BaseModel):
+    heading: str
+    pages: int
+    chapters: list[str]
+
+
+@tool
+def open_tome(tome_file: str) -> Tome:
+    """Open a tome file: its heading, pages and chapters."""
+    return Tome(heading="", pages=0, chapters=[])
+
+
+@tool
+def chapter_tally(tome: Tome) -> int:
+    """How many chapters a tome has."""
+    return len(tome.chapters)
+
+
+_TOME_SPECS = {t.spec.name: t.spec for t in (open_tome, chapter_tally, persist)}
+
+
+def _tome_plan(goal: str, refinements: Refinements) -> list[tuple[str, dict[str, Any]]]:
+    from forethought.planning.planner import best_chain
+
+    chosen = best_chain(goal, _TOME_SPECS, True, refinements=refinements)
+    assert chosen is not None, goal
+    return [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]]
+
+
+def test_a_field_the_goal_names_goes_straight_to_the_writer() -> None:
+    steps = _tome_plan("Find the heading of the tome in t.json and persist it to h.txt", Refinements())
+    assert steps == [
+        ("open_tome", {"tome_file": "t.json"}),
+        ("persist", {"dest": "h.txt", "payload": "${s1.heading}"}),
+    ]
+    # A number field answers "how many" by itself.
+    steps = _tome_plan("How many pages does t.json have? Persist the number to p.txt", Refinements())
+    assert [t for t, _ in steps] == ["open_tome", "persist"]
+    assert steps[1][1]["payload"].startswith("${s1.pages}")
+    # Switched off, the record goes whole to the only tool that takes it.
+    off = _tome_plan("Find the heading of the tome in t.json and persist it to h.txt", NO_REFINEMENTS)
+    assert [t for t, _ in off] == ["open_tome", "chapter_tally", "persist"]
+
+
+def test_a_list_field_the_goal_counts_still_goes_through_the_tool() -> None:
+    steps = _tome_plan("How many chapters does t.json have? Persist the number to c.txt", Refinements())
+    assert [t for t, _ in steps] == ["open_tome", "chapter_tally", "persist"]
+
+
+def test_unreferenced_fields_counts_a_named_plain_field_no_argument_takes() -> None:
+    from forethought.planning.candidates import unreferenced_fields
+
+    goal = "Find the heading of the tome in t.json and persist it to h.txt"
+    whole = plan_of(
+        ("open_tome", {"tome_file": "t.json"}),
+        ("chapter_tally", {"tome": "${s1}"}),
+        ("persist", {"dest": "h.txt", "payload": "${s2}"}),
+    )
+    field = plan_of(
+        ("open_tome", {"tome_file": "t.json"}), ("persist", {"dest": "h.txt", "payload": "${s1.heading}"})
+    )
+    assert unreferenced_fields(whole, goal, _TOME_SPECS) == 1
+    assert unreferenced_fields(field, goal, _TOME_SPECS) == 0
+    # A list field ("chapters") and a file name's words ("t.json") are not counted.
+    assert (
+        unreferenced_fields(whole, "How many chapters does t.json have? Persist it to c.txt", _TOME_SPECS)
+        == 0
+    )
+
+
+@tool
+def missing_from(tome: Tome, books: list[Book]) -> str:
+    """The chapters of a tome that no book of a shelf covers, one per line."""
+    return ""
+
+
+_TWO_INPUT_SPECS = {
+    t.spec.name: t.spec for t in (open_tome, list_shelf, missing_from, chapter_tally, persist)
+}
+
+
+def _two_input_plan(goal: str, refinements: Refinements) -> list[tuple[str, dict[str, Any]]] | None:
+    from forethought.planning.planner import best_chain
+
+    chosen = best_chain(goal, _TWO_INPUT_SPECS, True, refinements=refinements)
+    return None if chosen is None else [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]]
+
+
+def test_two_input_files_get_a_reader_each_by_type() -> None:
+    steps = _two_input_plan(
+        "Which chapters of t.json are missing from shelf.json? Persist them to m.txt", Refinements()
+    )
+    assert steps == [
+        ("open_tome", {"tome_file": "t.json"}),
+        ("list_shelf", {"shelf_file": "shelf.json"}),
+        ("missing_from", {"tome": "${s1}", "books": "${s2}"}),
+        ("persist", {"dest": "m.txt", "payload": "${s3}"}),
+    ]
+    # Files named the other way round: each still goes to the reader whose words its name shares.
+    steps = _two_input_plan(
+        "Which chapters are missing from shelf.json for the tome t.json? Persist them to m.txt", Refinements()
+    )
+    assert steps is not None
+    assert steps[:2] == [("list_shelf", {"shelf_file": "shelf.json"}), ("open_tome", {"tome_file": "t.json"})]
+    assert steps[2] == ("missing_from", {"tome": "${s2}", "books": "${s1}"})
+    # Switched off, one reader reads both files: no plan binds without the model.
+    assert (
+        _two_input_plan(
+            "Which chapters of t.json are missing from shelf.json? Persist them to m.txt", NO_REFINEMENTS
+        )
+        is None
+    )
+
+
+def test_one_input_file_keeps_one_reader() -> None:
+    steps = _two_input_plan("How many chapters does t.json have? Persist the number to c.txt", Refinements())
+    assert steps is not None and [t for t, _ in steps] == ["open_tome", "chapter_tally", "persist"]
+
+
+@tool
+def chapter_text(tome: Tome, chapter: str) -> str:
+    """The text of one chapter of a tome, by the chapter's name."""
+    return chapter
+
+
+_SELECT_SPECS = {t.spec.name: t.spec for t in (open_tome, chapter_text, chapter_tally, persist)}
+
+
+def test_a_value_pulls_in_a_tool_that_selects_by_it() -> None:
+    from forethought.planning.decompose import _with_selector, value_param
+    from forethought.planning.planner import best_chain
+
+    assert value_param(_SELECT_SPECS["chapter_text"]) == "chapter"
+    assert value_param(_SELECT_SPECS["chapter_tally"]) is None
+    # Put in after the step whose output it takes, where its own output goes on.
+    assert _with_selector(("open_tome", "persist"), "chapter_text", _SELECT_SPECS) == (
+        "open_tome",
+        "chapter_text",
+        "persist",
+    )
+    # Not where the next step cannot take what it returns (a text is no tome).
+    assert _with_selector(("open_tome", "chapter_tally", "persist"), "chapter_text", _SELECT_SPECS) is None
+    goal = "Persist the prologue chapter of t.json to p.txt"
+    chosen = best_chain(goal, _SELECT_SPECS, True, refinements=Refinements())
+    assert chosen is not None
+    assert chosen.slots.first_plan()["steps"][1] == {
+        "id": "s2",
+        "tool": "chapter_text",
+        "args": {"tome": "${s1}", "chapter": "prologue"},
+    }
+    # No value in the goal: the record's field goes to the writer, no selecting step.
+    chosen = best_chain(
+        "Persist the heading of t.json to p.txt", _SELECT_SPECS, True, refinements=Refinements()
+    )
+    assert chosen is not None and [s["tool"] for s in chosen.slots.first_plan()["steps"]] == [
+        "open_tome",
+        "persist",
+    ]
+
+
+def test_name_precision_needs_a_name_the_goal_says_whole() -> None:
+    # Without ``vowel``, no name says only goal words: ``vowel_position`` is not held to them.
+    specs = {n: s for n, s in _VOWEL_SPECS.items() if n != "vowel"}
+    goal = "Find the vowel of a.txt and persist it to b.txt"
+    chain = ("grab_text", "vowel_position", "persist")
+
+    def prior(refinements: Refinements) -> float:
+        return {s.tools: s.prior for s in skeletons(goal, specs, limit=50, refinements=refinements)}[chain]
+
+    assert prior(Refinements()) == prior(NO_REFINEMENTS)
+
+
+def test_a_named_field_written_as_text_is_decided_and_not_a_loose_fit() -> None:
+    from forethought.planning.candidates import as_text_arguments, named_fields_as_text
+
+    goal = "How many pages does t.json have? Persist the number to p.txt"
+    on = bind(("open_tome", "persist"), goal, _TOME_SPECS, refinements=Refinements())
+    assert on.steps[1][1]["payload"] == ["${s1.pages}\n"] and on.decided()
+    off = bind(("open_tome", "persist"), goal, _TOME_SPECS, refinements=NO_REFINEMENTS)
+    assert off.steps[1][1]["payload"] == ["${s1.pages}\n", "${s1}\n"]  # the model would choose
+    field = plan_of(
+        ("open_tome", {"tome_file": "t.json"}), ("persist", {"dest": "p.txt", "payload": "${s1.pages}\n"})
+    )
+    whole = plan_of(
+        ("open_tome", {"tome_file": "t.json"}), ("persist", {"dest": "p.txt", "payload": "${s1}\n"})
+    )
+    assert as_text_arguments(field) == as_text_arguments(whole) == 1
+    assert named_fields_as_text(field, goal) == 1
+    assert named_fields_as_text(whole, goal) == 0

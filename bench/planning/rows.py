@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from forethought.planning.decompose import NO_REFINEMENTS
 from forethought.planning.planner import PlannerOptions
 
 ROWS: dict[str, PlannerOptions] = {
     "baseline": PlannerOptions(decompose=False),
     "decompose": PlannerOptions(decompose=True, typed_flow=False, candidates=1),
     "typed": PlannerOptions(decompose=True, typed_flow=True, candidates=1),
+    "candidates": PlannerOptions(decompose=True, typed_flow=True, candidates=4, refinements=NO_REFINEMENTS),
+    # Every technique on (the default for the embedded model), the suite-5 refinements too.
     "sample": PlannerOptions(decompose=True, typed_flow=True, candidates=4),
 }
 
@@ -15,5 +18,6 @@ LABELS = {
     "baseline": "whole-plan grammar (before issue 17)",
     "decompose": "+ decompose, then fill (BM25 per clause, slots from the strict-literal rules)",
     "typed": "+ typed data flow in the slots",
-    "sample": "+ 4 candidates, keep the best (validation, coverage, prior, likelihood)",
+    "candidates": "+ 4 candidates, keep the best (validation, coverage, prior, likelihood)",
+    "sample": "+ refinements: name precision, value filters, record fields, a reader per input",
 }

@@ -13,6 +13,7 @@ one); ``listening_address`` exposes it so the same weights can be served over HT
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import os
 import threading
@@ -105,6 +106,8 @@ class LocalModel:
         self.path = resolved
         self.n_ctx = n_ctx
         self.threads = threads or max(1, min(os.cpu_count() or 1, 8))
+        self._in_flight = 0
+        self._in_flight_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -129,33 +132,107 @@ class LocalModel:
                 ) from None
         return body
 
+    @property
+    def in_flight(self) -> int:
+        """Generations of this model's calls still running in worker threads. A cancelled or
+        timed-out ``complete`` stops its generation and waits for it, so this is 0 once every
+        call has returned or raised."""
+        return self._in_flight
+
     async def complete(self, request: ModelRequest) -> ModelResponse:
         server = await self.server()
-        body = self._body(request, stream=False)
+        # Streamed internally, never the blocking call: the per-chunk callback is llama.cpp's
+        # only way to stop a generation, so a cancelled or timed-out call stops at the next
+        # token instead of generating on (up to max_tokens) while later calls queue behind it.
+        body = self._body(request, stream=True)
         # Token log-probabilities ride along in ``raw``: the planner breaks ties between
         # candidate plans by the model's own likelihood (cheap: no extra forward pass).
         body["logprobs"] = True
+        chunks: list[Any] = []
+        stop = threading.Event()
+
+        def on_chunk(chunk: Any) -> bool:
+            chunks.append(chunk)  # only the worker appends; read after it has finished
+            return stop.is_set()  # True stops generation: the caller went away
+
+        def run() -> Any:
+            try:
+                return server.handle_chat_completions(body, on_chunk)
+            finally:
+                with self._in_flight_lock:
+                    self._in_flight -= 1
+
         start = time.perf_counter()
+        with self._in_flight_lock:
+            self._in_flight += 1
+        worker = asyncio.get_running_loop().run_in_executor(None, run)
         try:
-            result = await asyncio.to_thread(server.handle_chat_completions, body)
+            result = await asyncio.shield(worker)
+        except asyncio.CancelledError:
+            stop.set()
+            # Wait for the generation to stop (one token at most) before giving up the call.
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(worker)
+            raise
         except Exception as exc:
             raise ModelError(f"{self.name}: request rejected: {exc}") from None
         latency = time.perf_counter() - start
-        if not isinstance(result, dict) or "error" in result or not result.get("choices"):
+        if isinstance(result, dict) and "error" in result:
             raise ModelError(f"{self.name}: the model returned an error: {result!r:.300}")
-        choice = result["choices"][0]
-        usage = result.get("usage") or {}
+        return self._response(chunks, latency)
+
+    def _response(self, chunks: list[Any], latency: float) -> ModelResponse:
+        """One response from a generation's stream chunks (``raw`` in the shape of a non-streamed
+        OpenAI answer, with the tokens' log-probabilities)."""
+        text: list[str] = []
+        logprobs: list[Any] = []
+        finish: str | None = None
+        usage = Usage()
+        for chunk in chunks:
+            if not isinstance(chunk, dict):
+                continue
+            if "error" in chunk:
+                raise ModelError(f"{self.name}: the model returned an error: {chunk!r:.300}")
+            timings = chunk.get("timings")
+            if isinstance(timings, dict):
+                usage = Usage(
+                    input_tokens=int(timings.get("cache_n", 0)) + int(timings.get("prompt_n", 0)),
+                    output_tokens=int(timings.get("predicted_n", 0)),
+                )
+            if isinstance(chunk.get("usage"), dict):
+                usage = Usage(
+                    input_tokens=int(chunk["usage"].get("prompt_tokens", 0)),
+                    output_tokens=int(chunk["usage"].get("completion_tokens", 0)),
+                )
+            for choice in chunk.get("choices") or ():
+                finish = choice.get("finish_reason") or finish
+                delta = (choice.get("delta") or {}).get("content")
+                if delta:
+                    text.append(delta)
+                logprobs += ((choice.get("logprobs") or {}).get("content")) or []
+        if finish is None:
+            raise ModelError(f"{self.name}: the generation ended without a finish reason")
+        content = "".join(text)
+        raw = {
+            "object": "chat.completion",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": finish,
+                    "logprobs": {"content": logprobs},
+                }
+            ],
+            "usage": {"prompt_tokens": usage.input_tokens, "completion_tokens": usage.output_tokens},
+        }
         return ModelResponse(
-            text=choice.get("message", {}).get("content") or "",
-            usage=Usage(
-                input_tokens=int(usage.get("prompt_tokens", 0)),
-                output_tokens=int(usage.get("completion_tokens", 0)),
-            ),
+            text=content,
+            usage=usage,
             model=self.name,
             latency_s=latency,
             cost_usd=0.0,
-            finish_reason=choice.get("finish_reason"),
-            raw=result,
+            finish_reason=finish,
+            raw=raw,
         )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamChunk]:

@@ -22,7 +22,8 @@ about, and a one-line ``message``. Kinds:
     by what it is, to the end of its clause (``with the text|message|body X``, ``saying X``,
     ``that says X``; same exclusions); numbers; and the
     noun that follows a number (``5 widgets``), unless it is a generic unit (``lines``, ``files``,
-    ``seconds``, … see ``_GENERIC_NOUNS``). A literal is used when it occurs, case-insensitively,
+    ``seconds``, … see ``_GENERIC_NOUNS``) or a function word (``above 80 from a.txt``). A
+    literal is used when it occurs, case-insensitively,
     in a string argument of a step (or an agent step's instruction); a number also when an
     argument equals it numerically; a noun also in its singular form or as an argument name.
 ``missing_output``
@@ -59,8 +60,9 @@ part of the answer, so only main steps are compared with the goal.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -179,6 +181,38 @@ _DIR_RE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w]|\.\d)")
+# Words after a number that are no noun of it ("above 80 from a.txt", "under 20 in b.json").
+_FUNCTION_WORDS = frozenset(
+    (
+        "from",
+        "in",
+        "into",
+        "to",
+        "of",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "as",
+        "than",
+        "then",
+        "and",
+        "or",
+        "but",
+        "per",
+        "the",
+        "a",
+        "an",
+        "it",
+        "them",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+    )
+)
 _NOUN_AFTER_NUMBER_RE = re.compile(r"\s+([A-Za-z][A-Za-z-]*)")
 _CONTENT_RE = re.compile(rf"\b(?:{_CONTENT_VERBS})\s+(.{{1,80}}?)\s+(?:to|into|in)\s+\S", re.IGNORECASE)
 # Content named by what it is rather than by a writing verb: "with the text buy milk",
@@ -288,7 +322,7 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
             continue
         add(m.group(0), "number", m.start(), m.end())
         noun = _NOUN_AFTER_NUMBER_RE.match(goal, m.end())
-        if noun and noun.group(1).lower() not in _GENERIC_NOUNS:
+        if noun and noun.group(1).lower() not in _GENERIC_NOUNS | _FUNCTION_WORDS:
             add(noun.group(1), "noun", noun.start(1), noun.end(1))
     return tuple(sorted(found, key=lambda lit: lit.start))
 
@@ -379,6 +413,24 @@ def _uses(values: list[Any], strings: list[str], keys: set[str], lit: GoalLitera
     return any(needle in s for s in strings)
 
 
+def _unit_of_tool(
+    lit: GoalLiteral, number: GoalLiteral | None, steps: Sequence[Step], tools: Mapping[str, ToolSpec] | None
+) -> bool:
+    """A noun after a number ("1 decimal") is used by a step that takes the number and whose
+    tool says what the number counts ("… to the given number of decimal places")."""
+    if lit.kind != "noun" or number is None or number.kind != "number" or tools is None:
+        return False
+    stem = _singular(lit.text.lower())
+    num = float(number.text)
+    for step in steps:
+        spec = tools.get(step.tool or "")
+        if spec is None or not any(_is_number(v) and float(v) == num for v in step.args.values()):
+            continue
+        if stem in (spec.description + " " + json.dumps(spec.input_schema)).lower():
+            return True
+    return False
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -460,8 +512,9 @@ def check_coverage(
     all_keys = {str(path[-1]) for s in steps for path, _ in leaves[id(s)] if len(path) > 1}
     all_keys |= {str(k) for s in steps for k in s.args}
     all_strings = _lowered(all_values)
-    for lit in literals:
-        if not _uses(all_values, all_strings, all_keys, lit):
+    for i, lit in enumerate(literals):
+        before = literals[i - 1] if i else None
+        if not _uses(all_values, all_strings, all_keys, lit) and not _unit_of_tool(lit, before, steps, tools):
             findings.append(
                 Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
             )

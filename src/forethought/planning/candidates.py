@@ -11,7 +11,8 @@ ties of the previous one):
    (``unused_names``: data the goal gives, though no literal the coverage check would insist on);
 3. the skeleton's lexical prior (goal words its tools explain, minus a cost per step), less half
    a point per argument that takes an output only *as text* (an exact type fit is the likelier
-   intent);
+   intent), and (with ``record_fields``) a point per record whose field the goal names ("the
+   title of the recipe") but no argument takes (``unreferenced_fields``);
 4. the model's own likelihood of its answer (mean log-probability per generated token); a plan
    the grammar fully determined has no alternative under the grammar and counts as certain (0).
 """
@@ -27,10 +28,13 @@ from typing import Any
 from forethought.plan.coverage import check_coverage
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem
+from forethought.planning.bm25 import terms, tool_terms
+from forethought.planning.grammar import reference_candidates
 from forethought.tools.base import ToolSpec
 
 _AS_TEXT_RE = re.compile(r"^\$\{[^}]+\}\n\Z")
 AS_TEXT_COST = 0.5  # prior points per argument fed as text: less than a goal word explained
+FIELD_COST = 2.0  # per record whose field the goal names but no argument takes: the goal's answer
 
 
 @dataclass(frozen=True, order=True)
@@ -95,6 +99,62 @@ def unused_names(plan: Plan, goal: str) -> int:
     )
 
 
+_FIELD_REF_RE = re.compile(r"\$\{(s\d+)\.([A-Za-z_]\w*)")
+
+
+_SCALARS = frozenset(("string", "integer", "number", "boolean"))
+_LITERAL_RE = re.compile(r"\"[^\"]*\"|'[^']*'|\S*[./]\w\S*")
+
+
+def named_fields_as_text(plan: Plan, goal: str) -> int:
+    """Arguments taking, as text, a field the goal names ("list the ingredients of a.json" →
+    ``${s1.ingredients}`` written out): writing it is what the goal asks, not a loose fit."""
+    goal_terms = set(terms(_LITERAL_RE.sub(" ", goal)))
+    count = 0
+    for step in plan.steps:
+        for value in step.args.values():
+            if isinstance(value, str) and _AS_TEXT_RE.match(value):
+                m = _FIELD_REF_RE.match(value)
+                if m and set(terms(m.group(2))) & goal_terms:
+                    count += 1
+    return count
+
+
+def unreferenced_fields(plan: Plan, goal: str, tools: Mapping[str, ToolSpec]) -> int:
+    """Plain fields (text, numbers) the goal names ("the title of the recipe") of a record some
+    step returns, where no argument takes that field: the record went whole to a tool that
+    computes something else. One per such step. A list field named by the goal ("the number of
+    steps") is often what a tool computes over, so it is not counted."""
+    goal_terms = set(terms(_LITERAL_RE.sub(" ", goal)))  # a file's name is not a field's
+    taken = {(m.group(1), m.group(2)) for s in plan.steps for m in _FIELD_REF_RE.finditer(json.dumps(s.args))}
+    count = 0
+    for step in plan.steps:
+        spec = tools.get(step.tool or "")
+        if spec is None:
+            continue
+        fields = [
+            c.text[2:-1].split(".", 1)[1]
+            for c in reference_candidates(step.id, spec)
+            if "." in c.text and c.types is not None and c.types <= _SCALARS
+        ]
+        named = [f for f in fields if set(terms(f)) & goal_terms]
+        if not named or any((step.id, f) in taken for f in named):
+            continue
+        # A tool taking the whole record and saying it uses that field computes from it.
+        whole = f"${{{step.id}}}"
+        users = [
+            tools[u.tool]
+            for u in plan.steps
+            if u.tool is not None
+            and u.tool in tools
+            and any(isinstance(v, str) and whole in v for v in u.args.values())
+        ]
+        named_terms = set(terms(" ".join(named)))
+        if not any(named_terms & set(tool_terms(u)) for u in users):
+            count += 1
+    return count
+
+
 def mean_logprob(raw: Any) -> float | None:
     """Mean log-probability per generated token from an OpenAI-style response, if it has them."""
     try:
@@ -113,6 +173,7 @@ def score_candidate(
     *,
     prior: float = 0.0,
     likelihood: float | None = None,
+    record_fields: bool = False,
 ) -> CandidateScore:
     if plan is None:
         return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
@@ -121,9 +182,11 @@ def score_candidate(
         + unused_outputs(plan, tools)
         + unused_names(plan, goal)
     )
+    field_cost = FIELD_COST * unreferenced_fields(plan, goal, tools) if record_fields else 0.0
+    as_text = as_text_arguments(plan) - (named_fields_as_text(plan, goal) if record_fields else 0)
     return CandidateScore(
         len(problems),
         findings,
-        -(prior - AS_TEXT_COST * as_text_arguments(plan)),
+        -(prior - AS_TEXT_COST * as_text - field_cost),
         -(likelihood if likelihood is not None else 0.0),
     )

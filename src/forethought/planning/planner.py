@@ -24,7 +24,7 @@ from forethought.plan.files import check_data
 from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
 from forethought.planning.candidates import CandidateScore, mean_logprob, score_candidate
-from forethought.planning.decompose import Slots, bind, plan_text, skeletons
+from forethought.planning.decompose import Refinements, Slots, bind, plan_text, skeletons
 from forethought.planning.failure_policy import (
     PLANNED_ON_FAILURE,
     is_embedded,
@@ -94,6 +94,9 @@ class PlannerOptions:
     # How many tool chains to fill and score (``candidates.py``); 1 = the best prior only.
     # None: 4 for the embedded model.
     candidates: int | None = None
+    # The techniques added after held-out suite 5 (``decompose.Refinements``: name precision,
+    # filters by a bare value, a record's field straight to the writer); all on by default.
+    refinements: Refinements = field(default_factory=Refinements)
 
 
 @dataclass(frozen=True)
@@ -332,7 +335,7 @@ def build_planning_request(
     if not tools:
         raise PlanningError("there are no tools to plan with; pass --tools or enable built-ins")
     if decompose and opts.constrained and _decompose(opts, model)[0]:
-        chosen = best_chain(goal, tools, _decompose(opts, model)[1])
+        chosen = best_chain(goal, tools, _decompose(opts, model)[1], refinements=opts.refinements)
         if chosen is not None:
             sub = {n: tools[n] for n in dict.fromkeys(chosen.steps_tools)}
             strict = _strict_literals(opts.literal_mode, model)
@@ -473,22 +476,30 @@ class ChosenChain:
 
 
 def best_chain(
-    goal: str, tools: Mapping[str, ToolSpec], typed: bool, *, limit: int = 8
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    typed: bool,
+    *,
+    limit: int = 8,
+    refinements: Refinements | None = None,
 ) -> ChosenChain | None:
     """The best chain by its preferred slot values, without a model: the first ``limit``
     feasible chains are bound, each at its first values, and scored; None unless the best is
     valid and covers the goal."""
+    refine = refinements if refinements is not None else Refinements()
     best: tuple[CandidateScore, ChosenChain] | None = None
     tried = 0
-    for skeleton in skeletons(goal, tools, limit=8 * limit):
+    for skeleton in skeletons(goal, tools, limit=8 * limit, refinements=refine):
         if tried == limit:
             break
-        slots = bind(skeleton.tools, goal, tools, typed=typed)
+        slots = bind(skeleton.tools, goal, tools, typed=typed, refinements=refine)
         if not slots.feasible:
             continue
         tried += 1
         plan, problems = parse_plan_text(plan_text(slots.first_plan()), goal, tools)
-        score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior)
+        score = score_candidate(
+            plan, problems, goal, tools, prior=skeleton.prior, record_fields=refine.record_fields
+        )
         if plan is not None and (best is None or score < best[0]):
             best = (score, ChosenChain(skeleton.tools, slots))
     if best is None or best[0].problems or best[0].findings:
@@ -516,13 +527,13 @@ async def plan_by_decomposition(
     result = PlanResult(plan=None)
     best: tuple[CandidateScore, Plan, list[Problem]] | None = None
     tried = 0
-    for skeleton in skeletons(goal, tools, limit=8 * count):
+    for skeleton in skeletons(goal, tools, limit=8 * count, refinements=opts.refinements):
         if tried == count:
             break
         covering = best is not None and best[0].problems == 0 and best[0].findings == 0
         if covering and best is not None and skeleton.prior < -best[0].neg_prior:
             break  # sorted by prior: no later chain can beat a valid, covering plan
-        slots = bind(skeleton.tools, goal, tools, typed=typed)
+        slots = bind(skeleton.tools, goal, tools, typed=typed, refinements=opts.refinements)
         if not slots.feasible:
             continue  # only chains whose every required argument can be bound count as tried
         tried += 1
@@ -542,7 +553,15 @@ async def plan_by_decomposition(
         plan, problems = parse_plan_text(
             text, goal, tools, metadata=meta, on_failure=planned_failure_policy(model.name)
         )
-        score = score_candidate(plan, problems, goal, tools, prior=skeleton.prior, likelihood=likelihood)
+        score = score_candidate(
+            plan,
+            problems,
+            goal,
+            tools,
+            prior=skeleton.prior,
+            likelihood=likelihood,
+            record_fields=opts.refinements.record_fields,
+        )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)
     if best is not None:
