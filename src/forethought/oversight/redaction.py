@@ -193,18 +193,26 @@ class Redactor:
             changed = changed or ck or cv
         return (out, True) if changed else (value, False)
 
-    def redact_event(self, event: Event) -> Event:
+    def redact_event(self, event: Event, texts: Mapping[str, str] | None = None) -> Event:
         """The event with secrets removed from every payload field; the same object if clean.
 
         Each payload field's JSON text is screened on its own (the argument of ``_ANCHORS``
         holds per field as for the whole text): a short field holding an anchor (a
         plan_proposed's ``source: "api"``) does not send a 10,000-step plan through the walk,
         and a clean event is encoded once, field by field, as the store's screen encodes it.
+
+        ``texts``: JSON text of some fields' values that the caller has already (any key order,
+        ``ensure_ascii`` off or on), screened instead of encoding those fields again — a
+        ``plan_proposed``'s plan is the plan's canonical text (``Plan.canonical_json``).
         """
+        given = texts or {}
         tripped = {
             key
             for key in type(event).model_fields
-            if key not in _STRUCTURAL and self.might_contain_secret(event.model_dump_json(include={key}))
+            if key not in _STRUCTURAL
+            and self.might_contain_secret(
+                given[key] if key in given else event.model_dump_json(include={key})
+            )
         }
         if not tripped:
             return event
