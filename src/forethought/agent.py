@@ -42,7 +42,6 @@ from forethought.oversight.approvals import (
 )
 from forethought.oversight.redaction import default_redactor, redact_goal, redact_text
 from forethought.oversight.supervisor import Budgets
-from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, Validated, validate_plan
 from forethought.runs.observers import observers
@@ -50,6 +49,7 @@ from forethought.tools._threads import MAX_BLOCKING_CALLS, BlockingPool, blockin
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
 if TYPE_CHECKING:
+    from forethought.plan.coverage import Coverage
     from forethought.planning.planner import ModelCall
     from forethought.planning.streaming import PlanDone
 
@@ -307,6 +307,11 @@ class Agent:
         if force:
             run_config = {**(run_config or {}), "force": True}
         if isinstance(goal_or_plan, str):
+            # The goal-reading rules (``plan.coverage``), before planning: a streamed run checks
+            # coverage while steps run, and nothing may be imported then. A given plan never
+            # needs them (``exec``: a tenth of its start-up).
+            import forethought.plan.coverage  # noqa: F401
+
             incapable = self._incapable(goal_or_plan, approve, run_config)
             if incapable is not None:
                 return incapable
@@ -881,6 +886,13 @@ class Agent:
         from forethought.runs.run_ids import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
+
+
+def check_coverage(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None) -> Coverage:
+    """``plan.coverage.check_coverage``: imported by ``Agent.run`` when it is given a goal."""
+    from forethought.plan.coverage import check_coverage as check
+
+    return check(plan, goal, tools)
 
 
 def coverage_of(events: Sequence[Event]) -> dict[str, Any] | None:
