@@ -306,11 +306,12 @@ def _every_string(r: Redactor, value: Any) -> Any:
 @given(
     secret=st.sampled_from([*SEEDED.values(), ENV_SECRET, WEIRD_ENV, GITHUB_PAT, "ſk-" + "a" * 40]),
     where=st.lists(st.integers(min_value=0, max_value=59), max_size=4),
-    as_key=st.booleans(),
+    as_key=st.sampled_from(["value", "key", "id"]),
     padding=st.integers(min_value=0, max_value=400),
+    non_json=st.booleans(),
 )
 def test_summary_sized_data_redacts_exactly_as_the_full_pass(
-    secret: str, where: list[int], as_key: bool, padding: int
+    secret: str, where: list[int], as_key: str, padding: int, non_json: bool
 ) -> None:
     import dataclasses
 
@@ -320,17 +321,18 @@ def test_summary_sized_data_redacts_exactly_as_the_full_pass(
     steps: dict[str, Any] = {}
     for i in range(60):
         entry: dict[str, Any] = {"status": "succeeded", "output": i, "error": None, "tokens": 0, "cost": 0.5}
-        if i in where:
-            if as_key:
-                entry[text] = "ok"
-            else:
-                entry["output"] = {"text": text, "same": text, "list": [text, "succeeded"]}
-        steps[f"s{i}"] = entry
+        if non_json and i == 7:
+            entry["output"] = object()  # not JSON: screened by its str(), walked as it is
+        if i in where and as_key == "key":
+            entry[text] = "ok"
+        elif i in where and as_key == "value":
+            entry["output"] = {"text": text, "same": text, "list": [text, "succeeded"]}
+        steps[text + str(i) if i in where and as_key == "id" else f"s{i}"] = entry
     data = {"status": "succeeded", "steps": steps, "input_tokens": 0}
     out = r.redact(data)
     assert out == _every_string(full, data)
     if where and full.redact_text(text) != text:
-        assert secret not in json.dumps(out, ensure_ascii=False)
+        assert secret not in json.dumps(out, ensure_ascii=False, default=str)
     if not where:
         assert out is data  # nothing to change: the same object, nothing copied
 

@@ -150,6 +150,13 @@ class Redactor:
             # value by value: encoding it whole first would encode its big values twice whenever
             # a key alone trips the screen ("tokens" holds the anchor "token").
             return self._walk_mapping(value, memo)
+        if isinstance(value, dict):
+            rows = list(value.values())
+            if all(type(row) is dict for row in rows):
+                # A table (a run summary's steps): its rows' keys trip the screen in every row.
+                if self._clean_table(value, rows, memo):
+                    return value, False
+                return self._walk_mapping(value, memo)
         try:
             text = json.dumps(value, ensure_ascii=False, default=str)
         except (TypeError, ValueError, RecursionError):  # not JSON-like after all: walk it all
@@ -162,6 +169,25 @@ class Redactor:
         if any(c for _, c in items):
             return [v for v, _ in items], True
         return value, False
+
+    def _clean_table(self, table: dict[Any, Any], rows: list[dict[Any, Any]], memo: dict[str, str]) -> bool:
+        """Whether a mapping of mappings holds no secret, its keys screened apart from its values.
+
+        Its keys and its rows' keys are few distinct strings (``tokens`` trips the screen in
+        every row of a run summary): each distinct one is redacted exactly, once. The rows'
+        values are screened as one JSON text without their keys. Any doubt: False (walk it).
+        """
+        keys = [k for k in table if isinstance(k, str)]
+        # Every key stands verbatim in the joined text: no anchor there, none in any key.
+        if keys and self.might_contain_secret("\n".join(keys)) and any(self._text(k, memo)[1] for k in keys):
+            return False
+        if any(self._text(k, memo)[1] for k in set().union(*rows) if isinstance(k, str)):
+            return False
+        try:
+            text = json.dumps([list(row.values()) for row in rows], ensure_ascii=False, default=str)
+        except (TypeError, ValueError, RecursionError):
+            return False
+        return not self.might_contain_secret(text)
 
     def _walk(self, value: Any, memo: dict[str, str]) -> tuple[Any, bool]:
         if isinstance(value, str):
