@@ -1,8 +1,9 @@
 """What `forethought exec` imports: only what the run needs, and all of it before the first step.
 
 Lazy imports keep start-up short (``jsonschema`` for step checks, ``rich`` for the interactive
-review, the goal-coverage rules for planned runs), but a lazily imported module must never be
-loaded while steps run: whatever a plan needs is imported when the executor takes its steps.
+review, PyYAML for YAML files, the goal-coverage rules for planned runs), but a lazily imported
+module must never be loaded while steps run: whatever a plan needs is imported when the
+executor takes its steps.
 Each case runs in a fresh interpreter, as a user's command does.
 """
 
@@ -20,7 +21,7 @@ import forethought
 
 SRC = str(Path(forethought.__file__).resolve().parents[1])
 
-LAZY = ["jsonschema", "rich", "forethought.plan.coverage", "forethought.interfaces.cli._display"]
+LAZY = ["jsonschema", "rich", "yaml", "forethought.plan.coverage", "forethought.interfaces.cli._display"]
 
 # The tool reports which of the lazily imported modules are loaded when it runs.
 TOOLS = textwrap.dedent(f"""
