@@ -102,9 +102,12 @@ def main() -> None:
         exec_cmd.print_json = _common.print_json  # type: ignore[attr-defined]
         gc.callbacks.append(on_gc)
         argv = ["exec", str(plan), "--tools", str(work / "tools.py"), "--json", "--yes-all"]
-        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-            with contextlib.redirect_stderr(sink):
-                code = run(argv)
+        quiet = contextlib.ExitStack()
+        with quiet:
+            sink = quiet.enter_context(open(os.devnull, "w"))  # noqa: SIM115
+            quiet.enter_context(contextlib.redirect_stdout(sink))
+            quiet.enter_context(contextlib.redirect_stderr(sink))
+            code = run(argv)
         total = time.process_time() - started
         gc.callbacks.remove(on_gc)
     preamble = CPU.pop("Agent.run") - CPU["execution (Agent._execute)"]
