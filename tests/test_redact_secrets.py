@@ -327,7 +327,7 @@ def test_summary_sized_data_redacts_exactly_as_the_full_pass(
             entry[text] = "ok"
         elif i in where and as_key == "value":
             entry["output"] = {"text": text, "same": text, "list": [text, "succeeded"]}
-        steps[text + str(i) if i in where and as_key == "id" else f"s{i}"] = entry
+        steps[f"s{i} {text}" if i in where and as_key == "id" else f"s{i}"] = entry
     data = {"status": "succeeded", "steps": steps, "input_tokens": 0}
     out = r.redact(data)
     assert out == _every_string(full, data)
