@@ -259,16 +259,24 @@ def _compile(schema: Any, root: Mapping[str, Any], wildcard: type, depth: int) -
         schema = _resolve(schema, root)
     if not isinstance(schema, Mapping):
         raise Unsupported
-    checks = [
+    compiled = [
         _compile_keyword(key, arg, schema, root, wildcard, depth)
         for key, arg in schema.items()
         if key not in _ANNOTATIONS
     ]
+    # Validation runs the predicate once per step: keywords that accept anything (``properties:
+    # {}``) are dropped, and the rest run in a plain loop rather than ``all()`` of a generator.
+    checks = tuple(c for c in compiled if c is not _always)
     if not checks:
         return _always
 
     def check(value: Any) -> bool:
-        return isinstance(value, wildcard) or all(c(value) for c in checks)
+        if isinstance(value, wildcard):
+            return True
+        for c in checks:  # noqa: SIM110 - a plain loop: ``all()`` of a generator costs more here
+            if not c(value):
+                return False
+        return True
 
     return check
 
@@ -285,9 +293,14 @@ def _compile_keyword(
         if not isinstance(names, list) or any(n not in _TYPE_CHECKS for n in names):
             raise Unsupported
         preds: list[Check] = [_TYPE_CHECKS[n] for n in names]
+        if len(preds) == 1:
+            single: Check = preds[0]
+            return single
         return lambda v: any(p(v) for p in preds)
     if key == "properties":
         props = {name: _compile(sub, root, wildcard, depth + 1) for name, sub in arg.items()}
+        if not props:
+            return _always  # no property to check: any value passes this keyword
         return lambda v: (
             not isinstance(v, dict) or all(name not in v or c(v[name]) for name, c in props.items())
         )

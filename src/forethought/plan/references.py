@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from forethought.plan.secret_shapes import ENV_NAME_RE, SECRETS_ENV, allowed_env_names
 
@@ -213,6 +213,110 @@ def find_env_references(value: Any, location: tuple[PathPart, ...] = ()) -> list
             if m.group(1) == ENV_ROOT:
                 found.append(EnvReference(m.group(0), _env_name(_parse_path(m.group(2))), loc))
     return found
+
+
+class ArgScan(NamedTuple):
+    """What validation and the executor read from a step's arguments, found in one walk.
+
+    ``references``, ``env`` and ``malformed`` equal ``find_references``, ``find_env_references``
+    and ``find_malformed`` of the same value and location (same order); ``escapes`` equals
+    ``has_escapes``.
+    """
+
+    references: tuple[Reference, ...] = ()
+    env: tuple[EnvReference, ...] = ()
+    malformed: tuple[tuple[str, tuple[PathPart, ...]], ...] = ()
+    escapes: bool = False
+
+
+NO_REFERENCES = ArgScan()
+
+
+def _simple_whole(text: str) -> re.Match[str] | None:
+    """The match of ``text`` if it is one reference and nothing else, with one ``${`` and one ``}``.
+
+    Then the reference regex finds exactly this match, the malformed-attempt regex finds this
+    whole text (well formed), and there is no ``$${``: the usual argument (``${s1}``,
+    ``${s1.items[0]}``) needs none of the other regexes.
+    """
+    whole = _WHOLE_RE.match(text)
+    if whole is not None and text.count("${") == 1 and text.find("}") == len(text) - 1:
+        return whole
+    return None
+
+
+class _Found:
+    """What ``scan`` collects while it walks (lists made only when something is found)."""
+
+    __slots__ = ("bad", "env", "escapes", "refs")
+
+    def __init__(self) -> None:
+        self.refs: list[Reference] = []
+        self.env: list[EnvReference] = []
+        self.bad: list[tuple[str, tuple[PathPart, ...]]] = []
+        self.escapes = False
+
+    def add(self, text: str, loc: tuple[PathPart, ...]) -> None:
+        """Everything in one string that holds ``${`` (the same regexes as the ``find_*``)."""
+        whole = _simple_whole(text)
+        if whole is not None:
+            path = _parse_path(whole.group(2))
+            if whole.group(1) == ENV_ROOT:
+                self.env.append(EnvReference(text, _env_name(path), loc))
+            else:
+                self.refs.append(Reference(whole.group(1), path, loc, True))
+            return
+        is_whole = _WHOLE_RE.match(text) is not None
+        for m in _REF_RE.finditer(text):
+            path = _parse_path(m.group(2))
+            if m.group(1) == ENV_ROOT:
+                self.env.append(EnvReference(m.group(0), _env_name(path), loc))
+            else:
+                self.refs.append(Reference(m.group(1), path, loc, is_whole))
+        for m in _ATTEMPT_RE.finditer(text):
+            if not _WHOLE_RE.match(m.group(0)):
+                self.bad.append((m.group(0), loc))
+        if "$${" in text:
+            self.escapes = True
+
+    def result(self) -> ArgScan:
+        if not (self.refs or self.env or self.bad or self.escapes):
+            return NO_REFERENCES
+        return ArgScan(tuple(self.refs), tuple(self.env), tuple(self.bad), self.escapes)
+
+
+def scan(value: Any, location: tuple[PathPart, ...] = ()) -> ArgScan:
+    """``find_references``, ``find_env_references``, ``find_malformed`` and ``has_escapes`` of
+    ``value`` in one walk (see ``ArgScan``). Each fresh step used to walk its arguments once
+    per question, and the executor and validation each asked."""
+    if type(value) is dict:
+        # A mapping of literals whose references are each a whole argument (most arguments):
+        # its strings in order, as ``_walk_strings`` yields them, with no generator, stack or
+        # lists beyond the one of references (a fresh plan allocates this per step, and each
+        # allocation brings the next garbage collection closer). Anything else → the general walk.
+        simple: list[Reference] | None = None
+        for key, item in value.items():
+            kind = type(item)
+            if kind is str:
+                if "${" in item:
+                    whole = _simple_whole(item)
+                    if whole is None or whole.group(1) == ENV_ROOT:
+                        break
+                    ref = Reference(whole.group(1), _parse_path(whole.group(2)), (*location, str(key)), True)
+                    if simple is None:
+                        simple = [ref]
+                    else:
+                        simple.append(ref)
+            elif kind not in _SCALARS:
+                break
+        else:
+            return NO_REFERENCES if simple is None else ArgScan(tuple(simple))
+    elif not _may_hold(value):
+        return NO_REFERENCES
+    found = _Found()
+    for text, loc in _walk_strings(value, location):
+        found.add(text, loc)
+    return found.result()
 
 
 def _env_name(path: tuple[PathPart, ...]) -> str | None:

@@ -153,7 +153,15 @@ class SecretDetector:
         No anchor and no known value (as such, or as the repr of a string shows it) → clean.
         """
         low = text.lower()
-        return any(a in low for a in ANCHORS) or any(f in text for f in self._forms)
+        # Plain loops: validation screens every step, and ``any()`` over a generator cost
+        # twice as much per anchor.
+        for anchor in ANCHORS:
+            if anchor in low:
+                return True
+        for form in self._forms:  # noqa: SIM110 - see above
+            if form in text:
+                return True
+        return False
 
     def kind(self, text: str) -> str | None:
         low = text.lower()

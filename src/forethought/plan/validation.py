@@ -172,6 +172,24 @@ def _with_placeholders(value: Any) -> Any:
     return value
 
 
+def _instance(args: Mapping[str, Any], scanned: refs.ArgScan, depth: int) -> dict[str, Any]:
+    """``args`` as the schema check sees them: every string holding a reference a placeholder.
+
+    Equal to ``_with_placeholders(dict(args))``; when every such string is a top-level argument
+    (the common case) the scan already says which, and nothing is walked again.
+    """
+    instance = dict(args)
+    for found in (scanned.references, scanned.env):
+        for ref in found:
+            loc = ref.location
+            name = loc[depth] if len(loc) == depth + 1 else None
+            if not isinstance(name, str) or name not in instance:  # nested: the general walk
+                return dict(_with_placeholders(dict(args)))
+            if type(instance[name]) is not _Placeholder:
+                instance[name] = _Placeholder(instance[name])
+    return instance
+
+
 class _Validators:
     """Compiled JSON Schema validators, one per tool, built on first use."""
 
@@ -312,7 +330,32 @@ class _Checker:
                         ("depends_on", i),
                     )
 
+    def _acyclic(self) -> bool | None:
+        """True if the plan's steps have no cycle, by peeling off ready steps (Kahn) over the
+        plan's own dependents/indegree maps — the ones the executor wires the run from, so a
+        fresh plan builds them once. None when those maps cannot say (duplicate ids or a
+        dependency on an unknown step): then the search below decides."""
+        indegree = self.plan.indegree_map()
+        if len(indegree) != len(self.plan.steps):
+            return None
+        dependents = self.plan.dependents_map()
+        if any(d not in indegree for d in dependents):
+            return None
+        waiting = dict(indegree)
+        ready = [sid for sid, n in waiting.items() if n == 0]
+        done = 0
+        while ready:
+            done += 1
+            for nxt in dependents.get(ready.pop(), ()):
+                left = waiting[nxt] - 1
+                waiting[nxt] = left
+                if left == 0:
+                    ready.append(nxt)
+        return done == len(waiting)
+
     def _check_cycles(self) -> None:
+        if self._acyclic():
+            return  # nothing to name; a cyclic plan is searched as before to report each cycle
         graph = {s.id: [d for d in s.all_dependencies() if d in self.main_ids] for s in self.plan.steps}
         reported: set[frozenset[str]] = set()
         color: dict[str, int] = {}  # 1 = on the DFS stack, 2 = done
@@ -368,7 +411,7 @@ class _Checker:
                 rollback,
             )
         self._check_secrets(step, rollback)
-        for text, loc in refs.find_malformed(step.args, ("args",)):
+        for text, loc in step.arg_scan.malformed:
             self.add(
                 "bad_reference",
                 f"malformed reference {text!r}; write ${{step_id}} or ${{step_id.field[0]}}",
@@ -380,9 +423,7 @@ class _Checker:
         for ref in step.arg_references:
             self._check_reference(step, ref, allowed, rollback)
         if step.tool is not None:
-            self._check_tool_call(
-                step, step.tool, step.args, ("tool",), ("args",), rollback, step.arg_references
-            )
+            self._check_tool_call(step, step.tool, step.args, ("tool",), ("args",), rollback, step.arg_scan)
         if step.phase is not None and self.tools is not None:
             for i, name in enumerate(step.phase.tools):
                 if name not in self.tools:
@@ -423,7 +464,8 @@ class _Checker:
         for where, value in texts:
             if where == ("description",):
                 continue
-            for ref in refs.find_env_references(value, where):
+            found = step.arg_scan.env if where == ("args",) else refs.find_env_references(value, where)
+            for ref in found:
                 if ref.name is None:
                     message = f"malformed reference {ref.text!r}; write ${{env.NAME}} with one variable name"
                 else:
@@ -492,7 +534,7 @@ class _Checker:
         tool_field: FieldPath,
         args_field: FieldPath,
         rollback: bool,
-        found: Iterable[refs.Reference] | None = None,
+        scanned: refs.ArgScan | None = None,
     ) -> None:
         if self.tools is None:
             return
@@ -506,7 +548,9 @@ class _Checker:
                 rollback,
             )
             return
-        instance = _with_placeholders(dict(args))
+        if scanned is None:
+            scanned = refs.scan(args, args_field)
+        instance = _instance(args, scanned, len(args_field))
         quick = self.validators.quick(spec)
         fast_ok = bool(quick(instance)) if quick is not None else False
         # The full validator (and jsonschema with it) only when the compiled predicate is unsure.
@@ -518,9 +562,7 @@ class _Checker:
                     continue
                 loc = (*args_field, *err.absolute_path)
                 self.add("bad_argument", _schema_message(err, spec), step, loc, rollback)
-        if found is None:
-            found = refs.find_references(args, args_field)
-        self._check_typed_flow(step, spec, found, args_field, rollback)
+        self._check_typed_flow(step, spec, scanned.references, args_field, rollback)
 
     def _check_typed_flow(
         self,
@@ -531,12 +573,16 @@ class _Checker:
         rollback: bool,
     ) -> None:
         """A whole-value reference must produce a type the parameter accepts."""
+        tools = self.tools or {}
         for ref in found:
             if not ref.whole:
                 continue
             producer = self.by_id.get(ref.step_id)
             if producer is None or producer.tool is None:
                 continue
+            source = tools.get(producer.tool)
+            if source is None or source.output_schema is None:
+                continue  # nothing is known of what it produces (``_flow_mismatch`` says None)
             key = (producer.tool, ref.path, spec.name, ref.location[len(args_field) :])
             if key not in self._flow_cache:
                 self._flow_cache[key] = self._flow_mismatch(ref, spec, args_field)
