@@ -144,3 +144,35 @@ def test_the_kept_text_is_the_text_that_is_hashed_and_stored(name: str) -> None:
 
 if __name__ == "__main__":
     sys.stdout.write(json.dumps(_hashes(), indent=1, sort_keys=True) + "\n")
+
+
+@pytest.mark.parametrize("where", ["value", "key", "goal", "quoted", "none"])
+def test_a_plan_holding_the_default_retry_marker_is_encoded_plainly(where: str) -> None:
+    # The default retry policy is encoded once and put in place of a marker string; a plan that
+    # holds that string itself (anywhere) must still get exactly the plain encoding and hash.
+    import hashlib
+
+    from forethought.plan import model
+
+    mark = model._DEFAULT_RETRY_MARK
+    args = {
+        "value": {"x": mark},
+        "key": {mark: 1},
+        "quoted": {"x": '"' + mark + '"'},
+        "goal": {},
+        "none": {},
+    }[where]
+    plan = Plan(
+        goal=mark if where == "goal" else "g",
+        steps=[
+            {"id": "a", "tool": "t", "args": args},
+            {"id": "b", "tool": "t", "retry": {"attempts": 2}},
+            {"id": "c", "tool": "t", "args": {"v": "${a}"}},
+        ],
+    )
+    record = plan.record_data()
+    assert record["steps"][0]["retry"] == model._NO_RETRY.model_dump(mode="json")
+    assert record["steps"][1]["retry"]["attempts"] == 2
+    plain = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    assert plan.canonical_json() == plain
+    assert plan.plan_hash() == hashlib.sha256(plain.encode("utf-8")).hexdigest()
