@@ -84,16 +84,22 @@ def check_nesting(data: Any, source: str, error: type[UserError] = UserError) ->
     """Refuse ``data`` (parsed JSON) nested deeper than ``MAX_NESTING``, without recursing."""
     if not isinstance(data, (dict, list)):
         return
-    # Only containers are stacked: scalars (most of a plan) cost a type test, not a push and pop.
-    stack: list[tuple[dict[Any, Any] | list[Any], int]] = [(data, 0)]
-    while stack:
-        value, depth = stack.pop()
-        children = value.values() if isinstance(value, dict) else value
-        if depth > MAX_NESTING:
-            raise error(too_deep(source, f"level {depth}"))
-        if depth == MAX_NESTING and children:  # a child, container or not, one level too deep
-            raise error(too_deep(source, f"level {depth + 1}"))
-        stack.extend((v, depth + 1) for v in children if isinstance(v, (dict, list)))
+    # Level by level: every container of one depth at once, so an item costs a type test and,
+    # for a container, an append (no depth tuple per item: a plan file has ~3 containers a step).
+    level: list[dict[Any, Any] | list[Any]] = [data]
+    depth = 0
+    while level:
+        if depth == MAX_NESTING:
+            if any(level):  # a child, container or not, one level too deep
+                raise error(too_deep(source, f"level {depth + 1}"))
+            return
+        deeper: list[dict[Any, Any] | list[Any]] = []
+        for value in level:
+            for child in value.values() if isinstance(value, dict) else value:
+                if isinstance(child, (dict, list)):
+                    deeper.append(child)
+        level = deeper
+        depth += 1
 
 
 _DIGITS_MESSAGE = "integer string conversion"
