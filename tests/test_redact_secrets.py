@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 
 from _store_support import Seq
 from forethought.events import kinds as ev
-from forethought.oversight.redaction import make_redactor, secret_env_values
+from forethought.oversight.redaction import Redactor, make_redactor, secret_env_values
 from forethought.runs.store.recorder import Recorder
 from forethought.runs.store.sqlite import SqliteStore
 
@@ -283,4 +285,103 @@ def test_screened_text_and_data_redact_exactly_as_the_full_pass(
     text = prefix + secret + suffix
     assert r.redact_text(text) == full.redact_text(text)
     data = {key: {"s1": {"output": text, "attempts": 1}, "s2": [text, {text: 2}]}, "cost": 0.5}
-    assert r.redact(data) == full._walk(data)[0]
+    assert r.redact(data) == _every_string(full, data)
+
+
+def _every_string(r: Redactor, value: Any) -> Any:
+    """The reference: every string and key redacted one by one, nothing screened or remembered."""
+    if isinstance(value, str):
+        return r.redact_text(value)
+    if isinstance(value, dict):
+        return {_every_string(r, k): _every_string(r, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_every_string(r, v) for v in value]
+    return value
+
+
+# A run summary: more entries than are screened one by one, the same keys in each (one of
+# them, ``tokens``, trips the screen), and strings that repeat: each is redacted once per call
+# (``Redactor._text``). Secrets in some entries, keys or values, long or short, must all go.
+@settings(max_examples=100, deadline=None)
+@given(
+    secret=st.sampled_from([*SEEDED.values(), ENV_SECRET, WEIRD_ENV, GITHUB_PAT, "ſk-" + "a" * 40]),
+    where=st.lists(st.integers(min_value=0, max_value=59), max_size=4),
+    as_key=st.sampled_from(["value", "key", "id"]),
+    padding=st.integers(min_value=0, max_value=400),
+    non_json=st.booleans(),
+)
+def test_summary_sized_data_redacts_exactly_as_the_full_pass(
+    secret: str, where: list[int], as_key: str, padding: int, non_json: bool
+) -> None:
+    import dataclasses
+
+    r = make_redactor(env={"MY_SERVICE_TOKEN": ENV_SECRET, "WEIRD_PASSWORD": WEIRD_ENV})
+    full = dataclasses.replace(r, anchors=None)
+    text = "x" * padding + " " + secret  # past the remembered length too
+    steps: dict[str, Any] = {}
+    for i in range(60):
+        entry: dict[str, Any] = {"status": "succeeded", "output": i, "error": None, "tokens": 0, "cost": 0.5}
+        if non_json and i == 7:
+            entry["output"] = object()  # not JSON: screened by its str(), walked as it is
+        if i in where and as_key == "key":
+            entry[text] = "ok"
+        elif i in where and as_key == "value":
+            entry["output"] = {"text": text, "same": text, "list": [text, "succeeded"]}
+        steps[f"s{i} {text}" if i in where and as_key == "id" else f"s{i}"] = entry
+    data = {"status": "succeeded", "steps": steps, "input_tokens": 0}
+    out = r.redact(data)
+    assert out == _every_string(full, data)
+    if where and full.redact_text(text) != text:
+        assert secret not in json.dumps(out, ensure_ascii=False, default=str)
+    if not where:
+        assert out is data  # nothing to change: the same object, nothing copied
+
+
+# ``redact_event`` screens field by field, and takes a field's JSON text from the caller (the
+# plan's canonical text for ``plan_proposed``): the result must equal the unscreened full pass,
+# and a plan holding a secret must be caught through its canonical text.
+@settings(max_examples=100, deadline=None)
+@given(
+    secret=st.sampled_from([*SEEDED.values(), ENV_SECRET, WEIRD_ENV, PEM, GITHUB_PAT, ""]),
+    field=st.sampled_from(["goal", "description", "arg", "arg_key", "metadata"]),
+    source=st.sampled_from(["api", "planner", "file"]),
+)
+def test_plan_proposed_screened_by_canonical_text_redacts_as_the_full_pass(
+    secret: str, field: str, source: str
+) -> None:
+    import dataclasses
+
+    from forethought.plan.model import Plan
+
+    r = make_redactor(env={"MY_SERVICE_TOKEN": ENV_SECRET, "WEIRD_PASSWORD": WEIRD_ENV})
+    full = dataclasses.replace(r, anchors=None)
+    value = f"see {secret} here"
+    step: dict[str, Any] = {"id": "s1", "tool": "t", "args": {"x": 1}}
+    if field == "description":
+        step["description"] = value
+    elif field == "arg":
+        step["args"] = {"x": value}
+    elif field == "arg_key":
+        step["args"] = {value: 1}
+    plan = Plan.model_validate(
+        {
+            "goal": value if field == "goal" else "g",
+            "steps": [step, *({"id": f"m{i}", "tool": "t"} for i in range(40))],
+            "metadata": {"note": value} if field == "metadata" else {},
+        }
+    )
+    e = ev.PlanProposed(
+        run_id="r",
+        seq=1,
+        plan=plan.record_data(),
+        plan_hash=plan.plan_hash(),
+        source=source,  # type: ignore[arg-type]
+    )
+    fast = r.redact_event(e, {"plan": plan.canonical_json()})
+    assert fast.model_dump() == r.redact_event(e).model_dump()
+    expected = _every_string(full, ev.event_to_dict(e)["plan"])
+    assert fast.plan == expected  # type: ignore[union-attr]
+    if full.redact_text(value) != value:
+        assert secret not in fast.model_dump_json()
+    if not secret:
+        assert fast is e  # clean: the same event, nothing rebuilt

@@ -42,7 +42,6 @@ from forethought.oversight.approvals import (
 )
 from forethought.oversight.redaction import default_redactor, redact_goal, redact_text
 from forethought.oversight.supervisor import Budgets
-from forethought.plan.coverage import Coverage, check_coverage
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem, Validated, validate_plan
 from forethought.runs.observers import observers
@@ -50,6 +49,7 @@ from forethought.tools._threads import MAX_BLOCKING_CALLS, BlockingPool, blockin
 from forethought.tools.base import Tool, ToolRegistry, ToolSpec
 
 if TYPE_CHECKING:
+    from forethought.plan.coverage import Coverage
     from forethought.planning.planner import ModelCall
     from forethought.planning.streaming import PlanDone
 
@@ -99,15 +99,27 @@ class _Preamble:
         self.events: list[Event] = []
         self.version = 1
 
-    def add(self, cls: type[E._Event], **fields: Any) -> Event:
+    def add(self, cls: type[E._Event], texts: Mapping[str, str] | None = None, **fields: Any) -> Event:
+        """``texts``: JSON text of fields the caller has at hand (``Redactor.redact_event``)."""
         # Every concrete event class is a member of the ``Event`` union; ``_Event`` is its base.
         event = cast(
             Event, cls(run_id=self.run_id, seq=len(self.events), plan_version=self.version, **fields)
         )
         # Stored without the recorder: redact here (a valid plan is unchanged by this).
-        event = default_redactor().redact_event(event)
+        event = default_redactor().redact_event(event, texts)
         self.events.append(event)
         return event
+
+    def add_plan(self, plan: Plan, source: str) -> Event:
+        """``plan_proposed``: the plan is screened for secrets through its canonical text,
+        which hashing it made already (the record is that text's data)."""
+        return self.add(
+            E.PlanProposed,
+            texts={"plan": plan.canonical_json()},
+            plan=plan.record_data(),
+            plan_hash=plan.plan_hash(),
+            source=source,
+        )
 
 
 EventSink = Callable[[Event], Awaitable[None]]
@@ -295,6 +307,11 @@ class Agent:
         if force:
             run_config = {**(run_config or {}), "force": True}
         if isinstance(goal_or_plan, str):
+            # The goal-reading rules (``plan.coverage``), before planning: a streamed run checks
+            # coverage while steps run, and nothing may be imported then. A given plan never
+            # needs them (``exec``: a tenth of its start-up).
+            import forethought.plan.coverage  # noqa: F401
+
             incapable = self._incapable(goal_or_plan, approve, run_config)
             if incapable is not None:
                 return incapable
@@ -328,7 +345,7 @@ class Agent:
             plan, problems = await self.plan(goal_or_plan, preamble=pre)
             source = "planner"
         if plan is not None:
-            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source=source)
+            pre.add_plan(plan, source)
         # Coverage is checked for planned plans: a given plan (a file, the API) is the caller's.
         coverage = (
             check_coverage(plan, goal, self.specs) if plan and not problems and source == "planner" else None
@@ -456,7 +473,7 @@ class Agent:
                 note=decision.note,
             )
             pre.version = edited.version
-            pre.add(E.PlanProposed, plan=edited.record_data(), plan_hash=edited.plan_hash(), source="edit")
+            pre.add_plan(edited, "edit")
             plans.append(edited)
             plan = edited
             coverage = None  # the person wrote this version
@@ -505,7 +522,7 @@ class Agent:
         async for repaired, repaired_coverage in self._coverage_repairs(goal, plan, coverage, record_call):
             plan, coverage = repaired, repaired_coverage
             pre.version = plan.version
-            pre.add(E.PlanProposed, plan=plan.record_data(), plan_hash=plan.plan_hash(), source="replan")
+            pre.add_plan(plan, "replan")
             self._validated(pre, plan, [], coverage)
             plans.append(plan)
         return plan, coverage
@@ -869,6 +886,13 @@ class Agent:
         from forethought.runs.run_ids import resolve_run_id
 
         return resolve_run_id(self.store, run_id)
+
+
+def check_coverage(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None) -> Coverage:
+    """``plan.coverage.check_coverage``: imported by ``Agent.run`` when it is given a goal."""
+    from forethought.plan.coverage import check_coverage as check
+
+    return check(plan, goal, tools)
 
 
 def coverage_of(events: Sequence[Event]) -> dict[str, Any] | None:

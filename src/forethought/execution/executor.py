@@ -57,6 +57,7 @@ from forethought.execution.context import How, RunContext
 from forethought.execution.options import ExecutorOptions
 from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome
 from forethought.execution.phase_expansion import expand_phase
+from forethought.oversight.checks import prepare_check
 from forethought.oversight.policy import needs_approval
 from forethought.plan.model import Plan, Step
 from forethought.plan.phases import phase_of
@@ -434,6 +435,8 @@ class Executor:
             sid = s.id
             self._steps[sid] = s
             self._every_step[sid] = s
+            if s.check is not None:
+                prepare_check(s.check)  # its schema validator and regex: compiled now, not mid-run
             plain = s.tool is not None and s.timeout_s is None and s.executor is None and s.approval == "auto"
             placed = by_tool.get(s.tool) if plain else None  # type: ignore[arg-type]
             if placed is None:

@@ -12,14 +12,12 @@ criterion nobody checked must not read as passed.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import SchemaError
 
 from forethought.plan.model import Check, Step, canonical_dumps
 from forethought.plan.references import as_text
@@ -50,18 +48,35 @@ def _short(text: str) -> str:
 def _validator(schema_json: str) -> Any:
     import json
 
+    # Imported with the first schema check (``prepare_check``, when the executor takes the
+    # step), not with the package: most plans have none, and it is a sixth of a CLI's start-up.
+    import jsonschema
+
     schema = json.loads(schema_json)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)
 
 
+def prepare_check(check: Check) -> None:
+    """Import and compile what ``check`` needs now, when its step is added to a run, so that
+    nothing is loaded or compiled on the run's critical path (errors are reported when it runs)."""
+    if check.output_schema is not None:
+        with contextlib.suppress(Exception):  # an invalid schema fails the check when it runs
+            _validator(canonical_dumps(check.output_schema))
+    if check.regex is not None:
+        with contextlib.suppress(re.error):
+            re.compile(check.regex)
+
+
 def _check_schema(schema: Mapping[str, Any], output: Any) -> CheckFailure | None:
+    from jsonschema.exceptions import SchemaError, best_match
+
     try:
         validator = _validator(canonical_dumps(schema))
     except SchemaError as exc:
         return CheckFailure("schema", _short(f"the check's schema is invalid: {exc.message}"))
-    error = jsonschema.exceptions.best_match(validator.iter_errors(output))
+    error = best_match(validator.iter_errors(output))
     if error is None:
         return None
     where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)

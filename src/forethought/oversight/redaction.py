@@ -61,6 +61,9 @@ _ASSIGNMENT_PREFIX = re.compile(ASSIGNMENT_PREFIX)
 # Mappings up to this size are screened entry by entry rather than encoded whole first.
 _SCREEN_EACH_UP_TO = 32
 _ASSIGNMENT = re.compile(ASSIGNMENT[1])
+# Strings up to this length are redacted once per ``Redactor.redact`` call (``Redactor._text``).
+_MEMO_UP_TO_CHARS = 256
+_NO_TEXT = frozenset({int, float, bool, type(None)})
 
 
 @dataclass(frozen=True)
@@ -124,73 +127,130 @@ class Redactor:
         and passes unwalked, so a run summary of 100,000 steps whose only anchor is its
         ``tokens`` key costs one pass of the JSON encoder per level, not a regex per string.
         """
-        return self._screened(value)[0]
+        return self._screened(value, {})[0]
 
-    def _screened(self, value: Any) -> tuple[Any, bool]:
+    def _text(self, value: str, memo: dict[str, str]) -> tuple[str, bool]:
+        # Redacting a string is a pure function of the string (for this redactor), and the
+        # strings of one piece of data repeat: the same dozen keys and statuses in every entry
+        # of a run summary. Short ones are redacted once per ``redact`` call.
+        if len(value) > _MEMO_UP_TO_CHARS:
+            new = self.redact_text(value)
+        else:
+            known = memo.get(value)
+            if known is None:
+                known = memo[value] = self.redact_text(value)
+            new = known
+        return new, new != value
+
+    def _screened(self, value: Any, memo: dict[str, str]) -> tuple[Any, bool]:
         if not isinstance(value, (dict, list, tuple)):
-            return self._walk(value)
+            return self._walk(value, memo)
         if isinstance(value, dict) and len(value) <= _SCREEN_EACH_UP_TO:
             # A small mapping (a run summary, an event's payload) is screened key by key and
             # value by value: encoding it whole first would encode its big values twice whenever
             # a key alone trips the screen ("tokens" holds the anchor "token").
-            return self._walk_mapping(value)
+            return self._walk_mapping(value, memo)
+        if isinstance(value, dict):
+            rows = list(value.values())
+            if all(type(row) is dict for row in rows):
+                # A table (a run summary's steps): its rows' keys trip the screen in every row.
+                if self._clean_table(value, rows, memo):
+                    return value, False
+                return self._walk_mapping(value, memo)
         try:
             text = json.dumps(value, ensure_ascii=False, default=str)
         except (TypeError, ValueError, RecursionError):  # not JSON-like after all: walk it all
-            return self._walk(value)
+            return self._walk(value, memo)
         if not self.might_contain_secret(text):
             return value, False
         if isinstance(value, dict):
-            return self._walk_mapping(value)
-        items = [self._screened(v) for v in value]
+            return self._walk_mapping(value, memo)
+        items = [self._screened(v, memo) for v in value]
         if any(c for _, c in items):
             return [v for v, _ in items], True
         return value, False
 
-    def _walk(self, value: Any) -> tuple[Any, bool]:
+    def _clean_table(self, table: dict[Any, Any], rows: list[dict[Any, Any]], memo: dict[str, str]) -> bool:
+        """Whether a mapping of mappings holds no secret, its keys screened apart from its values.
+
+        Its keys and its rows' keys are few distinct strings (``tokens`` trips the screen in
+        every row of a run summary): each distinct one is redacted exactly, once. The rows'
+        values are screened as one JSON text without their keys. Any doubt: False (walk it).
+        """
+        keys = [k for k in table if isinstance(k, str)]
+        # Every key stands verbatim in the joined text: no anchor there, none in any key.
+        if keys and self.might_contain_secret("\n".join(keys)) and any(self._text(k, memo)[1] for k in keys):
+            return False
+        if any(self._text(k, memo)[1] for k in set().union(*rows) if isinstance(k, str)):
+            return False
+        try:
+            text = json.dumps([list(row.values()) for row in rows], ensure_ascii=False, default=str)
+        except (TypeError, ValueError, RecursionError):
+            return False
+        return not self.might_contain_secret(text)
+
+    def _walk(self, value: Any, memo: dict[str, str]) -> tuple[Any, bool]:
         if isinstance(value, str):
-            new = self.redact_text(value)
-            return new, new != value
+            return self._text(value, memo)
         if isinstance(value, dict):
             changed = False
             out: dict[Any, Any] = {}
             for k, v in value.items():
-                nk, ck = self._walk(k) if isinstance(k, str) else (k, False)
-                nv, cv = self._walk(v)
+                nk, ck = self._text(k, memo) if isinstance(k, str) else (k, False)
+                nv, cv = self._walk(v, memo)
                 out[nk] = nv
                 changed = changed or ck or cv
             return (out, True) if changed else (value, False)
         if isinstance(value, (list, tuple)):
-            items = [self._walk(v) for v in value]
+            items = [self._walk(v, memo) for v in value]
             if any(c for _, c in items):
                 return [v for v, _ in items], True
             return value, False
         return value, False
 
-    def _walk_mapping(self, value: dict[Any, Any]) -> tuple[Any, bool]:
+    def _walk_mapping(self, value: dict[Any, Any], memo: dict[str, str]) -> tuple[Any, bool]:
         changed = False
         out: dict[Any, Any] = {}
         for k, v in value.items():
-            nk, ck = self._walk(k) if isinstance(k, str) else (k, False)
-            nv, cv = self._screened(v)
+            nk, ck = self._text(k, memo) if isinstance(k, str) else (k, False)
+            # Numbers, booleans and None hold no text: most values of a run summary's entries.
+            nv, cv = (v, False) if type(v) in _NO_TEXT else self._screened(v, memo)
             out[nk] = nv
             changed = changed or ck or cv
         return (out, True) if changed else (value, False)
 
-    def redact_event(self, event: Event) -> Event:
-        """The event with secrets removed from every payload field; the same object if clean."""
-        if not self.might_contain_secret(event.model_dump_json()):
-            return event  # the common case, ~10x cheaper than walking the payload
-        data = event_to_dict(event)
-        changed = False
-        for key, value in data.items():
-            if key in _STRUCTURAL:
-                continue
-            new, c = self._screened(value)
+    def redact_event(self, event: Event, texts: Mapping[str, str] | None = None) -> Event:
+        """The event with secrets removed from every payload field; the same object if clean.
+
+        Each payload field's JSON text is screened on its own (the argument of ``_ANCHORS``
+        holds per field as for the whole text): a short field holding an anchor (a
+        plan_proposed's ``source: "api"``) does not send a 10,000-step plan through the walk,
+        and a clean event is encoded once, field by field, as the store's screen encodes it.
+
+        ``texts``: JSON text of some fields' values that the caller has already (any key order,
+        ``ensure_ascii`` off or on), screened instead of encoding those fields again — a
+        ``plan_proposed``'s plan is the plan's canonical text (``Plan.canonical_json``).
+        """
+        given = texts or {}
+        tripped = {
+            key
+            for key in type(event).model_fields
+            if key not in _STRUCTURAL
+            and self.might_contain_secret(
+                given[key] if key in given else event.model_dump_json(include={key})
+            )
+        }
+        if not tripped:
+            return event
+        memo: dict[str, str] = {}
+        news: dict[str, Any] = {}
+        for key, value in event.model_dump(mode="json", include=tripped).items():
+            new, c = self._screened(value, memo)
             if c:
-                data[key] = new
-                changed = True
-        return event_from_dict(data) if changed else event
+                news[key] = new
+        if not news:
+            return event
+        return event_from_dict({**event_to_dict(event), **news})
 
 
 def _base64_cores(value: bytes) -> set[str]:

@@ -16,19 +16,34 @@ import json
 import math
 import re
 import sys
-from typing import Any
-
-import yaml
-import yaml_rs
+from typing import TYPE_CHECKING, Any
 
 from forethought.errors import UserError
 
+if TYPE_CHECKING:
+    import yaml
+
+
 # PyYAML only scans for tags and maps problems to lines; it never constructs objects here.
-SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# Imported with the first YAML read, not with the package: a JSON plan never needs it.
+@functools.cache
+def safe_loader() -> type[yaml.SafeLoader]:
+    import yaml
+
+    loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return loader
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SafeLoader":  # ``from forethought.plan._yaml import SafeLoader``, loaded on use
+        return safe_loader()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_yaml(text: str, source: str, *, error: type[UserError] = UserError) -> Any:
     """Parse ``text`` (from ``source``, for messages); failures raise ``error`` with one line."""
+    import yaml_rs
+
     _refuse_tags(text, source, error)
     _check_aliases(text, source, error)
     try:
@@ -123,11 +138,13 @@ def _check_aliases(text: str, source: str, error: type[UserError]) -> None:
     """
     if not _ALIAS_CANDIDATE.search(text):
         return
+    import yaml
+
     sizes: dict[str, int] = {}  # anchor -> nodes it stands for, once its node is complete
     open_nodes: list[tuple[str | None, int]] = []  # (anchor, nodes so far) per open collection
     expanded = 0
     try:
-        for event in yaml.parse(text, Loader=SafeLoader):
+        for event in yaml.parse(text, Loader=safe_loader()):
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 if event.anchor is not None:
                     sizes.pop(event.anchor, None)  # a reused name now means this open node
@@ -186,8 +203,10 @@ def _refuse_tags(text: str, source: str, error: type[UserError]) -> None:
     if not _TAG_CANDIDATE.search(text):
         return
     # Rare: a `!` that might be a tag. Let PyYAML's scanner say for sure (it builds no objects).
+    import yaml
+
     try:
-        for token in yaml.scan(text, Loader=SafeLoader):
+        for token in yaml.scan(text, Loader=safe_loader()):
             if isinstance(token, yaml.TagToken):
                 handle, suffix = token.value
                 mark = token.start_mark

@@ -15,13 +15,11 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-import yaml_rs
 from pydantic import ValidationError
 
 from forethought.errors import UserError
 from forethought.plan import references as refs
-from forethought.plan._yaml import SafeLoader, check_nesting, load_yaml, too_many_digits
+from forethought.plan._yaml import check_nesting, load_yaml, safe_loader, too_many_digits
 from forethought.plan.model import Plan
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.validation import Problem, Validated, check_plan, problems_from_validation_error
@@ -286,8 +284,10 @@ def import_foreign(data: Any, tools: Mapping[str, ToolSpec] | None = None) -> An
 
 def line_index(text: str, fmt: Format) -> dict[tuple[Any, ...], int]:
     """Map data paths (``("steps", 3, "args", "x")``) to 1-based lines; empty if unavailable."""
+    import yaml  # only when there is a problem to place, or a YAML file
+
     try:
-        root = yaml.compose(text, Loader=SafeLoader)
+        root = yaml.compose(text, Loader=safe_loader())
     except (yaml.YAMLError, RecursionError):
         return {}
     index: dict[tuple[Any, ...], int] = {}
@@ -399,6 +399,8 @@ def dump_plan(plan: Plan, fmt: Format = "yaml") -> str:
     data = plan.to_data()
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    import yaml_rs
+
     return str(yaml_rs.dumps(data)).removeprefix("---\n")
 
 

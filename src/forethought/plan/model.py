@@ -255,7 +255,7 @@ class Plan(_Frozen):
         Defaults are included so that a change of a default in a future version of forethought
         changes the hash of plans relying on it: the approval was for the old behaviour.
         """
-        return canonical_dumps(self.record_data())
+        return self._record[2]
 
     def record_data(self) -> dict[str, Any]:
         """The plan as events record it: full form, defaults included; the hash is of this.
@@ -268,10 +268,13 @@ class Plan(_Frozen):
         """sha256 of the canonical JSON: what an approval is bound to."""
         return self._record[1]
 
-    # The model is frozen, so its record and hash never change; a 10,000-step plan takes ~0.1 s
-    # to dump and hash, and review, approval, the executor and the store all ask for the hash.
+    # The model is frozen, so its record, text and hash never change; a 10,000-step plan takes
+    # ~0.1 s to dump and hash, and review, approval, the executor and the store all ask for the
+    # hash. The canonical text is kept too: the store writes it (``plan_versions``) and the
+    # secret screen of ``plan_proposed`` reads it, and encoding it again cost 0.4 s per 100,000
+    # steps each time (the recorder holds it for the run anyway).
     @cached_property
-    def _record(self) -> tuple[dict[str, Any], str]:
+    def _record(self) -> tuple[dict[str, Any], str, str]:
         data = self.model_dump(mode="json", by_alias=True)
         # Most steps keep the default retry policy: share one copy of it (the record is read-only),
         # a third of the record's memory on a large plan.
@@ -284,7 +287,8 @@ class Plan(_Frozen):
                 # (and hashes) exactly as before, so every existing approval stays bound.
                 if step.get("phase", 0) is None:
                     del step["phase"]
-        return data, hashlib.sha256(canonical_dumps(data).encode("utf-8")).hexdigest()
+        text = canonical_dumps(data)
+        return data, hashlib.sha256(text.encode("utf-8")).hexdigest(), text
 
 
 def canonical_dumps(data: Any) -> str:

@@ -506,11 +506,12 @@ class _Checker:
                 rollback,
             )
             return
-        validator = self.validators.get(spec)
         instance = _with_placeholders(dict(args))
         quick = self.validators.quick(spec)
         fast_ok = bool(quick(instance)) if quick is not None else False
-        if validator is not None and not fast_ok:
+        # The full validator (and jsonschema with it) only when the compiled predicate is unsure.
+        validator = None if fast_ok else self.validators.get(spec)
+        if validator is not None:
             errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
             for err in errors:
                 if isinstance(err.instance, _Placeholder):

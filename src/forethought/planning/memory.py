@@ -39,7 +39,6 @@ from typing import Any
 from forethought.errors import StoreError
 from forethought.events.kinds import CheckFailed, Event, StepSucceeded
 from forethought.events.state import RunState
-from forethought.plan.coverage import check_coverage
 from forethought.plan.model import Plan
 from forethought.tools.base import ToolSpec
 
@@ -206,6 +205,8 @@ def not_learnable(
     failed = [sid for sid, open_ in outstanding.items() if open_]
     if failed:
         return "a check failed for step(s) " + ", ".join(sorted(failed))
+    from forethought.plan.coverage import check_coverage  # after a run, not with the package
+
     coverage = check_coverage(plan, run.goal or plan.goal, tools)
     if not coverage.covered:
         return "the plan does not cover its goal: " + "; ".join(f.message for f in coverage.missing)

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import click
-from rich.console import Console
 
 from forethought.agent import Agent, RunResult
 from forethought.events import kinds as E
@@ -101,6 +100,18 @@ class _Progress:
         click.echo(text, err=True)
 
 
+def _reviewer() -> Any:
+    """A person at a terminal reviews the plan; None when nobody can (not a terminal).
+
+    Imported only when asked: ``--yes``/``--yes-all`` runs need no terminal display (``rich``,
+    the plan renderer), a tenth of the command's start-up."""
+    from rich.console import Console
+
+    from forethought.interfaces.cli._display import InteractiveReviewer, is_interactive
+
+    return InteractiveReviewer(Console(stderr=True)) if is_interactive() else None
+
+
 def _human_summary(summary: dict[str, Any]) -> str:
     counts: dict[str, int] = {}
     for st in summary["steps"].values():
@@ -132,7 +143,6 @@ async def _execute(
     """Load, validate and run the plan through the Agent: recorded, gated by signed approvals,
     supervised by the configured budgets (no model is loaded unless the plan replans or has
     agent steps)."""
-    from forethought.interfaces.cli._display import InteractiveReviewer, is_interactive
     from forethought.interfaces.config import load_config
     from forethought.interfaces.session import open_agent, tool_setup
     from forethought.plan.files import load_validated_plan
@@ -143,8 +153,7 @@ async def _execute(
     async with open_agent(cfg, setup) as agent:
         holder.append(agent)
         plan = load_validated_plan(plan_file, agent.specs)  # checked once, here, with file and line
-        interactive = approve == "none" and is_interactive()
-        reviewer = InteractiveReviewer(Console(stderr=True)) if interactive else None
+        reviewer = _reviewer() if approve == "none" else None
         progress = _Progress()
         try:
             result = await agent.run(
