@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from forethought.planning.decompose import NO_REFINEMENTS
+from forethought.planning.decompose import NO_REFINEMENTS, Refinements
 from forethought.planning.planner import PlannerOptions
 
 ROWS: dict[str, PlannerOptions] = {
@@ -10,7 +10,18 @@ ROWS: dict[str, PlannerOptions] = {
     "decompose": PlannerOptions(decompose=True, typed_flow=False, candidates=1),
     "typed": PlannerOptions(decompose=True, typed_flow=True, candidates=1),
     "candidates": PlannerOptions(decompose=True, typed_flow=True, candidates=4, refinements=NO_REFINEMENTS),
-    # Every technique on (the default for the embedded model), the suite-5 refinements too.
+    # The suite-5 refinements without the suite-6 ones (whole values, example values, layout
+    # apart, output position); the non-switchable fixes of suite 6 are in both.
+    "refined5": PlannerOptions(
+        decompose=True,
+        typed_flow=True,
+        candidates=4,
+        refinements=Refinements(
+            whole_values=False, example_values=False, layout_apart=False, output_position=False
+        ),
+    ),
+    # Every technique on (the default for the embedded model), the suite-5 and suite-6
+    # refinements too.
     "sample": PlannerOptions(decompose=True, typed_flow=True, candidates=4),
 }
 
@@ -19,5 +30,6 @@ LABELS = {
     "decompose": "+ decompose, then fill (BM25 per clause, slots from the strict-literal rules)",
     "typed": "+ typed data flow in the slots",
     "candidates": "+ 4 candidates, keep the best (validation, coverage, prior, likelihood)",
-    "sample": "+ refinements: name precision, value filters, record fields, a reader per input",
+    "refined5": "+ refinements: name precision, value filters, record fields, a reader per input",
+    "sample": "+ refinements: whole values, example values, layout apart, output position",
 }

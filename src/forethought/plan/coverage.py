@@ -29,7 +29,9 @@ about, and a one-line ``message``. Kinds:
 ``missing_output``
     An output the goal asks for that no side-effecting step produces: after one of the verbs in
     ``_OUTPUT_VERBS`` (``write``, ``save``, ``copy``, ``send``, …), the first literal that follows
-    ``to|into|as|in`` in the same clause; or the literal right after one of ``_OBJECT_VERBS``
+    ``to|into|as|in`` in the same clause (``in`` only when no ``to|into|as`` phrase follows the
+    verb or opens its sentence: "Into b.txt, write the total of a.json"); or the literal right
+    after one of ``_OBJECT_VERBS``
     (``create``, ``delete``, ``rename``, …; optionally ``a new file|directory|folder named|called``),
     an effect on it rather than an output. It is produced when it occurs in an argument of
     a step whose tool is not ``read_only`` (an agent step, or a tool without a spec, counts as
@@ -223,6 +225,7 @@ _NAMED_CONTENT_RE = re.compile(
     re.IGNORECASE,
 )
 _OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S))*))", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"[.;?!](?=\s)|\n")
 _PREP_RE = re.compile(r"\b(?:to|into|as|in)\s+(?:(?:a|the|new|file|directory|folder|named|called)\s+)*", re.I)
 _OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename"
 # The verb's object, right after it: "create a new file named X", "delete the file X".
@@ -342,7 +345,16 @@ def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[t
         # "to/into/as X" names the destination wherever it stands; "in X" only when no such
         # phrase follows ("write the titles of the meetings in a.json to b.txt" reads a.json).
         directed = [p for p in hits if p.group(0).split()[0].lower() != "in"]
-        chosen = directed or hits
+        # Named first, opening the verb's sentence ("Into pages.txt, write the total of the
+        # books in a.json"): that is the destination, and "in a.json" is what is read.
+        opening = max((e.end() for e in _SENTENCE_END_RE.finditer(goal, 0, m.start())), default=0)
+        opening += len(goal[opening:]) - len(goal[opening:].lstrip())
+        before = [
+            p
+            for p in _PREP_RE.finditer(goal, opening, m.start())
+            if p.start() == opening and p.end() in targets and p.group(0).split()[0].lower() != "in"
+        ]
+        chosen = directed or before[-1:] or hits
         if chosen:
             prep = chosen[0]
             verb = m.group(0).lower()

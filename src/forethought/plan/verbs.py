@@ -91,7 +91,8 @@ ACTIONS: Mapping[str, tuple[str, ...]] = {
     "unzip": ("unzip", "extract", "decompress", "archive"),
     "zip": ("zip", "compress", "archive"),
 }
-CLAUSE_SPLIT = re.compile(r"(?:[,;]|:(?=\s)|\.(?=\s|$)|\b(?:and then|and|then)\b)", re.IGNORECASE)
+# A full stop after a single capital is an initial ("Ursula K. Le Guin"), not a sentence's end.
+CLAUSE_SPLIT = re.compile(r"(?:[,;]|:(?=\s)|(?<!\b[A-Z])\.(?=\s|$)|\b(?:and then|and|then)\b)", re.IGNORECASE)
 LEAD_FILLERS = frozenset({"please", "then", "also", "now", "first", "finally", "next", "just", "and"})
 _TOKEN = re.compile(r"[a-z0-9]+")
 INFLECTION = re.compile(r"(?:ies|es|s)$")

@@ -3,9 +3,9 @@
 "Count the words in poem.txt and write the number to count.txt" is two actions; "Join a.md and
 b.md into c.md" is one action with two objects. The rules are about the *shape* of the text,
 never particular words of a benchmark: split after a sentence end (``.``, ``?``, ``!`` followed
-by a space), at ``;``, at ``then`` and ``, and``, and at a bare ``and`` unless what follows it is
-a literal (a quoted string, a file name or a number), which makes it a list of objects. Quoted
-text is never split.
+by a space; not the full stop of an initial, "K. Le Guin"), at ``;``, at ``then`` and ``, and``,
+and at a bare ``and`` unless what follows it is a literal (a quoted string, a file name or a
+number), which makes it a list of objects. Quoted text is never split.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ _QUOTED_RE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|“[^”\n]*”")
 _LITERAL_START_RE = re.compile(r"\s*(?:[\"'`“]|[\w./-]+\.[A-Za-z0-9]{1,8}\b|-?\d)")
 # Separators, longest first; the lookahead keeps the text that follows.
 _SPLIT_RE = re.compile(
-    r"(?:[.?!](?=\s)|;|,?\s+(?:and\s+)?then\b|,\s*and\b|\band\b)",
+    r"(?:(?<!\b[A-Z])\.(?=\s)|[?!](?=\s)|;|,?\s+(?:and\s+)?then\b|,\s*and\b|\band\b)",
     re.IGNORECASE,
 )
 

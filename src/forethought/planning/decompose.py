@@ -45,6 +45,20 @@ Refinements (``Refinements``, each switchable, all on by default; added after he
 - *a reader per input*: two input files feeding a tool of two data parameters get a reader
   each, by type and by the files' names.
 
+Added after held-out suite 6 (also switchable):
+
+- *whole values*: a value is taken whole -- a run of words before its noun ("science fiction
+  books"), a multi-word name ("Ursula K. Le Guin"), a date or time ("2026-11-03", one value and
+  no numbers) -- and also after "for"/"by"/"from"/"on" ("entries for carol") or between its
+  noun and a past-tense verb ("the hours alice worked"); function verbs ("were", "should") never
+  are values; a date or time goes only to a parameter of that kind; a number goes to the
+  parameter the goal names it by ("12.5 hours", "a rate of 64");
+- *example values*: words a description gives as examples ("for example fantasy") stay values;
+- *layout apart*: layout phrases ("one per line", "as a list") and a generic verb before them
+  are ranked apart from the clause, so they add a formatter but do not choose its tool;
+- *output position*: the subject of a modal sentence ("pages.txt should hold …") or a target
+  named first ("Into pages.txt, write …") is the output when the goal reads another file.
+
 Nothing here knows a particular goal, tool or phrasing: the rules read types, effects, parameter
 names' path-likeness and the goal's literals and words.
 """
@@ -60,6 +74,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import goal_outputs
+from forethought.plan.verbs import GENERIC_VERBS
 from forethought.planning.bm25 import (
     BM25,
     HOW_MANY_RE,
@@ -111,10 +126,33 @@ class Refinements:
     # Two input files feeding a tool of two data parameters ("what pancakes.json needs and
     # pantry.json lacks") get a reader each, chosen by type, not one reader twice.
     reader_per_input: bool = True
+    # Added after held-out suite 6:
+    # A value is taken whole -- a run of words ("science fiction books", "by Ursula K. Le
+    # Guin"), a date or time ("2026-11-03") -- and also after "for"/"by"/"from"/"on" or between
+    # its noun and a past-tense verb ("the hours alice worked"); function verbs never are values;
+    # a date or time value goes only to a parameter of that kind (``value_words``).
+    whole_values: bool = True
+    # Words a tool's description gives as examples ("for example fantasy") are values the goal
+    # supplies, not words the tool explains (``example_terms``).
+    example_values: bool = True
+    # Layout words ("one per line", "as a list") are ranked apart from the rest of their clause,
+    # so they add a formatting step but do not choose the clause's tool (``split_layout``).
+    layout_apart: bool = True
+    # A file named where a result goes -- the subject of "X should hold …", or the target of
+    # "into"/"to"/"as" -- is the output even when named first, and a file the goal reads
+    # ("in"/"of"/"from" X) is then an input (``output_files``).
+    output_position: bool = True
 
 
 NO_REFINEMENTS = Refinements(
-    name_precision=False, value_filters=False, record_fields=False, reader_per_input=False
+    name_precision=False,
+    value_filters=False,
+    record_fields=False,
+    reader_per_input=False,
+    whole_values=False,
+    example_values=False,
+    layout_apart=False,
+    output_position=False,
 )
 
 
@@ -198,12 +236,39 @@ def _plain(text: str) -> str:
     return quantity_words(text)
 
 
-def goal_facts(goal: str) -> GoalFacts:
+# The subject of a sentence whose verb is a modal ("pages.txt should hold …", "out.txt must
+# list …"): a file that is to be made, where the result goes.
+_SUBJECT_RE = re.compile(
+    r"(?:\A|[.?!;]\s+)(?:the\s+(?:file\s+)?)?([\w./-]+)\s+(?:should|must|shall|will|needs?\s+to|is\s+to)\s",
+    re.IGNORECASE,
+)
+# A file the goal reads from: right after "in", "of" or "from" ("the books in catalogue.json").
+_SOURCE_RE = re.compile(r"\b(?:in|of|from)\s+(?:(?:a|an|the|file)\s+)*([\w./-]+)", re.IGNORECASE)
+
+
+def output_files(goal: str, files: Sequence[str]) -> tuple[str, ...] | None:
+    """The output files by the sentence's structure, or None when it does not say: a file in
+    the output position -- the subject of a modal sentence ("pages.txt should hold …") or the
+    target of "into"/"to"/"as" -- when the goal also names a file it reads ("in", "of", "from"
+    + file) that is not such a target. Named first or last, the target is the output."""
+    targets = [m.group(1).rstrip(".,") for m in _TARGET_RE.finditer(goal)]
+    subjects = [m.group(1).rstrip(".,") for m in _SUBJECT_RE.finditer(goal)]
+    placed = [f for f in dict.fromkeys([*subjects, *targets]) if f in files]
+    sources = [m.group(1).rstrip(".,") for m in _SOURCE_RE.finditer(goal)]
+    if not placed or not any(f in sources and f not in placed for f in files):
+        return None
+    return tuple(placed)
+
+
+def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     lits = goal_literals(goal)
     files = [s for s in lits.strings if _FILE_RE.fullmatch(s)]
     targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
     named = [*goal_outputs(goal), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
+    placed = output_files(goal, files) if refinements is not None and refinements.output_position else None
+    if placed is not None:
+        outputs = placed
     last_in = _LAST_IN_RE.search(goal)
     if not outputs and len(files) >= 2 and last_in is not None and last_in.group(1) == files[-1]:
         outputs = (files[-1],)
@@ -295,10 +360,48 @@ def _readers_per_input(
     return list(orders[best])
 
 
+# Words that say how a result is laid out, not what it is: "one per line", "as a list",
+# "comma separated", "each on its own line", "on separate lines".
+_LAYOUT_PHRASE_RE = re.compile(
+    r"\b(?:one|each)\s+(?:\w+\s+)?(?:per|a|on\s+(?:a|its\s+own|each))\s+line\b"
+    r"|\b(?:as|in|into)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|numbered|sorted|plain)\s+)?"
+    r"(?:(?:comma|semicolon|tab|space|newline)[- ]?(?:separated|delimited)\s+)?(?:list|lines|table)\b"
+    r"|\b(?:comma|semicolon|tab|space|newline|line)[- ]?(?:separated|delimited)\b"
+    r"|\bon\s+(?:separate|their\s+own|its\s+own)\s+lines?\b|\bline\s+by\s+line\b",
+    re.IGNORECASE,
+)
+
+
+def split_layout(clause: str) -> tuple[str, str]:
+    """The clause without its layout phrases ("List the authors, one per line" → "the
+    authors"), and the layout phrases themselves ("" when there are none). With a layout phrase,
+    a generic verb opening the clause ("list", "show": ``plan.verbs.GENERIC_VERBS``) goes with
+    the layout: it asks for the result, laid out, not for a tool of its name."""
+    layout = " ".join(m.group(0) for m in _LAYOUT_PHRASE_RE.finditer(clause))
+    rest = _LAYOUT_PHRASE_RE.sub(" ", clause)
+    if layout:
+        first = rest.split(maxsplit=1)
+        if first and first[0].lower() in GENERIC_VERBS:
+            layout = f"{first[0]} {layout}"
+            rest = first[1] if len(first) > 1 else ""
+    return rest, layout
+
+
 def _clause_options(
-    clause: str, facts: GoalFacts, tools: Mapping[str, ToolSpec], index: BM25, width: int
+    clause: str,
+    facts: GoalFacts,
+    tools: Mapping[str, ToolSpec],
+    index: BM25,
+    width: int,
+    layout_apart: bool = False,
 ) -> list[tuple[str, ...]]:
     ranked = [(n, s) for n, s in index.rank(_query(clause, facts)) if s > 0]
+    rest, layout = split_layout(clause) if layout_apart else (clause, "")
+    if layout and _query(rest, facts):
+        # What the clause asks for ranks the tools; its layout words only add a formatter
+        # (``_formatted``), so a tool describing that layout does not outrank the noun's tool.
+        head = [(n, s) for n, s in index.rank(_query(rest, facts)) if s > 0]
+        ranked = head + [(n, s) for n, s in ranked if n not in dict(head)]
     names_out = [o for o in facts.outputs if o in clause]
     writers = [n for n, _ in index.rank(_query(clause, facts)) if is_writer(tools[n])]
     if names_out and writers:
@@ -399,11 +502,13 @@ def skeletons(
     refinements: Refinements = Refinements(),
 ) -> list[Skeleton]:
     """Candidate tool chains for ``goal``, best prior first (at most ``limit``)."""
-    facts = goal_facts(goal)
+    facts = goal_facts(goal, refinements)
     index = tool_index(tools)
     docs = {name: set(tool_terms(spec)) for name, spec in tools.items()}
     names = {name: set(terms(name)) for name in tools}
-    per_clause = [_clause_options(c, facts, tools, index, width) for c in facts.clauses]
+    per_clause = [
+        _clause_options(c, facts, tools, index, width, refinements.layout_apart) for c in facts.clauses
+    ]
     # A list goes to a .json file as JSON; elsewhere as the tool set formats lists.
     wants_json = any(o.lower().endswith(".json") for o in facts.outputs)
     formatters = [] if wants_json else [n for n, _ in index.rank(terms(goal)) if _is_formatter(tools[n])]
@@ -435,11 +540,24 @@ def skeletons(
     )
     # A value of the goal no tool explains ("dairy items") is explained by a filtering step
     # whose text parameter can take it: chains get such a step (``value_words``).
-    values = value_words(facts, docs) if refinements.value_filters else []
+    values = (
+        value_words(facts, value_docs(tools, examples=refinements.example_values), refinements)
+        if refinements.value_filters
+        else []
+    )
     filters = [n for n, _ in index.rank(terms(goal)) if filter_param(tools[n]) is not None] if values else []
     # Any tool that takes a short text besides its data ("the region column": a column's name)
     # explains a value by taking it; only filters are put in where the chain lacks one.
     takers = [n for n, spec in tools.items() if value_param(spec) is not None] if values else []
+    if refinements.whole_values:
+        # A date goes to a date's parameter, a name not: takers of no value's kind explain none.
+        # A date goes to a date's parameter, never to a name's; a day's parameter may still
+        # take a word ("on Monday"). Takers of the values' own kinds come first.
+        kinds = {value_kind(v) for v in values}
+        takers = [n for n in takers if _taker_kind(tools[n]) in kinds or _taker_kind(tools[n]) != "text"]
+        filters = sorted(
+            (n for n in filters if n in takers), key=lambda n: _taker_kind(tools[n]) not in kinds
+        )
     selectors = [n for n, _ in index.rank(terms(goal)) if n in takers and n not in filters]
     if takers:
         value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
@@ -584,20 +702,147 @@ _NOT_VALUES = frozenset(
 )
 
 
-def value_words(facts: GoalFacts, docs: Mapping[str, set[str]]) -> list[str]:
+# Function verbs (auxiliaries, modals, copulas) are a closed class: "how many hours *were*
+# logged", "pages.txt *should* hold" -- never values.
+_FUNCTION_VERBS = frozenset(
+    (
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "done",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "need",
+        "needs",
+    )
+)
+# Prepositions that introduce the value a goal selects by ("entries for carol", "books by Le
+# Guin", "on 2026-11-03", "readings from sensor4").
+_VALUE_PREPOSITIONS = frozenset(("for", "by", "from", "on", "of"))
+# A token of digits with separators is one value: a date, a time, a code ("2026-11-03",
+# "10:30", "03/11/2026"), never several numbers.
+_SEPARATED_RE = re.compile(r"(?<![\w.:/-])\d+(?:[-/:]\d+)+(?![\w/:-]|\.\d)")
+# A multi-word proper name: capitalized words and initials in a row ("Ursula K. Le Guin").
+_NAME_RUN_RE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'-]*))+")
+# In a tool's description, what follows "for example", "e.g." or "such as" (to the end of the
+# parenthesis or sentence) names sample *values* of a parameter, not what the tool does.
+_EXAMPLES_RE = re.compile(
+    r"\b(?:for example|for instance|e\.g\.|such as|like)\s*,?\s*([^).;]*)", re.IGNORECASE
+)
+
+
+def example_terms(spec: ToolSpec) -> set[str]:
+    """Terms a tool's description gives only as examples of values ("the books of the given
+    genre (for example fantasy or science fiction)"): a goal word among them is still a value
+    the goal supplies, not a word the tool explains."""
+    examples = " ".join(m.group(1) for m in _EXAMPLES_RE.finditer(spec.description))
+    rest = _EXAMPLES_RE.sub(" ", spec.description)
+    said = set(terms(spec.name)) | set(terms(rest)) | set(terms(" ".join(_props(spec))))
+    return set(terms(examples)) - said
+
+
+def value_docs(tools: Mapping[str, ToolSpec], *, examples: bool) -> dict[str, set[str]]:
+    """Each tool's document terms for ``value_words``; with ``examples``, less the terms its
+    description names only as example values (``example_terms``)."""
+    return {
+        n: set(tool_terms(spec)) - (example_terms(spec) if examples else set()) for n, spec in tools.items()
+    }
+
+
+def value_kind(text: str) -> str:
+    """What a value looks like: "date" (digits with "-" or "/"), "time" (digits with ":"),
+    else "text"."""
+    if _SEPARATED_RE.fullmatch(text):
+        return "time" if ":" in text else "date"
+    return "text"
+
+
+_KIND_PARAM = {
+    "date": re.compile(r"(?<![a-z])(?:date|day|yyyy)(?![a-z])", re.IGNORECASE),
+    "time": re.compile(r"(?<![a-z])(?:time|clock|hh)(?![a-z])", re.IGNORECASE),
+}
+
+
+def param_kind(spec: ToolSpec, pname: str) -> str:
+    """The kind of value a text parameter takes, by its name, else its description or the
+    tool's ("date", "(YYYY-MM-DD)" → "date"); "text" otherwise."""
+    described = str((_props(spec).get(pname) or {}).get("description") or "")
+    for kind, pattern in _KIND_PARAM.items():
+        if pattern.search(pname):
+            return kind
+    for kind, pattern in _KIND_PARAM.items():
+        if pattern.search(described) or (
+            pattern.search(spec.description) and not any(p.search(pname) for p in _KIND_PARAM.values())
+        ):
+            return kind
+    return "text"
+
+
+def _taker_kind(spec: ToolSpec) -> str:
+    pname = value_param(spec)
+    return param_kind(spec, pname) if pname is not None else "text"
+
+
+def value_words(
+    facts: GoalFacts, docs: Mapping[str, set[str]], refinements: Refinements | None = None
+) -> list[str]:
     """Goal words that look like a value to filter by: no tool of the set explains them (they
     are data, not an action), they do not start a clause, and they qualify a word some tool
     explains -- right before it ("dairy items", "Friday's meetings") or after it and "of" ("the
     amount of spice") -- or the goal capitalizes them mid-sentence ("live in Oslo"); and a
     one-word text the goal quotes. A stray word of the sentence ("the answer", "names from")
-    does not."""
+    does not.
+
+    With ``refinements.whole_values`` (suite 6): a run of such words is one value ("science
+    fiction books", "by Ursula K. Le Guin"), so is a date or time ("2026-11-03"); a value may
+    also follow "for", "by", "from" or "on" ("entries for carol"), or stand between the noun it
+    qualifies and a past-tense verb ("the hours alice worked"); function verbs ("were",
+    "should") never are values."""
+    whole = refinements is not None and refinements.whole_values
     known = set().union(*docs.values()) if docs else set()
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
+    found: list[str] = []
+    if whole:
+        found += [m.group(0) for m in _SEPARATED_RE.finditer(masked)]
+        masked = _SEPARATED_RE.sub(" @ ", masked)
     for lit in facts.literals.strings:  # a literal stands between words: they are not adjacent
         masked = re.sub(rf"[\"'`“]?(?<![\w.]){re.escape(lit)}(?![\w])[\"'`”]?", " @ ", masked)
     # "Friday's" → Friday, (s)
-    tokens = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9_-]*|@", masked) if len(w) > 1 or w == "@"]
+    spans = [
+        m
+        for m in re.finditer(r"[A-Za-z][A-Za-z0-9_-]*|@", masked)
+        if len(m.group(0)) > 1 or m.group(0) == "@"
+    ]
+    tokens = [m.group(0) for m in spans]
     names = set(goal_names(facts.goal))  # a name the goal capitalizes ("in Oslo") is a value too
+    runs: dict[int, tuple[int, str]] = {}  # first token → (last token, the whole name)
+    if whole:
+        for m in _NAME_RUN_RE.finditer(masked):
+            first = next((i for i, t in enumerate(spans) if t.start() == m.start()), None)
+            words = m.group(0).split()
+            if first is None or first == 0 or re.search(r"[.?!]\s*\Z", masked[: m.start()]):
+                continue  # a sentence's first word is capitalized anyway
+            last = first + sum(1 for w in words if len(w.rstrip(".")) > 1) - 1
+            runs[first] = (last, m.group(0).rstrip(".") if len(words[-1]) > 2 else m.group(0))
 
     def explained(i: int) -> bool:
         if not 0 <= i < len(tokens):
@@ -605,16 +850,52 @@ def value_words(facts: GoalFacts, docs: Mapping[str, set[str]]) -> list[str]:
         w = tokens[i].lower()
         return w != "@" and w not in STOP_WORDS and w not in facts.verbs and bool(set(terms(w)) & known)
 
-    found: list[str] = []
-    for i, word in enumerate(tokens):
+    def candidate(i: int) -> bool:
+        word = tokens[i]
         lowered = word.lower()
         if word == "@" or lowered in STOP_WORDS or lowered in facts.verbs or lowered in _NOT_VALUES:
+            return False
+        if whole and lowered in _FUNCTION_VERBS:
+            return False
+        return bool(terms(word)) and not set(terms(word)) & known
+
+    def adjacent(i: int, j: int) -> bool:  # only spaces between the two tokens
+        return 0 <= i < j < len(spans) and not masked[spans[i].end() : spans[j].start()].strip()
+
+    i = 0
+    while i < len(tokens):
+        if i in runs:
+            last, name = runs[i]
+            found.append(name)
+            i = last + 1
             continue
-        if not terms(word) or set(terms(word)) & known:
+        if not candidate(i):
+            i += 1
             continue
-        after_of = i >= 2 and tokens[i - 1].lower() == "of" and explained(i - 2)
-        if explained(i + 1) or after_of or word in names:
+        end = i
+        if whole:  # a run of value words right before a word a tool explains: one value
+            while (
+                end + 1 < len(tokens)
+                and end + 1 not in runs
+                and candidate(end + 1)
+                and adjacent(end, end + 1)
+            ):
+                end += 1
+            if end > i and not (explained(end + 1) and adjacent(end, end + 1)):
+                end = i  # only a qualifying run counts whole
+        word = tokens[i] if end == i else masked[spans[i].start() : spans[end].end()]
+        before = tokens[i - 1].lower() if i >= 1 else ""
+        after_of = i >= 2 and before == "of" and explained(i - 2)
+        after_prep = whole and before in _VALUE_PREPOSITIONS and before != "of"
+        relative = (
+            whole
+            and explained(i - 1)
+            and end + 1 < len(tokens)
+            and (tokens[end + 1].lower().endswith("ed") or tokens[end + 1].lower() in _FUNCTION_VERBS)
+        )
+        if explained(end + 1) or after_of or after_prep or relative or tokens[i] in names:
             found.append(word)
+        i = end + 1
     # A one-word text the goal quotes ("start with "a"") is a value as it stands.
     found += [c for c in facts.contents if len(c.split()) == 1]
     return list(dict.fromkeys(found))
@@ -823,14 +1104,15 @@ def bind(
     refinements: Refinements = Refinements(),
 ) -> Slots:
     """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
-    facts = goal_facts(goal)
+    facts = goal_facts(goal, refinements)
     if not typed:
         return _bind_untyped(chain, facts, tools)
     goal_terms = set(terms(" ".join(facts.words)))
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
     if refinements.value_filters and any(value_param(tools[n]) is not None for n in chain):
-        values = value_words(facts, {n: set(tool_terms(spec)) for n, spec in tools.items()})
+        docs = value_docs(tools, examples=refinements.example_values)
+        values = value_words(facts, docs, refinements)
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -854,11 +1136,19 @@ def bind(
                 used_literals,
                 explained,
                 named_fields_only=refinements.record_fields,
+                named_numbers=refinements.whole_values,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
                 # quotes or a word next to the parameter's name stays first).
                 fitting = [v for v in values if v in options]
+                if refinements.whole_values:
+                    # Whole values (a name of several words, a date) are goal text as they
+                    # stand; each goes only to a parameter of its kind.
+                    kind = param_kind(spec, pname)
+                    fitting = [v for v in values if value_kind(v) == kind] or (
+                        [v for v in fitting if value_kind(v) == "text"] if kind != "text" else []
+                    )
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
@@ -893,6 +1183,7 @@ def _param_options(
     used_literals: set[str],
     explained: set[str],
     named_fields_only: bool = False,
+    named_numbers: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in _required(spec)
@@ -946,6 +1237,9 @@ def _param_options(
                 literals.append(int(n))
             elif "number" in want:
                 literals.append(n)
+        named = [n for n in _numbers_named(pname, facts.goal) if n in literals] if named_numbers else []
+        if named:  # "12.5 hours", "a rate of 64": the number the goal names by the parameter
+            literals = named
     elif want is not None and "string" in want:
         literals = [c for c in facts.contents if c not in used_literals] or list(facts.contents)
         if not literals and required:
@@ -953,6 +1247,23 @@ def _param_options(
     if not required:
         return None
     return literals + used
+
+
+_NUMBER_WORDS_RE = re.compile(
+    r"(?:([A-Za-z]+)\s+(?:of|at|is|=|:)?\s*)?(?<![\w.:/-])(-?\d+(?:\.\d+)?)(?![\w.]|[-/:]\d)(?:\s+([A-Za-z]+))?"
+)
+
+
+def _numbers_named(pname: str, goal: str) -> list[float | int]:
+    """The goal's numbers that the parameter's name stands next to: the noun after the number
+    ("12.5 hours") or the word before it, with or without "of"/"at" ("a rate of 64")."""
+    pterms = terms(pname)
+    found: list[float | int] = []
+    for m in _NUMBER_WORDS_RE.finditer(goal):
+        if pterms and pterms in (terms(m.group(1) or ""), terms(m.group(3) or "")):
+            value = float(m.group(2))
+            found.append(int(value) if value.is_integer() else value)
+    return found
 
 
 def _bind_untyped(chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec]) -> Slots:

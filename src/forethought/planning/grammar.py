@@ -30,7 +30,8 @@ from forethought.tools.base import ToolSpec
 
 _NO_DOLLAR = "^[^$]*$"
 _QUOTED_RE = re.compile(r"\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|`([^`\n]{1,200})`")
-_FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,6})(?![\w/])")
+# A file name's extension starts with a letter (as in ``plan.coverage``): "12.5" is a number.
+_FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/])")
 # Parameters that take a *file* name ("directory" does not: a file name there is a mistake).
 _PATHY_PARAM = re.compile(r"path|file|dest|src|source|target|output|input", re.I)
 # Named otherwise ("location", "where"), a parameter still takes a file name when its own
@@ -39,7 +40,9 @@ _PATHY_PARAM = re.compile(r"path|file|dest|src|source|target|output|input", re.I
 _FILE_WORD = re.compile(r"\bfiles?\b|\bpaths?\b", re.I)
 _CONTENT_PARAM = re.compile(r"text|content|body|passage|data|note|message|value|query|word", re.I)
 _DIR_PARAM = re.compile(r"dir|folder", re.I)
-_NUMBER_RE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
+# A number stands alone: the parts of a date or a time ("2026-11-03", "10:30") are no numbers
+# of their own (the token is one value, ``decompose.value_words``).
+_NUMBER_RE = re.compile(r"(?<![\w.:/-])(-?\d+(?:\.\d+)?)(?![\w.]|[-/:]\d)")
 # "in docs", "under src/app", "of the reports folder": a directory named in the goal.
 _DIR_PHRASE_RE = re.compile(
     r"\b(?:in|under|inside|within|of|from)\s+(?:the\s+)?(?:(?:folder|directory|dir)\s+)?"
