@@ -98,6 +98,7 @@ from forethought.planning.grammar import (
     reference_candidates,
     takes_file_name,
 )
+from forethought.planning.word_classes import never_value
 from forethought.tools.base import ToolSpec
 
 STEP_COST = 0.25  # prior points per step: more steps must explain more of the goal
@@ -142,6 +143,11 @@ class Refinements:
     # "into"/"to"/"as" -- is the output even when named first, and a file the goal reads
     # ("in"/"of"/"from" X) is then an input (``output_files``).
     output_position: bool = True
+    # Added after held-out suite 7:
+    # Closed word classes are never values: quantifiers ("different", "total"), comparatives
+    # and superlatives ("fewer than", "fastest", "most expensive"), common verbs ("cost",
+    # "say") (``word_classes.never_value``); a number with its unit is one value ("800 m").
+    value_classes: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -153,6 +159,7 @@ NO_REFINEMENTS = Refinements(
     example_values=False,
     layout_apart=False,
     output_position=False,
+    value_classes=False,
 )
 
 
@@ -818,6 +825,7 @@ def value_words(
     qualifies and a past-tense verb ("the hours alice worked"); function verbs ("were",
     "should") never are values."""
     whole = refinements is not None and refinements.whole_values
+    classes = refinements is not None and refinements.value_classes
     known = set().union(*docs.values()) if docs else set()
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
     found: list[str] = []
@@ -856,6 +864,10 @@ def value_words(
         if word == "@" or lowered in STOP_WORDS or lowered in facts.verbs or lowered in _NOT_VALUES:
             return False
         if whole and lowered in _FUNCTION_VERBS:
+            return False
+        if classes and never_value(
+            word, tokens[i - 1] if i >= 1 else "", tokens[i + 1] if i + 1 < len(tokens) else ""
+        ):
             return False
         return bool(terms(word)) and not set(terms(word)) & known
 

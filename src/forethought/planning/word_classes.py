@@ -1,0 +1,316 @@
+"""Closed English word classes that never name a value a goal filters by.
+
+A value is data -- a name, a category, a code, a number. Quantifiers and determiners ("how many
+*different* parts", "the *total*"), comparatives and superlatives ("*fewer* than 20", "the
+*fastest* time", "the *most expensive* part") and common verbs ("what does it *cost*", "should
+*say*") say how to select or what to do, not which data. These lists are general English, not
+words of any goal or tool.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Quantifiers, determiners and degree words: they count or pick, never name a value.
+QUANTIFIERS = frozenset(
+    [
+        "all",
+        "any",
+        "another",
+        "both",
+        "certain",
+        "combined",
+        "different",
+        "distinct",
+        "each",
+        "either",
+        "enough",
+        "entire",
+        "every",
+        "extra",
+        "few",
+        "fewer",
+        "individual",
+        "less",
+        "least",
+        "little",
+        "many",
+        "more",
+        "most",
+        "much",
+        "multiple",
+        "neither",
+        "none",
+        "numerous",
+        "only",
+        "other",
+        "overall",
+        "own",
+        "particular",
+        "respective",
+        "same",
+        "separate",
+        "several",
+        "single",
+        "some",
+        "specific",
+        "such",
+        "total",
+        "unique",
+        "various",
+        "whole",
+        "average",
+        "mean",
+        "median",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+        "first",
+        "last",
+        "next",
+        "previous",
+        "final",
+        "current",
+        "latest",
+        "earliest",
+        "overall",
+    ]
+)
+# Degree words that make the next adjective comparative or superlative ("most expensive").
+DEGREE_WORDS = frozenset(("most", "least", "more", "less", "fewer", "very", "too"))
+# Common English verbs, base and inflected forms: an action, never a value.
+_VERB_BASES = [
+    "say",
+    "tell",
+    "cost",
+    "run",
+    "take",
+    "make",
+    "get",
+    "give",
+    "go",
+    "come",
+    "see",
+    "show",
+    "put",
+    "keep",
+    "let",
+    "want",
+    "use",
+    "find",
+    "know",
+    "think",
+    "look",
+    "need",
+    "pay",
+    "buy",
+    "sell",
+    "spend",
+    "earn",
+    "weigh",
+    "last",
+    "win",
+    "lose",
+    "finish",
+    "start",
+    "begin",
+    "end",
+    "hold",
+    "contain",
+    "mean",
+    "read",
+    "write",
+    "send",
+    "save",
+    "print",
+    "return",
+    "add",
+    "leave",
+    "stay",
+    "live",
+    "work",
+    "play",
+    "eat",
+    "drink",
+    "sleep",
+    "walk",
+    "drive",
+    "ride",
+    "fly",
+    "swim",
+    "score",
+    "owe",
+    "appear",
+    "belong",
+    "cover",
+    "include",
+    "become",
+    "seem",
+    "happen",
+    "arrive",
+    "travel",
+    "sit",
+    "stand",
+    "reach",
+    "exceed",
+    "remain",
+]
+_VERB_IRREGULAR = [
+    "said",
+    "told",
+    "ran",
+    "took",
+    "made",
+    "got",
+    "gotten",
+    "gave",
+    "given",
+    "went",
+    "gone",
+    "came",
+    "seen",
+    "saw",
+    "showed",
+    "shown",
+    "kept",
+    "wanted",
+    "used",
+    "found",
+    "knew",
+    "known",
+    "thought",
+    "looked",
+    "paid",
+    "bought",
+    "sold",
+    "spent",
+    "earned",
+    "won",
+    "lost",
+    "finished",
+    "started",
+    "began",
+    "begun",
+    "ended",
+    "held",
+    "meant",
+    "wrote",
+    "written",
+    "sent",
+    "left",
+    "stayed",
+    "lived",
+    "worked",
+    "played",
+    "ate",
+    "eaten",
+    "drank",
+    "slept",
+    "walked",
+    "drove",
+    "driven",
+    "rode",
+    "ridden",
+    "flew",
+    "flown",
+    "swam",
+    "scored",
+    "owed",
+    "appeared",
+    "belonged",
+    "covered",
+    "included",
+    "became",
+    "seemed",
+    "happened",
+    "arrived",
+    "travelled",
+    "traveled",
+    "sat",
+    "stood",
+    "reached",
+    "exceeded",
+    "remained",
+]
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+COMMON_VERBS = frozenset([*_VERB_BASES, *(_third_person(v) for v in _VERB_BASES), *_VERB_IRREGULAR])
+# Nouns that end in "-est" but are no superlative.
+_EST_NOUNS = frozenset(
+    [
+        "arrest",
+        "behest",
+        "chest",
+        "conquest",
+        "contest",
+        "digest",
+        "forest",
+        "guest",
+        "harvest",
+        "honest",
+        "inquest",
+        "interest",
+        "invest",
+        "manifest",
+        "midwest",
+        "modest",
+        "nest",
+        "pest",
+        "priest",
+        "protest",
+        "quest",
+        "request",
+        "rest",
+        "suggest",
+        "test",
+        "vest",
+        "west",
+        "zest",
+    ]
+)
+_SUPERLATIVE_RE = re.compile(r"[a-z]{2,}(?:iest|est)")
+
+
+def is_superlative(word: str) -> bool:
+    """A lower-case ``-est`` form that is not a known ``-est`` noun ("fastest", "priciest")."""
+    w = word.lower()
+    return (
+        word == w
+        and bool(_SUPERLATIVE_RE.fullmatch(w))
+        and w not in _EST_NOUNS
+        and not any(w.endswith(n) for n in _EST_NOUNS if len(n) >= 5)
+    )
+
+
+def never_value(word: str, before: str = "", after: str = "") -> bool:
+    """Whether ``word`` (lower-case in the goal) belongs to a closed class that never names a
+    value: a quantifier or degree word, a common verb, a superlative, a comparative ("-er"
+    before "than"), or an adjective a degree word makes gradable ("most *expensive*"); a word
+    right after a modal or "do" form is a verb ("should *say*")."""
+    w = word.lower()
+    if word != w:
+        return False  # a capitalized word mid-sentence is a name
+    b, a = before.lower(), after.lower()
+    return (
+        w in QUANTIFIERS
+        or w in DEGREE_WORDS
+        or w in COMMON_VERBS
+        or is_superlative(word)
+        or (a == "than" and (w.endswith("er") or w in DEGREE_WORDS))
+        or b in DEGREE_WORDS
+        or b in _MODALS
+    )
+
+
+_MODALS = frozenset(
+    ("do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must")
+)

@@ -1,0 +1,61 @@
+"""The suite-7 refinement: closed word classes are never values to filter by.
+
+Uses the made-up "playlist" tool set of ``test_planner_values`` (none of the bench's suites).
+Each rule has negative cases: the same places with a real value still give it.
+"""
+
+from __future__ import annotations
+
+from forethought.planning.decompose import Refinements, goal_facts, value_docs, value_words
+from forethought.planning.word_classes import is_superlative, never_value
+from test_planner_values import SPECS, _plan
+
+ON = Refinements()
+OFF = Refinements(value_classes=False)
+
+
+def _values(goal: str, refinements: Refinements = ON) -> list[str]:
+    docs = value_docs(SPECS, examples=refinements.example_values)
+    return value_words(goal_facts(goal, refinements), docs, refinements)
+
+
+def test_closed_classes() -> None:
+    for word in ("different", "total", "several", "each", "fewer", "most", "cost", "say", "runs", "said"):
+        assert never_value(word), word
+    assert never_value("expensive", before="most")
+    assert never_value("cheaper", after="than")
+    assert never_value("hold", before="should")
+    assert is_superlative("fastest") and is_superlative("priciest")
+    # Not closed: nouns that end like a superlative or comparative, values, capitalized names.
+    for word in ("request", "interest", "forest", "jazz", "mingus"):
+        assert not is_superlative(word) and not never_value(word), word
+    assert not never_value("folder", after="of")
+    assert not never_value("Most")  # a capitalized word is a name
+    assert not never_value("Say", before="should")
+
+
+def test_quantifiers_comparatives_and_verbs_are_no_values() -> None:
+    for goal in (
+        "How many different tracks does mix.json list? Save the count to n.txt",
+        "Write the total seconds of mix.json to t.txt",
+        "How many tracks in mix.json have fewer seconds than 200? Save it to n.txt",
+        "Write the title of the longest track in mix.json to t.txt",
+        "Write the title of the most popular track in mix.json to t.txt",
+        "What does the studio cost for 12 minutes at a rate of 3? Write it to c.txt",
+        "n.txt should say how many tracks mix.json has",
+    ):
+        assert _values(goal) == [], goal
+    # Off: the words were taken for values (what suite 7 showed).
+    assert _values("How many different tracks does mix.json list? Save the count to n.txt", OFF) == [
+        "different"
+    ]
+    goal = "How many different tracks does mix.json list? Save the count to n.txt"
+    assert [t for t, _ in _plan(goal)] == ["load_tracks", "track_total", "store_text"]
+
+
+def test_real_values_in_the_same_places_stay_values() -> None:
+    assert _values("How many jazz tracks does mix.json list? Save the count to n.txt") == ["jazz"]
+    assert _values("How many tracks does mix.json have for mingus? Save the count to n.txt") == ["mingus"]
+    assert _values("Write the titles of the tracks by Nina K. De Vries in mix.json to dv.txt") == [
+        "Nina K. De Vries"
+    ]
