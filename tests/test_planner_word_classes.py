@@ -6,7 +6,9 @@ Each rule has negative cases: the same places with a real value still give it.
 
 from __future__ import annotations
 
+from forethought import tool
 from forethought.planning.decompose import Refinements, goal_facts, value_docs, value_words
+from forethought.planning.planner import best_chain
 from forethought.planning.word_classes import is_superlative, never_value
 from test_planner_values import SPECS, _plan
 
@@ -59,3 +61,24 @@ def test_real_values_in_the_same_places_stay_values() -> None:
     assert _values("Write the titles of the tracks by Nina K. De Vries in mix.json to dv.txt") == [
         "Nina K. De Vries"
     ]
+
+
+@tool
+def minutes_text(seconds: float) -> str:
+    """Write a number of seconds as minutes and seconds (m:ss)."""
+    return ""
+
+
+WITH_CONVERTER = {**SPECS, "minutes_text": minutes_text.spec}
+
+
+def test_a_converter_is_added_only_for_a_format_the_goal_asks_for() -> None:
+    def chain(goal: str, refinements: Refinements = ON) -> list[str]:
+        chosen = best_chain(goal, WITH_CONVERTER, True, refinements=refinements)
+        assert chosen is not None, goal
+        return [s["tool"] for s in chosen.slots.first_plan()["steps"]]
+
+    goal = "Add up the seconds of mix.json and write the sum to s.txt"
+    assert chain(goal) == ["load_tracks", "play_seconds", "store_text"]
+    # Asked for: the converter's own words ("minutes") are the goal's.
+    assert "minutes_text" in chain("Write the seconds of mix.json as minutes to m.txt")

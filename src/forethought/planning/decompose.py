@@ -74,7 +74,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import goal_outputs
-from forethought.plan.verbs import GENERIC_VERBS
+from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import (
     BM25,
     HOW_MANY_RE,
@@ -106,6 +106,8 @@ STEP_COST = 0.25  # prior points per step: more steps must explain more of the g
 # ``time_of_peak`` fits "the peak" worse than ``peak`` does (as much as a name match earns).
 NAME_EXTRA_COST = 0.5
 SUPERFLUOUS_COST = 1.0  # per middle step explaining nothing the others do not: more than a text fit
+# The verbs a writer does, whatever its description says ("write", "save", "put", ...).
+_WRITE_TERMS = frozenset(terms(" ".join(SYNONYMS["write"])))
 _WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
@@ -148,6 +150,10 @@ class Refinements:
     # and superlatives ("fewer than", "fastest", "most expensive"), common verbs ("cost",
     # "say") (``word_classes.never_value``); a number with its unit is one value ("800 m").
     value_classes: bool = True
+    # A writer explains the goal's writing verbs ("write", "save", "put"): a converter whose
+    # description also says "write" is not kept for that word alone ("Write a number of seconds
+    # as a clock time" after an average), only for a format the goal asks for.
+    writer_verbs: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -160,6 +166,7 @@ NO_REFINEMENTS = Refinements(
     layout_apart=False,
     output_position=False,
     value_classes=False,
+    writer_verbs=False,
 )
 
 
@@ -513,6 +520,8 @@ def skeletons(
     index = tool_index(tools)
     docs = {name: set(tool_terms(spec)) for name, spec in tools.items()}
     names = {name: set(terms(name)) for name in tools}
+    if refinements.writer_verbs:
+        docs = {n: (d | _WRITE_TERMS if is_writer(tools[n]) else d) for n, d in docs.items()}
     per_clause = [
         _clause_options(c, facts, tools, index, width, refinements.layout_apart) for c in facts.clauses
     ]
