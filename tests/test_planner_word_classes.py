@@ -82,3 +82,15 @@ def test_a_converter_is_added_only_for_a_format_the_goal_asks_for() -> None:
     assert chain(goal) == ["load_tracks", "play_seconds", "store_text"]
     # Asked for: the converter's own words ("minutes") are the goal's.
     assert "minutes_text" in chain("Write the seconds of mix.json as minutes to m.txt")
+
+
+def test_a_file_labelling_the_goal_is_the_output_and_see_marks_an_input() -> None:
+    facts = goal_facts("n.txt: how many tracks does mix.json list?", ON)
+    assert (facts.outputs, facts.inputs) == (("n.txt",), ("mix.json",))
+    facts = goal_facts("n.txt should say how many tracks there are (see mix.json)", ON)
+    assert (facts.outputs, facts.inputs) == (("n.txt",), ("mix.json",))
+    # No label, no "see": the order decides as before; a colon mid-sentence labels nothing.
+    assert goal_facts("Copy a.txt to b.txt", ON).outputs == ("b.txt",)
+    assert goal_facts("Note: copy a.txt to b.txt", ON).outputs == ("b.txt",)
+    off = Refinements(output_position=False)
+    assert goal_facts("n.txt: how many tracks does mix.json list?", off).outputs != ("n.txt",)

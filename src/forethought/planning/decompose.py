@@ -256,8 +256,11 @@ _SUBJECT_RE = re.compile(
     r"(?:\A|[.?!;]\s+)(?:the\s+(?:file\s+)?)?([\w./-]+)\s+(?:should|must|shall|will|needs?\s+to|is\s+to)\s",
     re.IGNORECASE,
 )
-# A file the goal reads from: right after "in", "of" or "from" ("the books in catalogue.json").
-_SOURCE_RE = re.compile(r"\b(?:in|of|from)\s+(?:(?:a|an|the|file)\s+)*([\w./-]+)", re.IGNORECASE)
+# A file that labels its sentence with a colon ("count.txt: how many …"): the answer's place.
+_LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*):\s")
+# A file the goal reads from: right after "in", "of", "from" or "see" ("the books in
+# catalogue.json", "(see inventory.json)").
+_SOURCE_RE = re.compile(r"\b(?:in|of|from|see)\s+(?:(?:a|an|the|file)\s+)*([\w./-]+)", re.IGNORECASE)
 
 
 def output_files(goal: str, files: Sequence[str]) -> tuple[str, ...] | None:
@@ -267,8 +270,11 @@ def output_files(goal: str, files: Sequence[str]) -> tuple[str, ...] | None:
     + file) that is not such a target. Named first or last, the target is the output."""
     targets = [m.group(1).rstrip(".,") for m in _TARGET_RE.finditer(goal)]
     subjects = [m.group(1).rstrip(".,") for m in _SUBJECT_RE.finditer(goal)]
-    placed = [f for f in dict.fromkeys([*subjects, *targets]) if f in files]
+    labels = [m.group(1) for m in _LABEL_RE.finditer(goal) if m.group(1) in files]
+    placed = [f for f in dict.fromkeys([*labels, *subjects, *targets]) if f in files]
     sources = [m.group(1).rstrip(".,") for m in _SOURCE_RE.finditer(goal)]
+    if labels and any(f not in placed for f in files):
+        return tuple(placed)  # a label is unambiguous: any other file is read
     if not placed or not any(f in sources and f not in placed for f in files):
         return None
     return tuple(placed)
