@@ -94,3 +94,11 @@ def test_a_file_labelling_the_goal_is_the_output_and_see_marks_an_input() -> Non
     assert goal_facts("Note: copy a.txt to b.txt", ON).outputs == ("b.txt",)
     off = Refinements(output_position=False)
     assert goal_facts("n.txt: how many tracks does mix.json list?", off).outputs != ("n.txt",)
+
+
+def test_a_number_with_a_unit_symbol_is_one_value() -> None:
+    assert _values("Write the titles of the 45 s tracks in mix.json to short.txt") == ["45 s"]
+    assert _values("Write the titles of the 2.5 min tracks in mix.json to m.txt") == ["2.5 min"]
+    # A number without a unit's symbol, or with a unit spelt out, is no such value.
+    assert _values("Bill 12.5 minutes at a rate of 3 and write the amount to bill.txt") == []
+    assert _values("Write the titles of the 45 s tracks in mix.json to short.txt", OFF) != ["45 s"]

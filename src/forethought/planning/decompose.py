@@ -763,6 +763,10 @@ _VALUE_PREPOSITIONS = frozenset(("for", "by", "from", "on", "of"))
 # A token of digits with separators is one value: a date, a time, a code ("2026-11-03",
 # "10:30", "03/11/2026"), never several numbers.
 _SEPARATED_RE = re.compile(r"(?<![\w.:/-])\d+(?:[-/:]\d+)+(?![\w/:-]|\.\d)")
+# A number and a unit's symbol (SI and common ones): one value, "800 m", "5 km", "12 kg".
+_MEASURE_RE = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:m|km|cm|mm|mi|kg|g|mg|lb|oz|l|ml|s|ms|min|h|hr|kb|mb|gb)(?![\w.])"
+)
 # A multi-word proper name: capitalized words and initials in a row ("Ursula K. Le Guin").
 _NAME_RUN_RE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'-]*))+")
 # In a tool's description, what follows "for example", "e.g." or "such as" (to the end of the
@@ -847,6 +851,9 @@ def value_words(
     if whole:
         found += [m.group(0) for m in _SEPARATED_RE.finditer(masked)]
         masked = _SEPARATED_RE.sub(" @ ", masked)
+    if classes:  # a number with a unit's symbol is one value ("the 800 m", "5 km")
+        found += [m.group(0) for m in _MEASURE_RE.finditer(masked)]
+        masked = _MEASURE_RE.sub(" @ ", masked)
     for lit in facts.literals.strings:  # a literal stands between words: they are not adjacent
         masked = re.sub(rf"[\"'`“]?(?<![\w.]){re.escape(lit)}(?![\w])[\"'`”]?", " @ ", masked)
     # "Friday's" → Friday, (s)
