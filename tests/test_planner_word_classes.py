@@ -102,3 +102,13 @@ def test_a_number_with_a_unit_symbol_is_one_value() -> None:
     # A number without a unit's symbol, or with a unit spelt out, is no such value.
     assert _values("Bill 12.5 minutes at a rate of 3 and write the amount to bill.txt") == []
     assert _values("Write the titles of the 45 s tracks in mix.json to short.txt", OFF) != ["45 s"]
+
+
+def test_a_name_joined_by_an_ampersand_is_one_name() -> None:
+    assert _values("Write the titles of the tracks by Simon & Garfunkel in mix.json to sg.txt") == [
+        "Simon & Garfunkel"
+    ]
+    # "and" joins two names, not one.
+    assert "Simon and Garfunkel" not in _values(
+        "Write the titles of the tracks by Simon and Garfunkel in mix.json to sg.txt"
+    )

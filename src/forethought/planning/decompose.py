@@ -767,8 +767,9 @@ _SEPARATED_RE = re.compile(r"(?<![\w.:/-])\d+(?:[-/:]\d+)+(?![\w/:-]|\.\d)")
 _MEASURE_RE = re.compile(
     r"(?<![\w.])\d+(?:\.\d+)?\s?(?:m|km|cm|mm|mi|kg|g|mg|lb|oz|l|ml|s|ms|min|h|hr|kb|mb|gb)(?![\w.])"
 )
-# A multi-word proper name: capitalized words and initials in a row ("Ursula K. Le Guin").
-_NAME_RUN_RE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:[A-Z]\.|[A-Z][\w'-]*))+")
+# A multi-word proper name: capitalized words and initials in a row ("Ursula K. Le Guin"),
+# joined by "&" too ("Bolt & Co").
+_NAME_RUN_RE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:&\s+)?(?:[A-Z]\.|[A-Z][\w'-]*))+")
 # In a tool's description, what follows "for example", "e.g." or "such as" (to the end of the
 # parenthesis or sentence) names sample *values* of a parameter, not what the tool does.
 _EXAMPLES_RE = re.compile(
