@@ -33,6 +33,7 @@ from heldout4 import HELD_OUT_4
 from heldout5 import HELD_OUT_5
 from heldout6 import HELD_OUT_6
 from heldout7 import HELD_OUT_7
+from heldout8 import HELD_OUT_8
 from rows import LABELS, ROWS
 
 from forethought import Agent
@@ -191,7 +192,7 @@ async def main() -> None:
         default=",".join(s.name for s in HELD_OUT),
         help="tool sets: documents,ledger (heldout.py); textkit,contacts (heldout2.py); "
         "agenda,numbers (heldout3.py); shop,lexicon (heldout4.py); pantry,sensors (heldout5.py); "
-        "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py)",
+        "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py)",
     )
     parser.add_argument(
         "--plan-limit",
@@ -228,7 +229,16 @@ async def main() -> None:
     model = LocalModel(threads=args.threads) if args.model == "local" else resolve_model(args.model)
     if hasattr(model, "server"):
         await model.server()  # load the weights outside the timed region
-    every = [*HELD_OUT, *HELD_OUT_2, *HELD_OUT_3, *HELD_OUT_4, *HELD_OUT_5, *HELD_OUT_6, *HELD_OUT_7]
+    every = [
+        *HELD_OUT,
+        *HELD_OUT_2,
+        *HELD_OUT_3,
+        *HELD_OUT_4,
+        *HELD_OUT_5,
+        *HELD_OUT_6,
+        *HELD_OUT_7,
+        *HELD_OUT_8,
+    ]
     suites = [s for s in every if s.name in args.suites.split(",")]
     results = [
         await run_row(model, row, suites, args.plan_limit, args.goal_limit, args.skip)
