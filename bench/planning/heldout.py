@@ -18,13 +18,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from forethought import ToolContext, tool
 from forethought.errors import ToolError
 from forethought.tools.python import PythonTool
+
+R = TypeVar("R", bound=BaseModel)
 
 
 def _inside(ctx: ToolContext, name: str) -> Path:
@@ -33,6 +35,40 @@ def _inside(ctx: ToolContext, name: str) -> Path:
     if root != target and root not in target.parents:
         raise ToolError(f"{name!r} is outside the workspace", retryable=False)
     return target
+
+
+def read_text(ctx: ToolContext, name: str, what: str) -> str:
+    """The text of workspace file ``name``; a ``ToolError`` naming ``what`` when there is none."""
+    target = _inside(ctx, name)
+    if not target.is_file():
+        raise ToolError(f"no such {what}: {name}", retryable=False)
+    return target.read_text(encoding="utf-8")
+
+
+def read_records(ctx: ToolContext, name: str, what: str, record: type[R], noun: str) -> list[R]:
+    """The records of a JSON file holding a list of ``record`` objects (``what``: the file's
+    kind, ``noun``: one record's, for the errors)."""
+    text = read_text(ctx, name, what)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToolError(f"{name} is not JSON: {exc}", retryable=False) from None
+    if not isinstance(data, list):
+        raise ToolError(f"{name} does not hold a list of {noun}s", retryable=False)
+    try:
+        return [record(**item) for item in data]
+    except (TypeError, ValueError) as exc:
+        raise ToolError(f"{name}: a record is not a {noun}: {exc}", retryable=False) from None
+
+
+def read_lines(ctx: ToolContext, name: str, what: str) -> list[str]:
+    """The non-blank lines of a text file, stripped."""
+    return [line.strip() for line in read_text(ctx, name, what).splitlines() if line.strip()]
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal but for case and surrounding blanks (how the suites' filters compare names)."""
+    return a.strip().lower() == b.strip().lower()
 
 
 def _existing(ctx: ToolContext, name: str) -> Path:

@@ -28,7 +28,19 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from heldout import Check, Goal, ToolSet, _inside, _text, file_is, file_lines, file_number
+from heldout import (
+    Check,
+    Goal,
+    ToolSet,
+    _inside,
+    _text,
+    file_is,
+    file_lines,
+    file_number,
+    read_lines,
+    read_records,
+    read_text,
+)
 from pydantic import BaseModel
 
 from forethought import ToolContext, tool
@@ -46,34 +58,16 @@ class Book(BaseModel):
     pages: int
 
 
-def _readable(ctx: ToolContext, name: str, what: str) -> str:
-    target = _inside(ctx, name)
-    if not target.is_file():
-        raise ToolError(f"no such {what}: {name}", retryable=False)
-    return target.read_text(encoding="utf-8")
-
-
 @tool
 def read_catalogue(ctx: ToolContext, catalogue_file: str) -> list[Book]:
     """Read the books (title, author, year, genre, pages) of a library catalogue JSON file."""
-    text = _readable(ctx, catalogue_file, "catalogue")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ToolError(f"{catalogue_file} is not JSON: {exc}", retryable=False) from None
-    if not isinstance(data, list):
-        raise ToolError(f"{catalogue_file} does not hold a list of books", retryable=False)
-    try:
-        return [Book(**record) for record in data]
-    except (TypeError, ValueError) as exc:
-        raise ToolError(f"{catalogue_file}: a record is not a book: {exc}", retryable=False) from None
+    return read_records(ctx, catalogue_file, "catalogue", Book, "book")
 
 
 @tool
 def read_title_list(ctx: ToolContext, list_file: str) -> list[str]:
     """Read a list of book titles from a text file, one title per line."""
-    text = _readable(ctx, list_file, "title list")
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return read_lines(ctx, list_file, "title list")
 
 
 @tool
@@ -198,7 +192,7 @@ class DayTotal(BaseModel):
 @tool
 def load_timesheet(ctx: ToolContext, sheet_file: str) -> list[Entry]:
     """Parse a timesheet file: one "date person project hours" entry per line, # starts a comment."""
-    text = _readable(ctx, sheet_file, "timesheet")
+    text = read_text(ctx, sheet_file, "timesheet")
     entries = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):

@@ -30,20 +30,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from heldout import Check, Goal, ToolSet, _inside, _text, file_lines, file_number
+from heldout import (
+    Check,
+    Goal,
+    ToolSet,
+    _inside,
+    _text,
+    file_lines,
+    file_number,
+    read_lines,
+    read_records,
+    read_text,
+    same_text,
+)
 from pydantic import BaseModel
 
 from forethought import ToolContext, tool
 from forethought.errors import ToolError
 from forethought.tools.python import PythonTool
-
-
-def _readable(ctx: ToolContext, name: str, what: str) -> str:
-    target = _inside(ctx, name)
-    if not target.is_file():
-        raise ToolError(f"no such {what}: {name}", retryable=False)
-    return target.read_text(encoding="utf-8")
-
 
 # -------------------------------------------------------------------------- tool set: workshop
 
@@ -59,40 +63,25 @@ class Part(BaseModel):
 @tool
 def load_inventory(ctx: ToolContext, inventory_file: str) -> list[Part]:
     """Read the parts (part, bin, quantity, unit_price, supplier) of a workshop inventory JSON file."""
-    text = _readable(ctx, inventory_file, "inventory")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ToolError(f"{inventory_file} is not JSON: {exc}", retryable=False) from None
-    if not isinstance(data, list):
-        raise ToolError(f"{inventory_file} does not hold a list of parts", retryable=False)
-    try:
-        return [Part(**record) for record in data]
-    except (TypeError, ValueError) as exc:
-        raise ToolError(f"{inventory_file}: a record is not a part: {exc}", retryable=False) from None
+    return read_records(ctx, inventory_file, "inventory", Part, "part")
 
 
 @tool
 def load_order_list(ctx: ToolContext, list_file: str) -> list[str]:
     """Read the part names on a shopping or order list file, one name per line."""
-    text = _readable(ctx, list_file, "order list")
-    return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def _same(a: str, b: str) -> bool:
-    return a.strip().lower() == b.strip().lower()
+    return read_lines(ctx, list_file, "order list")
 
 
 @tool
 def parts_in_bin(parts: list[Part], bin: str) -> list[Part]:
     """Only the parts stored in the given bin (for example A1)."""
-    return [p for p in parts if _same(p.bin, bin)]
+    return [p for p in parts if same_text(p.bin, bin)]
 
 
 @tool
 def parts_from_supplier(parts: list[Part], supplier: str) -> list[Part]:
     """Only the parts bought from the given supplier."""
-    return [p for p in parts if _same(p.supplier, supplier)]
+    return [p for p in parts if same_text(p.supplier, supplier)]
 
 
 @tool
@@ -127,7 +116,7 @@ def priciest_part(parts: list[Part]) -> Part:
 def find_part(parts: list[Part], name: str) -> Part:
     """The inventory record of the part with the given name."""
     for p in parts:
-        if _same(p.part, name):
+        if same_text(p.part, name):
             return p
     raise ToolError(f"no part named {name!r} in the inventory", retryable=False)
 
@@ -216,7 +205,7 @@ def _clock_seconds(clock: str) -> float:
 @tool
 def parse_results(ctx: ToolContext, results_file: str) -> list[Result]:
     """Parse a race results log: one "date | event | runner | club | time" line each, # comments."""
-    text = _readable(ctx, results_file, "results log")
+    text = read_text(ctx, results_file, "results log")
     results = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -241,19 +230,19 @@ def parse_results(ctx: ToolContext, results_file: str) -> list[Result]:
 @tool
 def results_in_event(results: list[Result], event: str) -> list[Result]:
     """Only the results of one event (for example 800 m)."""
-    return [r for r in results if _same(r.event, event)]
+    return [r for r in results if same_text(r.event, event)]
 
 
 @tool
 def results_for_club(results: list[Result], club: str) -> list[Result]:
     """Only the results of runners of the given club."""
-    return [r for r in results if _same(r.club, club)]
+    return [r for r in results if same_text(r.club, club)]
 
 
 @tool
 def results_for_runner(results: list[Result], runner: str) -> list[Result]:
     """Only the results of the given runner."""
-    return [r for r in results if _same(r.runner, runner)]
+    return [r for r in results if same_text(r.runner, runner)]
 
 
 @tool

@@ -29,24 +29,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from heldout import Check, Goal, ToolSet, _inside, _text, file_lines, file_number
+from heldout import (
+    Check,
+    Goal,
+    ToolSet,
+    _inside,
+    _text,
+    file_lines,
+    file_number,
+    read_lines,
+    read_records,
+    read_text,
+    same_text,
+)
 from pydantic import BaseModel
 
 from forethought import ToolContext, tool
 from forethought.errors import ToolError
 from forethought.tools.python import PythonTool
-
-
-def _readable(ctx: ToolContext, name: str, what: str) -> str:
-    target = _inside(ctx, name)
-    if not target.is_file():
-        raise ToolError(f"no such {what}: {name}", retryable=False)
-    return target.read_text(encoding="utf-8")
-
-
-def _same(a: str, b: str) -> bool:
-    return a.strip().lower() == b.strip().lower()
-
 
 # ------------------------------------------------------------------------- tool set: gradebook
 
@@ -61,42 +61,31 @@ class Grade(BaseModel):
 @tool
 def load_grades(ctx: ToolContext, grades_file: str) -> list[Grade]:
     """Read the grades (student, course, score, term) of a gradebook JSON file."""
-    text = _readable(ctx, grades_file, "gradebook")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ToolError(f"{grades_file} is not JSON: {exc}", retryable=False) from None
-    if not isinstance(data, list):
-        raise ToolError(f"{grades_file} does not hold a list of grades", retryable=False)
-    try:
-        return [Grade(**record) for record in data]
-    except (TypeError, ValueError) as exc:
-        raise ToolError(f"{grades_file}: a record is not a grade: {exc}", retryable=False) from None
+    return read_records(ctx, grades_file, "gradebook", Grade, "grade")
 
 
 @tool
 def load_roster(ctx: ToolContext, roster_file: str) -> list[str]:
     """Read the student names of a class roster file, one name per line."""
-    text = _readable(ctx, roster_file, "roster")
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return read_lines(ctx, roster_file, "roster")
 
 
 @tool
 def grades_in_course(grades: list[Grade], course: str) -> list[Grade]:
     """Only the grades of the given course (for example Chemistry)."""
-    return [g for g in grades if _same(g.course, course)]
+    return [g for g in grades if same_text(g.course, course)]
 
 
 @tool
 def grades_in_term(grades: list[Grade], term: str) -> list[Grade]:
     """Only the grades of the given term (for example 2025 autumn)."""
-    return [g for g in grades if _same(g.term, term)]
+    return [g for g in grades if same_text(g.term, term)]
 
 
 @tool
 def grades_for_student(grades: list[Grade], student: str) -> list[Grade]:
     """Only the grades of the given student."""
-    return [g for g in grades if _same(g.student, student)]
+    return [g for g in grades if same_text(g.student, student)]
 
 
 @tool
@@ -200,7 +189,7 @@ class Trip(BaseModel):
 @tool
 def read_trips(ctx: ToolContext, log_file: str) -> list[Trip]:
     """Parse a fuel log: one "date; car; km; litres" line per trip, # starts a comment."""
-    text = _readable(ctx, log_file, "fuel log")
+    text = read_text(ctx, log_file, "fuel log")
     trips = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -224,7 +213,7 @@ def read_trips(ctx: ToolContext, log_file: str) -> list[Trip]:
 @tool
 def trips_by_car(trips: list[Trip], car: str) -> list[Trip]:
     """Only the trips made with the given car."""
-    return [t for t in trips if _same(t.car, car)]
+    return [t for t in trips if same_text(t.car, car)]
 
 
 @tool
