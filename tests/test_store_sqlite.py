@@ -234,6 +234,8 @@ def _downgrade_to_v3(db: Path) -> None:
     _rebuild_without_rowid(conn, "events", events_cols, "run_id, seq")
     plan_cols = "run_id, version, hash, plan, created_at"
     _rebuild_without_rowid(conn, "plan_versions", plan_cols, "run_id, version")
+    steps_cols = "run_id, step_id, status, attempts, started_at, ended_at, error"
+    _rebuild_without_rowid(conn, "steps", steps_cols, "run_id, step_id")
     conn.execute("DELETE FROM _migrations WHERE name = 'm004_rowid_tables'")
     conn.execute("PRAGMA user_version = 3")
     conn.execute("COMMIT")
@@ -248,9 +250,10 @@ def _without_rowid(db: Path) -> list[str]:
 
 
 def test_a_version_3_database_moves_events_and_plans_into_rowid_tables(tmp_path: Path) -> None:
-    """m004: event bodies and plans (unbounded texts) leave WITHOUT ROWID b-trees, where SQLite
+    """m004: event bodies, plans and step errors (unbounded texts) leave WITHOUT ROWID b-trees, where SQLite
     reads an overflowing key cell whole for every comparison; nothing recorded changes: the
     same events, plan versions and summaries, and the record chain still verifies."""
+    from forethought.events.kinds import StepFailed, StepSucceeded
     from forethought.runs.integrity import check_run
 
     db = tmp_path / "old.db"
@@ -259,6 +262,16 @@ def test_a_version_3_database_moves_events_and_plans_into_rowid_tables(tmp_path:
     with SqliteStore(db) as old:
         for events in runs.values():
             events[-2] = events[-2].model_copy(update={"output": big})
+            done = events[6]  # the first step's ``step_succeeded``: failed instead, at length
+            assert isinstance(done, StepSucceeded)
+            events[6] = StepFailed(
+                run_id=done.run_id,
+                seq=done.seq,
+                ts=done.ts,
+                step_id=done.step_id,
+                attempt=1,
+                error="e" * 9_000,
+            )
             old.append_many(events)
         before = {r: (old.events(r), old.plan_versions(r), old.steps(r), old.get_run(r)) for r in runs}
     _downgrade_to_v3(db)
@@ -275,7 +288,7 @@ def test_a_version_3_database_moves_events_and_plans_into_rowid_tables(tmp_path:
         assert new.events("r4") == more
         with pytest.raises(Exception, match="duplicate"):
             new.append_many(more[:1])
-    assert _without_rowid(db) == ["steps"]  # its rows are small: status, times, error text
+    assert _without_rowid(db) == []
     assert _schema_text(db) == _schema_text_fresh(tmp_path)
 
 

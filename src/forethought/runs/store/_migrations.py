@@ -130,8 +130,9 @@ def m003_event_chain(conn: sqlite3.Connection) -> None:
 
 
 def m004_rowid_tables(conn: sqlite3.Connection) -> None:
-    # ``events`` and ``plan_versions`` become ordinary (rowid) tables; their primary keys are
-    # kept as unique indexes holding only (run_id, seq) / (run_id, version).
+    # ``events``, ``plan_versions`` and ``steps`` become ordinary (rowid) tables; their primary
+    # keys are kept as unique indexes holding only (run_id, seq) / (run_id, version) /
+    # (run_id, step_id).
     #
     # Why: a WITHOUT ROWID table is a b-tree keyed by its whole row, and SQLite compares a key
     # whose cell spills onto overflow pages by reading the entire cell (``accessPayload`` in
@@ -141,6 +142,7 @@ def m004_rowid_tables(conn: sqlite3.Connection) -> None:
     # past it: measured on a database holding two earlier 6,001-step runs, 430 page reads per
     # step and ~10x the writer thread's CPU (``bench/executor/REPORT.md``). In a rowid table
     # the body lives in the table b-tree, found by integer rowid, and the index compares keys.
+    # ``steps`` holds a step's last error, whose text has no bound either.
     #
     # Copied in place (one transaction, like every migration: a crash leaves the old table),
     # columns named so a table changed by an earlier migration's ALTER copies the same way.
@@ -182,6 +184,27 @@ def m004_rowid_tables(conn: sqlite3.Connection) -> None:
         "SELECT run_id, version, hash, plan, created_at FROM plan_versions_m003 ORDER BY run_id, version"
     )
     conn.execute("DROP TABLE plan_versions_m003")
+    conn.execute("ALTER TABLE steps RENAME TO steps_m003")
+    conn.execute(
+        """
+        CREATE TABLE steps (
+            run_id TEXT NOT NULL,
+            step_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            started_at REAL,
+            ended_at REAL,
+            error TEXT,
+            PRIMARY KEY (run_id, step_id)
+        )
+        """
+    )
+    conn.execute(
+        "INSERT INTO steps (run_id, step_id, status, attempts, started_at, ended_at, error) "
+        "SELECT run_id, step_id, status, attempts, started_at, ended_at, error FROM steps_m003 "
+        "ORDER BY run_id, step_id"
+    )
+    conn.execute("DROP TABLE steps_m003")
 
 
 MIGRATIONS: list[Migration] = [m001_initial, m002_leases, m003_event_chain, m004_rowid_tables]
