@@ -387,7 +387,7 @@ def child(args: argparse.Namespace) -> None:
 # ------------------------------------------------------------------------------ the driver
 
 
-def spawn(engine: str, scenario: str, args: argparse.Namespace) -> list[dict[str, float]] | str:
+def spawn(engine: str, scenario: str, args: argparse.Namespace, src: str) -> list[dict[str, float]] | str:
     python = args.peers_python if engine in PEERS else sys.executable
     if engine in PEERS and not (python and Path(python).exists()):
         return "skipped: no --peers-python"
@@ -397,7 +397,7 @@ def spawn(engine: str, scenario: str, args: argparse.Namespace) -> list[dict[str
         return "skipped: no LLMCompiler checkout (--llmcompiler or $LLMCOMPILER_SRC)"
     env = dict(os.environ)
     if engine not in PEERS:
-        env["PYTHONPATH"] = args.src
+        env["PYTHONPATH"] = src
     cmd = [python, str(HERE), "--child", engine, "--scenario", scenario, "--n", str(args.n)]
     cmd += ["--history", str(args.history)]
     cmd += ["--runs-per-process", str(args.runs_per_process)]
@@ -445,8 +445,10 @@ def main() -> None:
     p.add_argument("--history", type=int, default=4, help="earlier runs in agent-history's database")
     p.add_argument(
         "--src",
-        default=str(ROOT / "src"),
-        help="the forethought sources the forethought engines import (another checkout: before/after)",
+        action="append",
+        default=[],
+        help="forethought sources the forethought engines import (default: this checkout's); "
+        "given twice, e.g. main's and a branch's, both run interleaved, in one table",
     )
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--scenario", default="noop", help=argparse.SUPPRESS)
@@ -458,40 +460,51 @@ def main() -> None:
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"
     )
-    print(f"# load average at start: {loadavg()}; forethought sources: {args.src}")
+    srcs = args.src or [str(ROOT / "src")]
+    print(f"# load average at start: {loadavg()}")
+    for i, src in enumerate(srcs):
+        print(f"# sources [{i}]: {src}")
     print(f"# pure-Python reference: {python_reference():.3f} s for a 10M-iteration loop (min of 3)")
     engines = [e for e in args.engines.split(",") if e]
+    rows: list[tuple[str, str, str]] = []  # (row key, engine, sources)
+    for engine in engines:
+        if engine in PEERS or engine == "bare" or len(srcs) == 1:
+            rows.append((engine, engine, srcs[0]))
+        else:
+            rows += [(f"{engine}@{i}", engine, src) for i, src in enumerate(srcs)]
     raw: dict[str, dict[str, Any]] = {}
-    # Interleaved: process k of every engine runs before process k+1 of any, so a change in
-    # the machine's load spreads over all engines instead of falling on one.
+    # Interleaved: process k of every engine (and sources) runs before process k+1 of any, so
+    # a change in the machine's load spreads over all rows instead of falling on one.
     for _ in range(args.processes):
         for scenario in ("noop", "sleep"):
-            for engine in engines:
-                got = spawn(engine, scenario, args)
-                slot = raw.setdefault(engine, {}).setdefault(scenario, [])
+            for key, engine, src in rows:
+                got = spawn(engine, scenario, args, src)
+                slot = raw.setdefault(key, {}).setdefault(scenario, [])
                 if isinstance(got, str):
-                    raw[engine][scenario] = got
+                    raw[key][scenario] = got
                 elif isinstance(slot, list):
                     slot.append(got)
     print(f"# load average at end: {loadavg()}")
+    print(f"# pure-Python reference: {python_reference():.3f} s for a 10M-iteration loop (min of 3)")
     print()
     print(
-        "| engine | µs/step, no-op DAG, 1st run | 2nd run | CPU s/run (1st) "
+        "| engine | µs/step, no-op DAG, 1st run | 2nd run | CPU s/run (1st) | CPU µs/step (1st) "
         "| makespan / critical path, 1st run | 2nd run | latest start after deps, ms (1st) "
         "| first step starts, ms (1st) | CPU s/run, sleep DAG (1st) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for engine in engines:
-        cells = [TITLES[engine]]
-        noop, sleep = raw[engine]["noop"], raw[engine]["sleep"]
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for key, engine, _ in rows:
+        cells = [TITLES[engine] + (f" [{key.rpartition('@')[2]}]" if "@" in key else "")]
+        noop, sleep = raw[key]["noop"], raw[key]["sleep"]
         if isinstance(noop, str):
-            cells += [noop, "", ""]
+            cells += [noop, "", "", ""]
         else:
             last = args.runs_per_process - 1
             cells += [
                 f"{median_of(noop, 0, 'us_per_step'):.1f}",
                 f"{median_of(noop, last, 'us_per_step'):.1f}",
                 f"{median_of(noop, 0, 'cpu_s'):.3f}",
+                f"{median_of(noop, 0, 'cpu_s') / args.n * 1e6:.1f}",
             ]
         if isinstance(sleep, str):
             cells += [sleep, "", "", "", ""]
