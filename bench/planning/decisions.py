@@ -32,21 +32,26 @@ from heldout8 import HELD_OUT_8
 from run import GOALS
 from tools import BENCH_TOOLS
 
-from forethought.planning.decompose import (
-    NO_REFINEMENTS,
-    Refinements,
-    bind,
-    goal_facts,
-    skeletons,
-    value_docs,
-    value_words,
-)
+from forethought.planning.decompose import skeletons
+from forethought.planning.goal_facts import goal_facts
+from forethought.planning.refinements import NO_REFINEMENTS, Refinements
+from forethought.planning.slots import bind
+from forethought.planning.value_filters import value_docs, value_words
 from forethought.tools.base import ToolSpec
 
 
 def suites() -> Iterator[tuple[str, dict[str, ToolSpec], list[str]]]:
     yield "dev", {t.spec.name: t.spec for t in BENCH_TOOLS}, [g.text for g in GOALS]
-    every = [*HELD_OUT, *HELD_OUT_2, *HELD_OUT_3, *HELD_OUT_4, *HELD_OUT_5, *HELD_OUT_6, *HELD_OUT_7, *HELD_OUT_8]
+    every = [
+        *HELD_OUT,
+        *HELD_OUT_2,
+        *HELD_OUT_3,
+        *HELD_OUT_4,
+        *HELD_OUT_5,
+        *HELD_OUT_6,
+        *HELD_OUT_7,
+        *HELD_OUT_8,
+    ]
     for toolset in every:
         yield toolset.name, {t.spec.name: t.spec for t in toolset.tools}, [g.text for g in toolset.goals]
 

@@ -31,8 +31,10 @@ from heldout7 import HELD_OUT_7
 from forethought import Agent
 from forethought.plan.model import Plan
 from forethought.planning.candidates import score_candidate
-from forethought.planning.decompose import NO_REFINEMENTS, Refinements, bind, plan_text, skeletons
+from forethought.planning.decompose import skeletons
 from forethought.planning.planner import parse_plan_text
+from forethought.planning.refinements import NO_REFINEMENTS, Refinements
+from forethought.planning.slots import bind, plan_text
 
 
 def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | None, bool]:
