@@ -96,6 +96,7 @@ from forethought.planning.tool_roles import (
     value_param,
 )
 from forethought.planning.value_filters import value_docs, value_kind, value_words
+from forethought.planning.word_classes import PERSON_FIELD_NOUNS, PERSON_NOUNS
 from forethought.tools.base import ToolSpec
 
 STEP_COST = 0.25  # prior points per step: more steps must explain more of the goal
@@ -263,6 +264,31 @@ def _superfluous(
     return count
 
 
+_PERSON_TERMS = frozenset(terms(" ".join(PERSON_NOUNS)))
+_PERSON_FIELD_TERMS = frozenset(terms(" ".join(PERSON_FIELD_NOUNS)))
+
+
+def _person_tools(
+    tools: Mapping[str, ToolSpec], names: Mapping[str, set[str]], readers: set[str]
+) -> set[str]:
+    """Tools (readers aside) that yield a person: a name saying a person's role
+    ("student_names"), or one record (not a list of them) with a field naming a person or a
+    name (a list of records is data a later step picks from)."""
+    return {
+        n
+        for n, spec in tools.items()
+        if n not in readers
+        and (
+            bool(names[n] & _PERSON_TERMS)
+            or (
+                spec.output_schema is not None
+                and types_of(spec.output_schema, spec.output_schema) == {"object"}
+                and any(set(terms(f)) & _PERSON_FIELD_TERMS for f, _ in record_fields(spec))
+            )
+        )
+    }
+
+
 def skeletons(
     goal: str,
     tools: Mapping[str, ToolSpec],
@@ -333,6 +359,9 @@ def skeletons(
         value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
         docs = {n: (d | value_terms if n in takers else d) for n, d in docs.items()}
     quoted_values = [v for v in values if v in facts.contents] if takers else []
+    persons = (
+        _person_tools(tools, names, set(readers)) if refinements.who_person and facts.asks_who else set()
+    )
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -379,6 +408,8 @@ def skeletons(
                     - SUPERFLUOUS_COST * superfluous  # a formatter put in is never superfluous
                     # A quoted value is no word of the goal's: a filter explains it by taking it.
                     + (len(quoted_values) if any(n in takers for n in k) else 0)
+                    # "Who" is explained by a step that yields a person or a person's name.
+                    + (1 if persons & set(k) else 0)
                 )
                 out.append(Skeleton(k, prior))
     # A field of the record a reader returns, named by the goal ("how many servings does

@@ -14,6 +14,7 @@ from forethought.planning.bm25 import STOP_WORDS, quantity_words
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import _FILE_RE, Literals, goal_literals
 from forethought.planning.refinements import Refinements
+from forethought.planning.word_classes import WHO_WORDS, regular_grades
 
 WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -30,6 +31,7 @@ class GoalFacts:
     contents: tuple[str, ...]  # quoted strings that are not file names
     words: tuple[str, ...]  # plain words, in order (no stop words, no literals)
     verbs: frozenset[str]  # the first word of each clause (the action, not an object)
+    asks_who: bool = False  # "who", "whom" or "whose" is a word of the goal: a person is asked for
 
 
 # A file named right after "into", "as" or "to" is where a result goes, whatever the verb
@@ -65,17 +67,19 @@ _LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*):\s")
 _SOURCE_RE = re.compile(r"\b(?:in|of|from|see)\s+(?:(?:a|an|the|file)\s+)*([\w./-]+)", re.IGNORECASE)
 
 
-def output_files(goal: str, files: Sequence[str]) -> tuple[str, ...] | None:
+def output_files(goal: str, files: Sequence[str], *, lone_label: bool = False) -> tuple[str, ...] | None:
     """The output files by the sentence's structure, or None when it does not say: a file in
     the output position -- the subject of a modal sentence ("pages.txt should hold …") or the
     target of "into"/"to"/"as" -- when the goal also names a file it reads ("in", "of", "from"
-    + file) that is not such a target. Named first or last, the target is the output."""
+    + file) that is not such a target. Named first or last, the target is the output. A file
+    labelling a sentence with a colon is the output; with ``lone_label`` also when it is the
+    goal's only file ("bill.txt: what does … cost?")."""
     targets = [m.group(1).rstrip(".,") for m in _TARGET_RE.finditer(goal)]
     subjects = [m.group(1).rstrip(".,") for m in _SUBJECT_RE.finditer(goal)]
     labels = [m.group(1) for m in _LABEL_RE.finditer(goal) if m.group(1) in files]
     placed = [f for f in dict.fromkeys([*labels, *subjects, *targets]) if f in files]
     sources = [m.group(1).rstrip(".,") for m in _SOURCE_RE.finditer(goal)]
-    if labels and any(f not in placed for f in files):
+    if labels and (lone_label or any(f not in placed for f in files)):
         return tuple(placed)  # a label is unambiguous: any other file is read
     if not placed or not any(f in sources and f not in placed for f in files):
         return None
@@ -88,7 +92,11 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
     named = [*goal_outputs(goal), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
-    placed = output_files(goal, files) if refinements is not None and refinements.output_position else None
+    placed = (
+        output_files(goal, files, lone_label=refinements.lone_label)
+        if refinements is not None and refinements.output_position
+        else None
+    )
     if placed is not None:
         outputs = placed
     last_in = _LAST_IN_RE.search(goal)
@@ -96,13 +104,16 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
         outputs = (files[-1],)
     inputs = tuple(f for f in files if f not in outputs)
     contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
-    clauses = tuple(split_clauses(goal))
-    masked = plain_words(goal)
+    # "the best score" asks for the highest: said as the regular words a tool would use.
+    said = regular_grades(goal) if refinements is not None and refinements.value_forms else goal
+    clauses = tuple(split_clauses(said))
+    masked = plain_words(said)
     for s in lits.strings:
         masked = masked.replace(s, " ")
     words = tuple(w for w in WORDS_RE.findall(masked) if w.lower() not in STOP_WORDS)
     verbs = frozenset(c.split()[0].lower() for c in clauses if c.split())
-    return GoalFacts(goal, clauses, lits, outputs, inputs, contents, words, verbs)
+    asks_who = any(w.lower() in WHO_WORDS for w in WORDS_RE.findall(goal))
+    return GoalFacts(goal, clauses, lits, outputs, inputs, contents, words, verbs, asks_who)
 
 
 # Words that say how a result is laid out, not what it is: "one per line", "as a list",

@@ -49,6 +49,17 @@ class Refinements:
     # description also says "write" is not kept for that word alone ("Write a number of seconds
     # as a clock time" after an average), only for a format the goal asks for.
     writer_verbs: bool = True
+    # Added after suite 8:
+    # More forms that are no value: irregular comparatives and superlatives ("the *best*
+    # score"), a noun right after a number ("80 *points*": a unit), and a name's possessive
+    # ending ("Ines Moreau*'s*") is cut off (``word_classes``).
+    value_forms: bool = True
+    # "Who" asks for a person: a tool whose name says a person's role ("student_names") explains
+    # it, and of a record's fields the one naming a person or a name is what is written.
+    who_person: bool = True
+    # A file labelling the goal with a colon ("bill.txt: what does … cost?") is the output even
+    # when it is the goal's only file.
+    lone_label: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -62,6 +73,9 @@ NO_REFINEMENTS = Refinements(
     output_position=False,
     value_classes=False,
     writer_verbs=False,
+    value_forms=False,
+    who_person=False,
+    lone_label=False,
 )
 
 # Every technique on: the planner's default.

@@ -24,7 +24,10 @@ from forethought.planning.tool_roles import (
     value_param,
 )
 from forethought.planning.value_filters import value_docs, value_kind, value_words
+from forethought.planning.word_classes import PERSON_FIELD_NOUNS
 from forethought.tools.base import ToolSpec
+
+PERSON_FIELD_TERMS = frozenset(terms(" ".join(PERSON_FIELD_NOUNS)))
 
 
 @dataclass
@@ -91,18 +94,25 @@ class _Output:
     items: frozenset[str] | None = None  # an array's item types (a list of records ≠ of strings)
 
 
-def _outputs_of(k: int, spec: ToolSpec, goal_terms: set[str]) -> list[_Output]:
+def _outputs_of(
+    k: int, spec: ToolSpec, goal_terms: set[str], person_terms: frozenset[str] = frozenset()
+) -> list[_Output]:
+    """The references to step ``k``'s output and its fields. With ``person_terms`` (the goal
+    asks "who"), a field naming a person or a name is the one the goal names, if there is one."""
     cands = reference_candidates(f"s{k + 1}", spec)
+    fields = {c.text: c.text[2:-1].split(".", 1)[1] if "." in c.text else "" for c in cands}
+    persons = {t for t, f in fields.items() if f and set(terms(f)) & person_terms}
     found = []
     for c in cands:
-        field_name = c.text[2:-1].split(".", 1)[1] if "." in c.text else ""
+        field_name = fields[c.text]
+        named = bool(set(terms(field_name)) & goal_terms) if not persons else c.text in persons
         found.append(
             _Output(
                 c.text,
                 k,
                 c.types,
                 bool(field_name) and bool(_PATHY_PARAM.search(field_name)),
-                bool(field_name) and bool(set(terms(field_name)) & goal_terms),
+                bool(field_name) and named,
                 c.items,
             )
         )
@@ -160,6 +170,8 @@ def bind(
     if refinements.value_filters and any(value_param(tools[n]) is not None for n in chain):
         docs = value_docs(tools, examples=refinements.example_values)
         values = value_words(facts, docs, refinements)
+    # "Who": of a record's fields, the person's or the name is what the goal asks for.
+    person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -215,7 +227,7 @@ def bind(
                 else:
                     used_literals.add(first)
         slots.steps.append((name, args))
-        outputs += _outputs_of(k, spec, goal_terms)
+        outputs += _outputs_of(k, spec, goal_terms, person_fields)
     return slots
 
 

@@ -12,7 +12,13 @@ from forethought.planning.candidates import goal_names
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
 from forethought.planning.tool_roles import properties
-from forethought.planning.word_classes import never_value
+from forethought.planning.word_classes import (
+    after_number,
+    amount_before,
+    irregular_grade,
+    never_value,
+    strip_possessive,
+)
 from forethought.tools.base import ToolSpec
 
 # Words that complete a verb ("add up"), and pronouns and quantifiers: never values of a field.
@@ -141,6 +147,7 @@ def value_words(
     "should") never are values."""
     whole = refinements is not None and refinements.whole_values
     classes = refinements is not None and refinements.value_classes
+    forms = refinements is not None and refinements.value_forms
     known = set().union(*docs.values()) if docs else set()
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
     found: list[str] = []
@@ -148,7 +155,11 @@ def value_words(
         found += [m.group(0) for m in _SEPARATED_RE.finditer(masked)]
         masked = _SEPARATED_RE.sub(" @ ", masked)
     if classes:  # a number with a unit's symbol is one value ("the 800 m", "5 km")
-        found += [m.group(0) for m in _MEASURE_RE.finditer(masked)]
+        found += [
+            m.group(0)
+            for m in _MEASURE_RE.finditer(masked)
+            if not (forms and amount_before(masked[: m.start()]))  # "over 600 km": an amount
+        ]
         masked = _MEASURE_RE.sub(" @ ", masked)
     for lit in facts.literals.strings:  # a literal stands between words: they are not adjacent
         masked = re.sub(rf"[\"'`“]?(?<![\w.]){re.escape(lit)}(?![\w])[\"'`”]?", " @ ", masked)
@@ -168,7 +179,8 @@ def value_words(
             if first is None or first == 0 or re.search(r"[.?!]\s*\Z", masked[: m.start()]):
                 continue  # a sentence's first word is capitalized anyway
             last = first + sum(1 for w in words if len(w.rstrip(".")) > 1) - 1
-            runs[first] = (last, m.group(0).rstrip(".") if len(words[-1]) > 2 else m.group(0))
+            name = m.group(0).rstrip(".") if len(words[-1]) > 2 else m.group(0)
+            runs[first] = (last, strip_possessive(name) if forms else name)
 
     def explained(i: int) -> bool:
         if not 0 <= i < len(tokens):
@@ -187,6 +199,12 @@ def value_words(
             word, tokens[i - 1] if i >= 1 else "", tokens[i + 1] if i + 1 < len(tokens) else ""
         ):
             return False
+        if (
+            forms
+            and word == lowered
+            and (irregular_grade(lowered) or after_number(masked[: spans[i].start()]))
+        ):
+            return False  # "the best score", "80 points": a grade, a unit -- no value
         return bool(terms(word)) and not set(terms(word)) & known
 
     def adjacent(i: int, j: int) -> bool:  # only spaces between the two tokens
