@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _planner_support import bench_like_specs
+from _provider_schemas import anthropic_problems
 from forethought import ToolSpec, tool
 from forethought.models import ScriptedModel
 from forethought.plan.model import Plan
@@ -231,6 +232,23 @@ def test_a_tool_named_like_a_step_field_keeps_the_classic_shape() -> None:
     assert shape_for(specs, "compact") == "classic"
     assert PlanSchemaBuilder(specs, shape="compact").shape == "classic"
     assert shape_for(SPECS, "compact") == "compact" and shape_for(SPECS, "classic") == "classic"
+    # the planner's prompt follows the shape built
+    messages, schemas, strict = build_planning_request(GOAL, specs, ScriptedModel([], name="openai:m"))
+    assert messages[0].content.startswith(SYSTEM)
+    assert "id" in schemas[strict]["$defs"]["step1"]["anyOf"][0]["properties"]
+
+
+def test_a_tool_name_too_long_for_a_property_key_keeps_the_classic_shape() -> None:
+    long_name = "x" * 65  # Anthropic refuses property keys over 64 characters
+    specs = {**SPECS, long_name: SPECS["summarize"].model_copy(update={"name": long_name})}
+    assert shape_for(specs, "compact") == "classic"
+    assert shape_for({**SPECS, "y" * 64: SPECS["summarize"]}, "compact") == "compact"
+    compact = PlanSchemaBuilder({"y" * 65: SPECS["summarize"]}, shape="compact")
+    assert compact.shape == "classic"
+    forced = {"type": "object", "properties": {"steps": {"type": "object", "properties": {"z" * 65: {}}}}}
+    assert anthropic_problems(forced) == [
+        f"#/properties/steps/properties: key {'z' * 65!r} does not match ^[a-zA-Z0-9_.-]{{1,64}}$"
+    ]
 
 
 def test_compact_steps_are_about_40_percent_shorter() -> None:

@@ -14,8 +14,10 @@ A reply may use either shape, step by step: scripted replies in tests, recorded 
 unconstrained models write the classic one. ``classic_steps`` turns every step of a reply into
 the classic form (the one ``plan.files.check_data`` reads), so one parser serves both and a
 plan's hash does not depend on the shape it was written in. The compact shape cannot be used with
-a tool named like a step field (``id``, ``args``, ``depends_on``, …): such a step would read two
-ways, so ``shape_for`` falls back to classic for that tool set.
+a tool named like a step field (``id``, ``args``, ``depends_on``, …), where a step would read two
+ways, nor with a tool name longer than 64 characters, which Anthropic refuses as a property key
+(``^[a-zA-Z0-9_.-]{1,64}$``; tool names have those characters already): ``shape_for`` falls back
+to classic for such a tool set.
 """
 
 from __future__ import annotations
@@ -38,9 +40,15 @@ STEP_FIELDS = frozenset(Step.model_fields)
 COMPACT_SIBLINGS = STEP_FIELDS - CLASSIC_MARKERS
 
 
+# The longest property key every provider takes (Anthropic's limit).
+MAX_KEY = 64
+
+
 def shape_for(tool_names: Iterable[str], wanted: PlanShape) -> PlanShape:
-    """``wanted``, unless it is compact and a tool's name is also a step field."""
-    if wanted == "compact" and STEP_FIELDS.isdisjoint(tool_names):
+    """``wanted``, unless it is compact and a tool's name cannot be a compact step's key (a step
+    field's name, or longer than ``MAX_KEY``)."""
+    names = set(tool_names)
+    if wanted == "compact" and STEP_FIELDS.isdisjoint(names) and all(len(n) <= MAX_KEY for n in names):
         return "compact"
     return "classic"
 
