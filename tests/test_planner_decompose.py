@@ -28,16 +28,12 @@ from forethought.planning.candidates import (
     unused_outputs,
 )
 from forethought.planning.clauses import split_clauses
-from forethought.planning.decompose import (
-    NO_REFINEMENTS,
-    Refinements,
-    bind,
-    goal_facts,
-    is_reader,
-    is_writer,
-    skeletons,
-)
+from forethought.planning.decompose import skeletons
+from forethought.planning.goal_facts import goal_facts
 from forethought.planning.planner import PlannerOptions, make_plan
+from forethought.planning.refinements import NO_REFINEMENTS, Refinements
+from forethought.planning.slots import bind
+from forethought.planning.tool_roles import is_reader, is_writer
 
 
 class Census(BaseModel):
@@ -214,7 +210,8 @@ def test_names_the_goal_capitalizes_must_be_used_as_words_of_their_own() -> None
 
 
 def test_a_list_is_written_through_a_formatter_not_a_reducer() -> None:
-    from forethought.planning.decompose import _formatted, _is_formatter
+    from forethought.planning.decompose import _formatted
+    from forethought.planning.tool_roles import is_formatter as _is_formatter
 
     @tool
     def gather(source: str) -> list[str]:
@@ -505,7 +502,8 @@ def _best_tools(goal: str, refinements: Refinements) -> list[tuple[str, dict[str
 
 def test_value_words_are_unexplained_words_qualifying_an_explained_one() -> None:
     from forethought.planning.bm25 import tool_terms
-    from forethought.planning.decompose import filter_param, value_words
+    from forethought.planning.tool_roles import filter_param
+    from forethought.planning.value_filters import value_words
 
     docs = {n: set(tool_terms(s)) for n, s in _SHELF_SPECS.items()}
     assert value_words(goal_facts("How many poetry books are in shelf.json? Save it to n.txt"), docs) == [
@@ -674,8 +672,9 @@ _SELECT_SPECS = {t.spec.name: t.spec for t in (open_tome, chapter_text, chapter_
 
 
 def test_a_value_pulls_in_a_tool_that_selects_by_it() -> None:
-    from forethought.planning.decompose import _with_selector, value_param
+    from forethought.planning.decompose import _with_selector
     from forethought.planning.planner import best_chain
+    from forethought.planning.tool_roles import value_param
 
     assert value_param(_SELECT_SPECS["chapter_text"]) == "chapter"
     assert value_param(_SELECT_SPECS["chapter_tally"]) is None

@@ -12,17 +12,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from forethought import tool
-from forethought.planning.decompose import (
-    Refinements,
-    example_terms,
-    goal_facts,
-    output_files,
-    split_layout,
-    value_docs,
-    value_words,
-)
+from forethought.planning.goal_facts import goal_facts, output_files, split_layout
 from forethought.planning.grammar import goal_literals
 from forethought.planning.planner import best_chain
+from forethought.planning.refinements import Refinements
+from forethought.planning.value_filters import example_terms, value_docs, value_words
 
 
 class Track(BaseModel):

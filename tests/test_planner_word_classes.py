@@ -7,8 +7,10 @@ Each rule has negative cases: the same places with a real value still give it.
 from __future__ import annotations
 
 from forethought import tool
-from forethought.planning.decompose import Refinements, goal_facts, value_docs, value_words
+from forethought.planning.goal_facts import goal_facts
 from forethought.planning.planner import best_chain
+from forethought.planning.refinements import Refinements
+from forethought.planning.value_filters import value_docs, value_words
 from forethought.planning.word_classes import is_superlative, never_value
 from test_planner_values import SPECS, _plan
 

@@ -218,6 +218,80 @@ def test_a_version_1_database_upgrades_in_place(tmp_path: Path, monkeypatch: pyt
     assert _schema_text(db) == _schema_text_fresh(tmp_path)
 
 
+def _rebuild_without_rowid(conn: sqlite3.Connection, table: str, columns: str, key: str) -> None:
+    """``table`` as versions 1-3 stored it: a WITHOUT ROWID b-tree keyed by ``key``."""
+    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    conn.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+    conn.execute(sql.rstrip() + " WITHOUT ROWID")
+    conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM old_{table} ORDER BY {key}")
+    conn.execute(f"DROP TABLE old_{table}")
+
+
+def _downgrade_to_v3(db: Path) -> None:
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("BEGIN")
+    events_cols = "run_id, seq, kind, ts, plan_version, body, prev_hash"
+    _rebuild_without_rowid(conn, "events", events_cols, "run_id, seq")
+    plan_cols = "run_id, version, hash, plan, created_at"
+    _rebuild_without_rowid(conn, "plan_versions", plan_cols, "run_id, version")
+    steps_cols = "run_id, step_id, status, attempts, started_at, ended_at, error"
+    _rebuild_without_rowid(conn, "steps", steps_cols, "run_id, step_id")
+    conn.execute("DELETE FROM _migrations WHERE name = 'm004_rowid_tables'")
+    conn.execute("PRAGMA user_version = 3")
+    conn.execute("COMMIT")
+    conn.close()
+
+
+def _without_rowid(db: Path) -> list[str]:
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
+    conn.close()
+    return sorted(name for name, sql in rows if "WITHOUT ROWID" in " ".join(sql.split()).upper())
+
+
+def test_a_version_3_database_moves_events_and_plans_into_rowid_tables(tmp_path: Path) -> None:
+    """m004: event bodies, plans and step errors (unbounded texts) leave WITHOUT ROWID b-trees, where SQLite
+    reads an overflowing key cell whole for every comparison; nothing recorded changes: the
+    same events, plan versions and summaries, and the record chain still verifies."""
+    from forethought.events.kinds import StepFailed, StepSucceeded
+    from forethought.runs.integrity import check_run
+
+    db = tmp_path / "old.db"
+    big = {"text": "x" * 50_000, "é": "ünïcode"}  # a body that spills onto overflow pages
+    runs = {run_id: full_run(run_id, 4) for run_id in ("r1", "r2", "r3")}
+    with SqliteStore(db) as old:
+        for events in runs.values():
+            events[-2] = events[-2].model_copy(update={"output": big})
+            done = events[6]  # the first step's ``step_succeeded``: failed instead, at length
+            assert isinstance(done, StepSucceeded)
+            events[6] = StepFailed(
+                run_id=done.run_id,
+                seq=done.seq,
+                ts=done.ts,
+                step_id=done.step_id,
+                attempt=1,
+                error="e" * 9_000,
+            )
+            old.append_many(events)
+        before = {r: (old.events(r), old.plan_versions(r), old.steps(r), old.get_run(r)) for r in runs}
+    _downgrade_to_v3(db)
+    assert _without_rowid(db) == ["events", "plan_versions", "steps"]
+    with SqliteStore(db) as new:
+        for run_id, events in runs.items():
+            assert new.events(run_id) == events
+            now = (new.events(run_id), new.plan_versions(run_id), new.steps(run_id), new.get_run(run_id))
+            assert now == before[run_id]
+            report = check_run(new, run_id)
+            assert report.problem is None and not report.modified, report.problem
+        more = full_run("r4", 2)
+        new.append_many(more)  # appends and the seq check work on the new tables
+        assert new.events("r4") == more
+        with pytest.raises(Exception, match="duplicate"):
+            new.append_many(more[:1])
+    assert _without_rowid(db) == []
+    assert _schema_text(db) == _schema_text_fresh(tmp_path)
+
+
 def _downgrade_to_v1(db: Path) -> None:
     """Turn a current database into what version 1 wrote (the writer only writes the current
     schema): drop what later migrations added and forget that they ran."""

@@ -11,6 +11,8 @@ graph). Engines:
 - ``executor``: forethought's ``Executor``, in memory, on a fresh ``Plan``;
 - ``agent``: ``Agent(store=SqliteStore(...)).run(plan)``: validated, recorded with
   ``synchronous=FULL``, no tool called before its start and its dependencies' results are on disk;
+- ``agent-history``: the same on a database that already holds ``--history`` earlier runs of the
+  same plan (recorded untimed, by the same sources), as a user's default run database does;
 - ``langgraph``: a LangGraph ``StateGraph``, in memory;
 - ``langgraph-sqlite``: the same with ``AsyncSqliteSaver`` and ``durability="sync"``.
 
@@ -35,6 +37,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -47,13 +50,14 @@ from typing import Annotated, Any, TypedDict
 Deps = dict[int, list[int]]
 HERE = Path(__file__).resolve()
 ROOT = HERE.parents[2]
-ENGINES = ("bare", "llmcompiler", "executor", "agent", "langgraph", "langgraph-sqlite")
+ENGINES = ("bare", "llmcompiler", "executor", "agent", "agent-history", "langgraph", "langgraph-sqlite")
 PEERS = {"llmcompiler", "langgraph", "langgraph-sqlite"}
 TITLES = {
     "bare": "bare asyncio",
     "llmcompiler": "LLMCompiler's scheduler",
     "executor": "forethought `Executor`, in memory",
     "agent": "forethought `Agent` + SQLite store (FULL, write-ahead)",
+    "agent-history": "forethought `Agent` + SQLite store holding earlier runs",
     "langgraph": "LangGraph, in memory",
     "langgraph-sqlite": 'LangGraph + AsyncSqliteSaver, durability="sync"',
 }
@@ -230,6 +234,30 @@ def make_agent(deps: Deps, secs: dict[int, float] | None, db: Callable[[], str])
     return prepare
 
 
+def with_history(
+    deps: Deps, secs: dict[int, float] | None, earlier: int, tmp: str, db: Callable[[], str]
+) -> Callable[[], str]:
+    """``db`` whose every file is a copy of one that holds ``earlier`` runs of this plan, each
+    recorded by ``make_agent`` (untimed: before the first measured run)."""
+    template = os.path.join(tmp, "history.db")
+    record = make_agent(deps, secs, lambda: template)
+
+    async def one() -> None:
+        await record()()
+
+    for _ in range(earlier):
+        asyncio.run(one())
+
+    def copy() -> str:
+        path = db()
+        for suffix in ("", "-wal", "-shm"):  # the store closed: normally the main file only
+            if os.path.exists(template + suffix):
+                shutil.copyfile(template + suffix, path + suffix)
+        return path
+
+    return copy
+
+
 def make_langgraph(deps: Deps, secs: dict[int, float] | None, db: Callable[[], str] | None) -> Runner:
     from langgraph.graph import END, START, StateGraph
 
@@ -312,6 +340,8 @@ def make_runner(
         return make_executor(deps, secs)
     if engine == "agent":
         return make_agent(deps, secs, db)
+    if engine == "agent-history":
+        return make_agent(deps, secs, with_history(deps, secs, args.history, tmp, db))
     if engine == "langgraph":
         return make_langgraph(deps, secs, None)
     if engine == "langgraph-sqlite":
@@ -357,7 +387,7 @@ def child(args: argparse.Namespace) -> None:
 # ------------------------------------------------------------------------------ the driver
 
 
-def spawn(engine: str, scenario: str, args: argparse.Namespace) -> list[dict[str, float]] | str:
+def spawn(engine: str, scenario: str, args: argparse.Namespace, src: str) -> list[dict[str, float]] | str:
     python = args.peers_python if engine in PEERS else sys.executable
     if engine in PEERS and not (python and Path(python).exists()):
         return "skipped: no --peers-python"
@@ -367,8 +397,9 @@ def spawn(engine: str, scenario: str, args: argparse.Namespace) -> list[dict[str
         return "skipped: no LLMCompiler checkout (--llmcompiler or $LLMCOMPILER_SRC)"
     env = dict(os.environ)
     if engine not in PEERS:
-        env["PYTHONPATH"] = str(ROOT / "src")
+        env["PYTHONPATH"] = src
     cmd = [python, str(HERE), "--child", engine, "--scenario", scenario, "--n", str(args.n)]
+    cmd += ["--history", str(args.history)]
     cmd += ["--runs-per-process", str(args.runs_per_process)]
     if args.llmcompiler:
         cmd += ["--llmcompiler", args.llmcompiler]
@@ -386,6 +417,19 @@ def loadavg() -> str:
         return "?"
 
 
+def python_reference() -> float:
+    """Seconds this interpreter takes for ``for i in range(10_000_000): x += i`` (min of 3):
+    relates one day's figures to another's on a shared machine."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        x = 0
+        for i in range(10_000_000):
+            x += i
+        best = min(best, time.process_time() - t0)
+    return best
+
+
 def median_of(results: list[list[dict[str, float]]], run: int, key: str) -> float:
     return statistics.median(r[run][key] for r in results)
 
@@ -398,6 +442,14 @@ def main() -> None:
     p.add_argument("--engines", default=",".join(ENGINES))
     p.add_argument("--peers-python", default=os.environ.get("PEERS_PYTHON", "/work/venvs/peers/bin/python"))
     p.add_argument("--llmcompiler", default=os.environ.get("LLMCOMPILER_SRC", "/work/venvs/llmcompiler-src"))
+    p.add_argument("--history", type=int, default=4, help="earlier runs in agent-history's database")
+    p.add_argument(
+        "--src",
+        action="append",
+        default=[],
+        help="forethought sources the forethought engines import (default: this checkout's); "
+        "given twice, e.g. main's and a branch's, both run interleaved, in one table",
+    )
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--scenario", default="noop", help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true", help="also print all measurements as JSON")
@@ -408,39 +460,51 @@ def main() -> None:
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"
     )
+    srcs = args.src or [str(ROOT / "src")]
     print(f"# load average at start: {loadavg()}")
+    for i, src in enumerate(srcs):
+        print(f"# sources [{i}]: {src}")
+    print(f"# pure-Python reference: {python_reference():.3f} s for a 10M-iteration loop (min of 3)")
     engines = [e for e in args.engines.split(",") if e]
+    rows: list[tuple[str, str, str]] = []  # (row key, engine, sources)
+    for engine in engines:
+        if engine in PEERS or engine == "bare" or len(srcs) == 1:
+            rows.append((engine, engine, srcs[0]))
+        else:
+            rows += [(f"{engine}@{i}", engine, src) for i, src in enumerate(srcs)]
     raw: dict[str, dict[str, Any]] = {}
-    # Interleaved: process k of every engine runs before process k+1 of any, so a change in
-    # the machine's load spreads over all engines instead of falling on one.
+    # Interleaved: process k of every engine (and sources) runs before process k+1 of any, so
+    # a change in the machine's load spreads over all rows instead of falling on one.
     for _ in range(args.processes):
         for scenario in ("noop", "sleep"):
-            for engine in engines:
-                got = spawn(engine, scenario, args)
-                slot = raw.setdefault(engine, {}).setdefault(scenario, [])
+            for key, engine, src in rows:
+                got = spawn(engine, scenario, args, src)
+                slot = raw.setdefault(key, {}).setdefault(scenario, [])
                 if isinstance(got, str):
-                    raw[engine][scenario] = got
+                    raw[key][scenario] = got
                 elif isinstance(slot, list):
                     slot.append(got)
     print(f"# load average at end: {loadavg()}")
+    print(f"# pure-Python reference: {python_reference():.3f} s for a 10M-iteration loop (min of 3)")
     print()
     print(
-        "| engine | µs/step, no-op DAG, 1st run | 2nd run | CPU s/run (1st) "
+        "| engine | µs/step, no-op DAG, 1st run | 2nd run | CPU s/run (1st) | CPU µs/step (1st) "
         "| makespan / critical path, 1st run | 2nd run | latest start after deps, ms (1st) "
         "| first step starts, ms (1st) | CPU s/run, sleep DAG (1st) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for engine in engines:
-        cells = [TITLES[engine]]
-        noop, sleep = raw[engine]["noop"], raw[engine]["sleep"]
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for key, engine, _ in rows:
+        cells = [TITLES[engine] + (f" [{key.rpartition('@')[2]}]" if "@" in key else "")]
+        noop, sleep = raw[key]["noop"], raw[key]["sleep"]
         if isinstance(noop, str):
-            cells += [noop, "", ""]
+            cells += [noop, "", "", ""]
         else:
             last = args.runs_per_process - 1
             cells += [
                 f"{median_of(noop, 0, 'us_per_step'):.1f}",
                 f"{median_of(noop, last, 'us_per_step'):.1f}",
                 f"{median_of(noop, 0, 'cpu_s'):.3f}",
+                f"{median_of(noop, 0, 'cpu_s') / args.n * 1e6:.1f}",
             ]
         if isinstance(sleep, str):
             cells += [sleep, "", "", "", ""]

@@ -34,6 +34,7 @@ from heldout5 import HELD_OUT_5
 from heldout6 import HELD_OUT_6
 from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
+from heldout9 import HELD_OUT_9
 from rows import LABELS, ROWS
 
 from forethought import Agent
@@ -192,7 +193,8 @@ async def main() -> None:
         default=",".join(s.name for s in HELD_OUT),
         help="tool sets: documents,ledger (heldout.py); textkit,contacts (heldout2.py); "
         "agenda,numbers (heldout3.py); shop,lexicon (heldout4.py); pantry,sensors (heldout5.py); "
-        "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py)",
+        "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py); "
+        "helpdesk,statement (heldout9.py)",
     )
     parser.add_argument(
         "--plan-limit",
@@ -238,6 +240,7 @@ async def main() -> None:
         *HELD_OUT_6,
         *HELD_OUT_7,
         *HELD_OUT_8,
+        *HELD_OUT_9,
     ]
     suites = [s for s in every if s.name in args.suites.split(",")]
     results = [

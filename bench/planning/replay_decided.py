@@ -27,12 +27,15 @@ from heldout4 import HELD_OUT_4
 from heldout5 import HELD_OUT_5
 from heldout6 import HELD_OUT_6
 from heldout7 import HELD_OUT_7
+from heldout8 import HELD_OUT_8
 
 from forethought import Agent
 from forethought.plan.model import Plan
 from forethought.planning.candidates import score_candidate
-from forethought.planning.decompose import NO_REFINEMENTS, Refinements, bind, plan_text, skeletons
+from forethought.planning.decompose import skeletons
 from forethought.planning.planner import parse_plan_text
+from forethought.planning.refinements import NO_REFINEMENTS, Refinements
+from forethought.planning.slots import bind, plan_text
 
 
 def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | None, bool]:
@@ -77,7 +80,16 @@ async def check(toolset: ToolSet, goal: Goal, plan: Plan, root: Path) -> bool:
 
 
 async def main() -> None:
-    every = [*HELD_OUT, *HELD_OUT_2, *HELD_OUT_3, *HELD_OUT_4, *HELD_OUT_5, *HELD_OUT_6, *HELD_OUT_7]
+    every = [
+        *HELD_OUT,
+        *HELD_OUT_2,
+        *HELD_OUT_3,
+        *HELD_OUT_4,
+        *HELD_OUT_5,
+        *HELD_OUT_6,
+        *HELD_OUT_7,
+        *HELD_OUT_8,
+    ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
     parser.add_argument("--off", action="store_true", help="refinements off")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from forethought.planning.decompose import NO_REFINEMENTS, Refinements
 from forethought.planning.planner import PlannerOptions
+from forethought.planning.refinements import NO_REFINEMENTS, Refinements
 
 ROWS: dict[str, PlannerOptions] = {
     "baseline": PlannerOptions(decompose=False),

@@ -297,8 +297,14 @@ _ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
 def event_to_json(event: Event) -> str:
-    """The one serializer: compact JSON text of an event."""
-    return event.model_dump_json()
+    """The one serializer: compact JSON text of an event.
+
+    ``model_dump_json()`` with every option at its default is this call of the class's own
+    pydantic-core serializer (whose defaults are the same); calling it directly skips the
+    keyword plumbing around it, ~1.5 µs of ~3 per event — twice per step of every run
+    (``tests/test_step_event_fast_path.py`` compares the two texts).
+    """
+    return type(event).__pydantic_serializer__.to_json(event).decode()
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

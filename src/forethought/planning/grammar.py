@@ -43,7 +43,7 @@ _FILE_WORD = re.compile(r"\bfiles?\b|\bpaths?\b", re.I)
 _CONTENT_PARAM = re.compile(r"text|content|body|passage|data|note|message|value|query|word", re.I)
 _DIR_PARAM = re.compile(r"dir|folder", re.I)
 # A number stands alone: the parts of a date or a time ("2026-11-03", "10:30") are no numbers
-# of their own (the token is one value, ``decompose.value_words``).
+# of their own (the token is one value, ``value_filters.value_words``).
 _NUMBER_RE = re.compile(r"(?<![\w.:/-])(-?\d+(?:\.\d+)?)(?![\w.]|[-/:]\d)")
 # "in docs", "under src/app", "of the reports folder": a directory named in the goal.
 _DIR_PHRASE_RE = re.compile(

@@ -23,7 +23,7 @@ from forethought.plan.files import check_data
 from forethought.plan.model import Plan, Step
 from forethought.plan.validation import Problem, validate_plan
 from forethought.planning.candidates import CandidateScore, mean_logprob, score_candidate
-from forethought.planning.decompose import Refinements, Slots, bind, plan_text, skeletons
+from forethought.planning.decompose import skeletons
 from forethought.planning.failure_policy import (
     PLANNED_ON_FAILURE,
     is_embedded,
@@ -49,6 +49,8 @@ from forethought.planning.prompt import (
     system_prompt,
     user_prompt,
 )
+from forethought.planning.refinements import Refinements
+from forethought.planning.slots import Slots, bind, plan_text
 from forethought.planning.step_shape import PlanShape, classic_steps, ref_rewriter, shape_for
 from forethought.tools.base import ToolSpec
 
@@ -96,7 +98,7 @@ class PlannerOptions:
     # How many tool chains to fill and score (``candidates.py``); 1 = the best prior only.
     # None: 4 for the embedded model.
     candidates: int | None = None
-    # The techniques added after held-out suite 5 (``decompose.Refinements``: name precision,
+    # The techniques added after held-out suite 5 (``refinements.Refinements``: name precision,
     # filters by a bare value, a record's field straight to the writer); all on by default.
     refinements: Refinements = field(default_factory=Refinements)
     # The step shape the model is asked to write (``step_shape``): "compact" spends ~6 fewer

@@ -311,6 +311,134 @@ def never_value(word: str, before: str = "", after: str = "") -> bool:
     )
 
 
+# Irregular comparatives and superlatives: "good/bad/far/much/little" grade without "-er"/"-est".
+IRREGULAR_GRADES = frozenset(
+    (
+        "best",
+        "better",
+        "worst",
+        "worse",
+        "most",
+        "more",
+        "least",
+        "less",
+        "lesser",
+        "farthest",
+        "farther",
+        "furthest",
+        "further",
+        "eldest",
+        "elder",
+    )
+)
+# Nouns that name a person (a role, not a person's name): what "who" asks for. General English;
+# none whose 5-letter stem is a verb's or another noun's ("writer" → "write", "contact" → "conta").
+PERSON_NOUNS = frozenset(
+    (
+        "person",
+        "people",
+        "who",
+        "student",
+        "pupil",
+        "teacher",
+        "author",
+        "owner",
+        "user",
+        "customer",
+        "client",
+        "employee",
+        "worker",
+        "staff",
+        "member",
+        "player",
+        "runner",
+        "rider",
+        "artist",
+        "singer",
+        "patient",
+        "guest",
+        "friend",
+        "attendee",
+        "winner",
+        "athlete",
+        "seller",
+        "buyer",
+        "candidate",
+        "child",
+        "children",
+    )
+)
+# What a goal asks for when it asks "who": a person's role noun, or their name.
+PERSON_FIELD_NOUNS = PERSON_NOUNS | {"name", "names", "fullname", "username"}
+WHO_WORDS = frozenset(("who", "whom", "whose"))
+
+
+# The regular words for an irregular grade, as a tool's description would say it.
+_GRADE_WORDS = {
+    "best": "highest top",
+    "worst": "lowest bottom",
+    "better": "higher",
+    "worse": "lower",
+}
+# A word of its own, not part of a file name ("best.txt") or identifier ("best_of").
+_GRADE_RE = re.compile(r"(?<![\w./-])(" + "|".join(_GRADE_WORDS) + r")(?![\w/-]|\.\w)")
+
+
+def regular_grades(text: str) -> str:
+    """``text`` with each lower-case irregular grade followed by its regular words ("the best
+    score" → "the best highest top score")."""
+    return _GRADE_RE.sub(lambda m: f"{m.group(1)} {_GRADE_WORDS[m.group(1)]}", text)
+
+
+def irregular_grade(word: str) -> bool:
+    """An irregular comparative or superlative in lower case ("best", "worse", "least")."""
+    return word in IRREGULAR_GRADES
+
+
+def after_number(text_before: str) -> bool:
+    """Whether a word right after this text follows a number: "80 *points*", "600 *km*" -- a
+    unit or a counted noun, not a value to select by."""
+    return bool(re.search(r"(?<![\w.:/-])\d+(?:\.\d+)?\s*\Z", text_before))
+
+
+# Words before an amount ("over 600 km", "per 100 km", "of 42 litres", "at least 5 kg"): what
+# follows is a quantity to compute with, not a thing named by its measure ("the 800 m").
+AMOUNT_WORDS = frozenset(
+    (
+        "over",
+        "under",
+        "above",
+        "below",
+        "than",
+        "per",
+        "of",
+        "about",
+        "around",
+        "within",
+        "least",
+        "most",
+        "exactly",
+        "nearly",
+        "almost",
+        "approximately",
+        "roughly",
+        "only",
+        "just",
+    )
+)
+
+
+def amount_before(text_before: str) -> bool:
+    """Whether the text ends in a word that makes what follows an amount ("over", "per")."""
+    words = re.findall(r"[A-Za-z]+", text_before[-40:])
+    return bool(words) and words[-1].lower() in AMOUNT_WORDS
+
+
+def strip_possessive(name: str) -> str:
+    """A name without its possessive ending: "Ines Moreau's" → "Ines Moreau"."""
+    return re.sub(r"(?<=\w)['’]s?\Z", "", name)
+
+
 _MODALS = frozenset(
     ("do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must")
 )

@@ -129,7 +129,85 @@ def m003_event_chain(conn: sqlite3.Connection) -> None:
         )
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_leases, m003_event_chain]
+def m004_rowid_tables(conn: sqlite3.Connection) -> None:
+    # ``events``, ``plan_versions`` and ``steps`` become ordinary (rowid) tables; their primary
+    # keys are kept as unique indexes holding only (run_id, seq) / (run_id, version) /
+    # (run_id, step_id).
+    #
+    # Why: a WITHOUT ROWID table is a b-tree keyed by its whole row, and SQLite compares a key
+    # whose cell spills onto overflow pages by reading the entire cell (``accessPayload`` in
+    # ``sqlite3BtreeIndexMoveto``). Event bodies and plans have no size bound — a 6,000-step
+    # plan's ``plan_proposed`` is ~1 MB, a tool's output can be anything — and such a cell
+    # copied into an interior page as a divider is read whole by every insert that descends
+    # past it: measured on a database holding two earlier 6,001-step runs, 430 page reads per
+    # step and ~10x the writer thread's CPU (``bench/executor/REPORT.md``). In a rowid table
+    # the body lives in the table b-tree, found by integer rowid, and the index compares keys.
+    # ``steps`` holds a step's last error, whose text has no bound either.
+    #
+    # Copied in place (one transaction, like every migration: a crash leaves the old table),
+    # columns named so a table changed by an earlier migration's ALTER copies the same way.
+    conn.execute("ALTER TABLE events RENAME TO events_m003")
+    conn.execute(
+        """
+        CREATE TABLE events (
+            run_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            ts REAL NOT NULL,
+            plan_version INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            prev_hash TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (run_id, seq)
+        )
+        """
+    )
+    conn.execute(
+        "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) "
+        "SELECT run_id, seq, kind, ts, plan_version, body, prev_hash FROM events_m003 ORDER BY run_id, seq"
+    )
+    conn.execute("DROP TABLE events_m003")
+    conn.execute("ALTER TABLE plan_versions RENAME TO plan_versions_m003")
+    conn.execute(
+        """
+        CREATE TABLE plan_versions (
+            run_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            hash TEXT NOT NULL,
+            plan TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (run_id, version)
+        )
+        """
+    )
+    conn.execute(
+        "INSERT INTO plan_versions (run_id, version, hash, plan, created_at) "
+        "SELECT run_id, version, hash, plan, created_at FROM plan_versions_m003 ORDER BY run_id, version"
+    )
+    conn.execute("DROP TABLE plan_versions_m003")
+    conn.execute("ALTER TABLE steps RENAME TO steps_m003")
+    conn.execute(
+        """
+        CREATE TABLE steps (
+            run_id TEXT NOT NULL,
+            step_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            started_at REAL,
+            ended_at REAL,
+            error TEXT,
+            PRIMARY KEY (run_id, step_id)
+        )
+        """
+    )
+    conn.execute(
+        "INSERT INTO steps (run_id, step_id, status, attempts, started_at, ended_at, error) "
+        "SELECT run_id, step_id, status, attempts, started_at, ended_at, error FROM steps_m003 "
+        "ORDER BY run_id, step_id"
+    )
+    conn.execute("DROP TABLE steps_m003")
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_leases, m003_event_chain, m004_rowid_tables]
 
 
 def migrate(conn: sqlite3.Connection) -> list[str]:

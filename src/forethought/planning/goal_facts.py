@@ -1,0 +1,149 @@
+"""What a goal's text offers the planner: its clauses, its literals by role (the files it
+produces and reads, quoted contents), its plain words and verbs (``GoalFacts``), and where
+layout phrases stand in a clause (``split_layout``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from forethought.plan.coverage import goal_outputs
+from forethought.plan.verbs import GENERIC_VERBS
+from forethought.planning.bm25 import STOP_WORDS, quantity_words
+from forethought.planning.clauses import split_clauses
+from forethought.planning.grammar import _FILE_RE, Literals, goal_literals
+from forethought.planning.refinements import Refinements
+from forethought.planning.word_classes import WHO_WORDS, regular_grades
+
+WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+@dataclass(frozen=True)
+class GoalFacts:
+    """What the goal text offers: its clauses, literals by role, and its plain words."""
+
+    goal: str
+    clauses: tuple[str, ...]
+    literals: Literals
+    outputs: tuple[str, ...]  # file names the goal asks to produce
+    inputs: tuple[str, ...]  # other file names of the goal
+    contents: tuple[str, ...]  # quoted strings that are not file names
+    words: tuple[str, ...]  # plain words, in order (no stop words, no literals)
+    verbs: frozenset[str]  # the first word of each clause (the action, not an object)
+    asks_who: bool = False  # "who", "whom" or "whose" is a word of the goal: a person is asked for
+
+
+# A file named right after "into", "as" or "to" is where a result goes, whatever the verb
+# ("sort a.txt into b.txt", "join a.md and b.md into c.md", "save a.txt as b.txt").
+# Not after "according to", "compared to", "due to", …: there "to" names a source.
+_TARGET_RE = re.compile(
+    r"(?<!according )(?<!compared )(?<!relative )(?<!similar )(?<!due )(?<!next )"
+    r"\b(?:into|as|to)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+)",
+    re.IGNORECASE,
+)
+# "In" names where a result goes only at the very end of a goal that reads another file ("list
+# the names in people.json in names.txt"); elsewhere it names what is read ("the words in a.txt").
+_LAST_IN_RE = re.compile(
+    r"\b(?:in|into|at)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+?)\W*\Z"
+)
+
+
+def plain_words(text: str) -> str:
+    """Goal text as ``terms`` reads it ("how many" → "count number"), for the word list."""
+    return quantity_words(text)
+
+
+# The subject of a sentence whose verb is a modal ("pages.txt should hold …", "out.txt must
+# list …"): a file that is to be made, where the result goes.
+_SUBJECT_RE = re.compile(
+    r"(?:\A|[.?!;]\s+)(?:the\s+(?:file\s+)?)?([\w./-]+)\s+(?:should|must|shall|will|needs?\s+to|is\s+to)\s",
+    re.IGNORECASE,
+)
+# A file that labels its sentence with a colon ("count.txt: how many …"): the answer's place.
+_LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*):\s")
+# A file the goal reads from: right after "in", "of", "from" or "see" ("the books in
+# catalogue.json", "(see inventory.json)").
+_SOURCE_RE = re.compile(r"\b(?:in|of|from|see)\s+(?:(?:a|an|the|file)\s+)*([\w./-]+)", re.IGNORECASE)
+
+
+def output_files(goal: str, files: Sequence[str], *, lone_label: bool = False) -> tuple[str, ...] | None:
+    """The output files by the sentence's structure, or None when it does not say: a file in
+    the output position -- the subject of a modal sentence ("pages.txt should hold …") or the
+    target of "into"/"to"/"as" -- when the goal also names a file it reads ("in", "of", "from"
+    + file) that is not such a target. Named first or last, the target is the output. A file
+    labelling a sentence with a colon is the output; with ``lone_label`` also when it is the
+    goal's only file ("bill.txt: what does … cost?")."""
+    targets = [m.group(1).rstrip(".,") for m in _TARGET_RE.finditer(goal)]
+    subjects = [m.group(1).rstrip(".,") for m in _SUBJECT_RE.finditer(goal)]
+    labels = [m.group(1) for m in _LABEL_RE.finditer(goal) if m.group(1) in files]
+    placed = [f for f in dict.fromkeys([*labels, *subjects, *targets]) if f in files]
+    sources = [m.group(1).rstrip(".,") for m in _SOURCE_RE.finditer(goal)]
+    if labels and (lone_label or any(f not in placed for f in files)):
+        return tuple(placed)  # a label is unambiguous: any other file is read
+    if not placed or not any(f in sources and f not in placed for f in files):
+        return None
+    return tuple(placed)
+
+
+def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
+    lits = goal_literals(goal)
+    files = [s for s in lits.strings if _FILE_RE.fullmatch(s)]
+    targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
+    named = [*goal_outputs(goal), *(t for t in targets if t in files)]
+    outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
+    placed = (
+        output_files(goal, files, lone_label=refinements.lone_label)
+        if refinements is not None and refinements.output_position
+        else None
+    )
+    if placed is not None:
+        outputs = placed
+    last_in = _LAST_IN_RE.search(goal)
+    if not outputs and len(files) >= 2 and last_in is not None and last_in.group(1) == files[-1]:
+        outputs = (files[-1],)
+    inputs = tuple(f for f in files if f not in outputs)
+    contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
+    # "the best score" asks for the highest: said as the regular words a tool would use.
+    said = regular_grades(goal) if refinements is not None and refinements.value_forms else goal
+    clauses = tuple(split_clauses(said))
+    masked = plain_words(said)
+    for s in lits.strings:
+        masked = masked.replace(s, " ")
+    words = tuple(w for w in WORDS_RE.findall(masked) if w.lower() not in STOP_WORDS)
+    verbs = frozenset(c.split()[0].lower() for c in clauses if c.split())
+    asks_who = any(w.lower() in WHO_WORDS for w in WORDS_RE.findall(goal))
+    return GoalFacts(goal, clauses, lits, outputs, inputs, contents, words, verbs, asks_who)
+
+
+# Words that say how a result is laid out, not what it is: "one per line", "as a list",
+# "comma separated", "each on its own line", "on separate lines".
+_LAYOUT_PHRASE_RE = re.compile(
+    r"\b(?:one|each)\s+(?:\w+\s+)?(?:per|a|on\s+(?:a|its\s+own|each))\s+line\b"
+    r"|\b(?:as|in|into)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|numbered|sorted|plain)\s+)?"
+    r"(?:(?:comma|semicolon|tab|space|newline)[- ]?(?:separated|delimited)\s+)?(?:list|lines|table)\b"
+    r"|\b(?:comma|semicolon|tab|space|newline|line)[- ]?(?:separated|delimited)\b"
+    r"|\bon\s+(?:separate|their\s+own|its\s+own)\s+lines?\b|\bline\s+by\s+line\b",
+    re.IGNORECASE,
+)
+
+
+def split_layout(clause: str) -> tuple[str, str]:
+    """The clause without its layout phrases ("List the authors, one per line" → "the
+    authors"), and the layout phrases themselves ("" when there are none). With a layout phrase,
+    a generic verb opening the clause ("list", "show": ``plan.verbs.GENERIC_VERBS``) goes with
+    the layout: it asks for the result, laid out, not for a tool of its name."""
+    layout = " ".join(m.group(0) for m in _LAYOUT_PHRASE_RE.finditer(clause))
+    rest = _LAYOUT_PHRASE_RE.sub(" ", clause)
+    if layout:
+        first = rest.split(maxsplit=1)
+        if first and first[0].lower() in GENERIC_VERBS:
+            layout = f"{first[0]} {layout}"
+            rest = first[1] if len(first) > 1 else ""
+    return rest, layout
+
+
+def name_words(path: str) -> str:
+    """The words of a file's name: "total_hours.txt" → "total hours"."""
+    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return re.sub(r"[_\-]+", " ", stem)

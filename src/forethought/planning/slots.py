@@ -1,0 +1,369 @@
+"""Slots: the allowed values of every argument of every step of a chain of tools (``bind``),
+under typed data flow or the strict-literal rules; see ``decompose`` for the whole method."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from forethought.plan._schema import fits, item_types
+from forethought.planning.bm25 import terms, tool_terms
+from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
+from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
+from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
+from forethought.planning.tool_roles import (
+    is_dir_param,
+    is_path_param,
+    param_kind,
+    param_types,
+    properties,
+    required_params,
+    value_param,
+)
+from forethought.planning.value_filters import value_docs, value_kind, value_words
+from forethought.planning.word_classes import PERSON_FIELD_NOUNS
+from forethought.tools.base import ToolSpec
+
+PERSON_FIELD_TERMS = frozenset(terms(" ".join(PERSON_FIELD_NOUNS)))
+
+
+@dataclass
+class Slots:
+    """Per step (tool, {param: allowed values in preference order}); None = free (schema)."""
+
+    steps: list[tuple[str, dict[str, list[Any] | dict[str, Any]]]] = field(default_factory=list)
+    feasible: bool = True
+
+    def decided(self) -> bool:
+        return all(isinstance(v, list) and len(v) == 1 for _, args in self.steps for v in args.values())
+
+    def first_plan(self) -> dict[str, Any]:
+        """Every slot at its first (preferred) value."""
+        steps = []
+        for i, (tool, args) in enumerate(self.steps):
+            chosen = {p: v[0] for p, v in args.items() if isinstance(v, list)}
+            steps.append({"id": f"s{i + 1}", "tool": tool, "args": chosen})
+        return {"steps": steps}
+
+    def schema(self) -> dict[str, Any]:
+        items = []
+        for i, (tool, args) in enumerate(self.steps):
+            props = {p: ({"enum": v} if isinstance(v, list) else v) for p, v in args.items()}
+            items.append(
+                {
+                    "type": "object",
+                    "properties": {
+                        "id": {"const": f"s{i + 1}"},
+                        "tool": {"const": tool},
+                        "args": {
+                            "type": "object",
+                            "properties": props,
+                            "required": list(props),
+                            "additionalProperties": False,
+                        },
+                    },
+                    "required": ["id", "tool", "args"],
+                    "additionalProperties": False,
+                }
+            )
+        return {
+            "type": "object",
+            "properties": {
+                "steps": {
+                    "type": "array",
+                    "prefixItems": items,
+                    "minItems": len(items),
+                    "maxItems": len(items),
+                }
+            },
+            "required": ["steps"],
+            "additionalProperties": False,
+        }
+
+
+@dataclass(frozen=True)
+class _Output:
+    text: str  # "${s1.content}"
+    step: int
+    types: frozenset[str] | None
+    pathy: bool  # the field is named like a path
+    relevant: bool  # the field's name is a word of the goal
+    items: frozenset[str] | None = None  # an array's item types (a list of records ≠ of strings)
+
+
+def _outputs_of(
+    k: int, spec: ToolSpec, goal_terms: set[str], person_terms: frozenset[str] = frozenset()
+) -> list[_Output]:
+    """The references to step ``k``'s output and its fields. With ``person_terms`` (the goal
+    asks "who"), a field naming a person or a name is the one the goal names, if there is one."""
+    cands = reference_candidates(f"s{k + 1}", spec)
+    fields = {c.text: c.text[2:-1].split(".", 1)[1] if "." in c.text else "" for c in cands}
+    persons = {t for t, f in fields.items() if f and set(terms(f)) & person_terms}
+    found = []
+    for c in cands:
+        field_name = fields[c.text]
+        named = bool(set(terms(field_name)) & goal_terms) if not persons else c.text in persons
+        found.append(
+            _Output(
+                c.text,
+                k,
+                c.types,
+                bool(field_name) and bool(_PATHY_PARAM.search(field_name)),
+                bool(field_name) and named,
+                c.items,
+            )
+        )
+    # When some field is named by the goal ("the words"), the other fields are not offered.
+    if any(o.relevant for o in found):
+        found = [o for o in found if o.relevant or o.text.count(".") == 0]
+    return found
+
+
+def _near_words(pname: str, facts: GoalFacts) -> list[str]:
+    """Plain goal words right before or after the parameter's name in the goal."""
+    pterm = terms(pname)
+    plain = {w.lower() for w in facts.words}
+    tokens = WORDS_RE.findall(facts.goal)
+    near: list[str] = []
+    for i, w in enumerate(tokens):
+        if pterm and terms(w) == pterm:
+            near += [
+                tokens[j]
+                for j in (i - 1, i + 1)
+                if 0 <= j < len(tokens) and tokens[j].lower() in plain and terms(tokens[j]) != pterm
+            ]
+    return list(dict.fromkeys(near))
+
+
+def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str]) -> list[str]:
+    """Goal words for a short free string: a plain word right next to the parameter's name in
+    the goal ("the amount column"), else the goal's plain words that neither start a clause nor
+    are explained by a chosen tool's description."""
+    pterm = terms(pname)
+    near = _near_words(pname, facts)
+    rest = [
+        w
+        for w in facts.words
+        if w.lower() not in facts.verbs and not (set(terms(w)) & explained) and terms(w) != pterm
+    ]
+    return list(dict.fromkeys(near or rest))
+
+
+def bind(
+    chain: Sequence[str],
+    goal: str,
+    tools: Mapping[str, ToolSpec],
+    *,
+    typed: bool = True,
+    refinements: Refinements = ALL_REFINEMENTS,
+) -> Slots:
+    """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
+    facts = goal_facts(goal, refinements)
+    if not typed:
+        return _bind_untyped(chain, facts, tools)
+    goal_terms = set(terms(" ".join(facts.words)))
+    explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
+    values: list[str] = []
+    if refinements.value_filters and any(value_param(tools[n]) is not None for n in chain):
+        docs = value_docs(tools, examples=refinements.example_values)
+        values = value_words(facts, docs, refinements)
+    # "Who": of a record's fields, the person's or the name is what the goal asks for.
+    person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
+    slots = Slots()
+    outputs: list[_Output] = []
+    consumed: set[int] = set()
+    used_literals: set[str] = set()
+    for k, name in enumerate(chain):
+        spec = tools[name]
+        args: dict[str, list[Any] | dict[str, Any]] = {}
+        required = set(required_params(spec))
+        this_step: set[int] = set()  # one output feeds one argument of a step, not two
+        for pname, pschema in properties(spec).items():
+            want = param_types(spec, pname)
+            visible = [o for o in outputs if o.step not in this_step]
+            options = _param_options(
+                spec,
+                pname,
+                pschema,
+                want,
+                facts,
+                visible,
+                consumed,
+                used_literals,
+                explained,
+                named_fields_only=refinements.record_fields,
+                named_numbers=refinements.whole_values,
+            )
+            if values and pname == value_param(spec) and isinstance(options, list):
+                # A filter's text takes the goal's value words when it can (a literal the goal
+                # quotes or a word next to the parameter's name stays first).
+                fitting = [v for v in values if v in options]
+                if refinements.whole_values:
+                    # Whole values (a name of several words, a date) are goal text as they
+                    # stand; each goes only to a parameter of its kind.
+                    kind = param_kind(spec, pname)
+                    fitting = [v for v in values if value_kind(v) == kind] or (
+                        [v for v in fitting if value_kind(v) == "text"] if kind != "text" else []
+                    )
+                options = fitting + [o for o in options if o not in fitting] if fitting else options
+                if fitting and options[0] in values:
+                    options = fitting
+            if options is None:
+                continue
+            if not options:
+                if pname in required:
+                    slots.feasible = False
+                continue
+            args[pname] = options
+            first = options[0] if isinstance(options, list) else None
+            if isinstance(first, str):
+                m = re.fullmatch(r"\$\{s(\d+)[^}]*\}(?:\n)?", first)
+                if m:
+                    consumed.add(int(m.group(1)) - 1)
+                    this_step.add(int(m.group(1)) - 1)
+                else:
+                    used_literals.add(first)
+        slots.steps.append((name, args))
+        outputs += _outputs_of(k, spec, goal_terms, person_fields)
+    return slots
+
+
+def _param_options(
+    spec: ToolSpec,
+    pname: str,
+    pschema: Any,
+    want: set[str] | None,
+    facts: GoalFacts,
+    outputs: list[_Output],
+    consumed: set[int],
+    used_literals: set[str],
+    explained: set[str],
+    named_fields_only: bool = False,
+    named_numbers: bool = False,
+) -> list[Any] | dict[str, Any] | None:
+    """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
+    required = pname in required_params(spec)
+    pschema = pschema if isinstance(pschema, Mapping) else {}
+    if any(k in pschema for k in ("enum", "const")) or want == {"boolean"}:
+        return dict(pschema) if required else None
+    path = is_path_param(spec, pname)
+    if is_dir_param(spec, pname):
+        dirs = list(facts.literals.directories)
+        return dirs if dirs else ([] if required else None)
+    # Earlier outputs whose type fits (fresh ones oldest first, so a chain consumes in order),
+    # or, for a non-path string, that fit as text; a path-named field only into a path.
+    exact: list[_Output] = []
+    as_text: list[_Output] = []
+    for o in outputs:
+        if o.pathy != path:
+            continue
+        if fits(o.types, o.items, want, item_types(pschema, spec.input_schema)):
+            exact.append(o)
+        elif want is not None and "string" in want and not path and spec.effect != "read_only":
+            as_text.append(o)  # a number or list written out as text; never fed on as text
+    # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
+    fresh_exact = [o for o in exact if o.step not in consumed]
+    fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
+    fresh = [o.text for o in fresh_exact]
+    if not fresh:  # as text only when nothing fits as it is: fields the goal names first
+        fresh_text = [o for o in as_text if o.step not in consumed]
+        fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
+        fresh_text.sort(key=lambda o: (not o.relevant, o.text.count(".")))
+        if named_fields_only and sum(o.relevant for o in fresh_text) == 1:
+            # The one field the goal names ("how many servings") is what is written, not the
+            # record (naming two, "the vowels and digits", the whole record may be meant).
+            fresh_text = [o for o in fresh_text if o.relevant]
+        fresh = [o.text + "\n" for o in fresh_text]
+    used = [o.text for o in reversed(exact) if o.step in consumed]
+    # A plain goal word right next to the parameter's name ("the amount column") names its value.
+    near = _near_words(pname, facts) if want == {"string"} and not path and required else []
+    if near:
+        return near
+    if path:
+        pool = facts.outputs if spec.effect != "read_only" else facts.inputs
+        # Literals are consumed in the goal's order: the first unused one, else any.
+        unused = [s for s in pool if s not in used_literals][:1]
+        return (unused or list(pool)) or fresh + used or ([] if required else None)
+    if fresh:
+        return fresh
+    literals: list[Any] = []
+    if want is not None and want & {"integer", "number"} and "string" not in want:
+        for n in facts.literals.numbers:
+            if "integer" in want and float(n).is_integer():
+                literals.append(int(n))
+            elif "number" in want:
+                literals.append(n)
+        named = [n for n in _numbers_named(pname, facts.goal) if n in literals] if named_numbers else []
+        if named:  # "12.5 hours", "a rate of 64": the number the goal names by the parameter
+            literals = named
+    elif want is not None and "string" in want:
+        literals = [c for c in facts.contents if c not in used_literals] or list(facts.contents)
+        if not literals and required:
+            literals = _word_options(spec, pname, facts, explained)
+    if not required:
+        return None
+    return literals + used
+
+
+_NUMBER_WORDS_RE = re.compile(
+    r"(?:([A-Za-z]+)\s+(?:of|at|is|=|:)?\s*)?(?<![\w.:/-])(-?\d+(?:\.\d+)?)(?![\w.]|[-/:]\d)(?:\s+([A-Za-z]+))?"
+)
+
+
+def _numbers_named(pname: str, goal: str) -> list[float | int]:
+    """The goal's numbers that the parameter's name stands next to: the noun after the number
+    ("12.5 hours") or the word before it, with or without "of"/"at" ("a rate of 64")."""
+    pterms = terms(pname)
+    found: list[float | int] = []
+    for m in _NUMBER_WORDS_RE.finditer(goal):
+        if pterms and pterms in (terms(m.group(1) or ""), terms(m.group(3) or "")):
+            value = float(m.group(2))
+            found.append(int(value) if value.is_integer() else value)
+    return found
+
+
+def _bind_untyped(chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec]) -> Slots:
+    """The pre-typed-flow rules: strict goal literals, references by type (PlanSchemaBuilder)."""
+    sub = {n: tools[n] for n in dict.fromkeys(chain)}
+    builder = PlanSchemaBuilder(sub, literals=facts.literals, max_string=200)
+    slots = Slots()
+    refs: list[RefCandidate] = []
+    for k, name in enumerate(chain):
+        args_schema = builder._args_schema(name, refs) or builder._args_schema(name, refs, relaxed=True)
+        if args_schema is None:
+            slots.feasible = False
+            return slots
+        args: dict[str, list[Any] | dict[str, Any]] = {}
+        props = args_schema.get("properties") or {}
+        required = set(args_schema.get("required") or ())
+        for pname, ps in props.items():
+            if pname not in required:
+                continue
+            values = _enum_values(ps)
+            args[pname] = values if values is not None else dict(ps)
+        slots.steps.append((name, args))
+        refs += reference_candidates(f"s{k + 1}", tools[name])
+    return slots
+
+
+def _enum_values(schema: Any) -> list[Any] | None:
+    if not isinstance(schema, Mapping):
+        return None
+    if isinstance(schema.get("enum"), list):
+        return list(schema["enum"])
+    if isinstance(schema.get("anyOf"), list):
+        out: list[Any] = []
+        for sub in schema["anyOf"]:
+            vals = _enum_values(sub)
+            if vals is None:
+                return None
+            out += vals
+        return out
+    return None
+
+
+def plan_text(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

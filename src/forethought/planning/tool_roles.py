@@ -1,0 +1,173 @@
+"""The roles of tools and of their parameters, read from schemas and effects alone.
+
+A *reader* turns an input file into data, a *writer* puts a result into a file, a *formatter*
+lays a list out as text; a *value parameter* is the one short text a read-only tool takes besides
+its data (a filter's, a selector's), and its *kind* ("date", "time", "text") says what values it
+may take. Nothing here reads a goal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from forethought.plan._schema import fits, item_types, types_of
+from forethought.planning.grammar import (
+    _DIR_PARAM,
+    _DIR_TOOL,
+    RefCandidate,
+    reference_candidates,
+    takes_file_name,
+)
+from forethought.tools.base import ToolSpec
+
+
+def properties(spec: ToolSpec) -> dict[str, Any]:
+    props = spec.input_schema.get("properties")
+    return dict(props) if isinstance(props, Mapping) else {}
+
+
+def required_params(spec: ToolSpec) -> list[str]:
+    return [str(r) for r in spec.input_schema.get("required") or ()]
+
+
+def param_types(spec: ToolSpec, pname: str) -> set[str] | None:
+    return types_of(properties(spec).get(pname, {}), spec.input_schema)
+
+
+def is_path_param(spec: ToolSpec, pname: str) -> bool:
+    """A parameter that takes a file name (not a directory): ``grammar.takes_file_name``."""
+    return takes_file_name(spec, pname)
+
+
+def is_dir_param(spec: ToolSpec, pname: str) -> bool:
+    """A directory parameter: named so, or the ``path`` of a tool named for directories."""
+    return param_types(spec, pname) == {"string"} and (
+        bool(_DIR_PARAM.search(pname)) or (bool(_DIR_TOOL.search(spec.name)) and pname == "path")
+    )
+
+
+def is_writer(spec: ToolSpec) -> bool:
+    """Side-effecting, with a path-like parameter: where a goal's output file goes."""
+    return spec.effect != "read_only" and any(is_path_param(spec, p) for p in properties(spec))
+
+
+def is_reader(spec: ToolSpec) -> bool:
+    """Read-only, and its only required parameter is path-like: turns an input file into data."""
+    req = required_params(spec)
+    return spec.effect == "read_only" and len(req) == 1 and is_path_param(spec, req[0])
+
+
+def reads_files(spec: ToolSpec) -> bool:
+    return spec.effect == "read_only" and any(is_path_param(spec, p) for p in required_params(spec))
+
+
+def output_fields(spec: ToolSpec | None) -> list[RefCandidate]:
+    return reference_candidates("x", spec)
+
+
+def record_fields(spec: ToolSpec) -> list[tuple[str, frozenset[str] | None]]:
+    """The fields (name, JSON types) of the record a tool returns (none for a list or a value)."""
+    return [(c.text[2:-1].split(".", 1)[1], c.types) for c in output_fields(spec) if "." in c.text]
+
+
+def fits_first_need(reader: ToolSpec, consumer: ToolSpec | None) -> bool:
+    """Can the reader's output (or a field of it) feed the consumer's first data parameter?"""
+    if consumer is None:
+        return True
+    needs = [p for p in required_params(consumer) if not is_path_param(consumer, p)]
+    if not needs:
+        return True
+    want = param_types(consumer, needs[0])
+    want_items = item_types(properties(consumer).get(needs[0], {}), consumer.input_schema)
+    return any(fits(c.types, c.items, want, want_items) for c in output_fields(reader))
+
+
+# How a formatter describes itself: it lays items out (a list → text holding all of them), where
+# a reducer that also turns a list into a string ("the longest of some words") picks one.
+_LAYOUT_RE = re.compile(
+    r"\b(?:lines?|format(?:s|ted)?|join(?:s|ed)?|columns?|separated|bullets?|commas?|semicolons?)\b",
+    re.IGNORECASE,
+)
+
+
+def is_formatter(spec: ToolSpec) -> bool:
+    """A read-only tool laying one list out as text: one required list parameter, a string
+    result, and a description that speaks of layout (``_LAYOUT_RE``)."""
+    req = required_params(spec)
+    out = spec.output_schema
+    return (
+        spec.effect == "read_only"
+        and len(req) == 1
+        and not is_path_param(spec, req[0])
+        and param_types(spec, req[0]) == {"array"}
+        and out is not None
+        and types_of(out, out) == {"string"}
+        and bool(_LAYOUT_RE.search(spec.description))
+    )
+
+
+_KIND_PARAM = {
+    "date": re.compile(r"(?<![a-z])(?:date|day|yyyy)(?![a-z])", re.IGNORECASE),
+    "time": re.compile(r"(?<![a-z])(?:time|clock|hh)(?![a-z])", re.IGNORECASE),
+}
+
+
+def param_kind(spec: ToolSpec, pname: str) -> str:
+    """The kind of value a text parameter takes, by its name, else its description or the
+    tool's ("date", "(YYYY-MM-DD)" → "date"); "text" otherwise."""
+    described = str((properties(spec).get(pname) or {}).get("description") or "")
+    for kind, pattern in _KIND_PARAM.items():
+        if pattern.search(pname):
+            return kind
+    for kind, pattern in _KIND_PARAM.items():
+        if pattern.search(described) or (
+            pattern.search(spec.description) and not any(p.search(pname) for p in _KIND_PARAM.values())
+        ):
+            return kind
+    return "text"
+
+
+def taker_kind(spec: ToolSpec) -> str:
+    pname = value_param(spec)
+    return param_kind(spec, pname) if pname is not None else "text"
+
+
+def value_param(spec: ToolSpec) -> str | None:
+    """The one short-text parameter of a read-only tool that also takes data: the value it
+    selects, filters or looks up by (a column's name, a category). None for any other tool."""
+    if spec.effect != "read_only":
+        return None
+    req = required_params(spec)
+    texts = [
+        p
+        for p in req
+        if param_types(spec, p) == {"string"}
+        and not is_path_param(spec, p)
+        and not any(k in (properties(spec).get(p) or {}) for k in ("enum", "const"))
+    ]
+    return texts[0] if len(texts) == 1 and len(req) >= 2 else None
+
+
+def filter_param(spec: ToolSpec) -> str | None:
+    """The text parameter of a filtering tool, or None: a read-only tool taking one list and one
+    short text (not a file name, not an enum) and returning a list of the same items -- some of
+    the items, chosen by the text."""
+    req = required_params(spec)
+    out = spec.output_schema
+    if spec.effect != "read_only" or len(req) != 2 or out is None or types_of(out, out) != {"array"}:
+        return None
+    lists = [p for p in req if param_types(spec, p) == {"array"}]
+    texts = [
+        p
+        for p in req
+        if param_types(spec, p) == {"string"}
+        and not is_path_param(spec, p)
+        and not any(k in (properties(spec).get(p) or {}) for k in ("enum", "const"))
+    ]
+    if len(lists) != 1 or len(texts) != 1:
+        return None
+    want_items = item_types(properties(spec)[lists[0]], spec.input_schema)
+    have_items = item_types(out, out)
+    return texts[0] if fits({"array"}, have_items, {"array"}, want_items) else None

@@ -1,0 +1,249 @@
+"""Value filters: which of a goal's words are values to select by ("dairy items", "entries for
+carol", "the 800 m", "by Ursula K. Le Guin") rather than words a tool explains, and what kind of
+value each is ("date", "time", "text")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, terms, tool_terms
+from forethought.planning.candidates import goal_names
+from forethought.planning.goal_facts import GoalFacts
+from forethought.planning.refinements import Refinements
+from forethought.planning.tool_roles import properties
+from forethought.planning.word_classes import (
+    after_number,
+    amount_before,
+    irregular_grade,
+    never_value,
+    strip_possessive,
+)
+from forethought.tools.base import ToolSpec
+
+# Words that complete a verb ("add up"), and pronouns and quantifiers: never values of a field.
+_NOT_VALUES = frozenset(
+    (
+        "up",
+        "down",
+        "out",
+        "off",
+        "over",
+        "away",
+        "back",
+        "please",
+        "we",
+        "us",
+        "you",
+        "everyone",
+        "everything",
+        "everybody",
+        "anyone",
+        "anything",
+        "someone",
+        "something",
+        "nothing",
+        "per",
+        "every",
+        "other",
+        "same",
+    )
+)
+
+
+# Function verbs (auxiliaries, modals, copulas) are a closed class: "how many hours *were*
+# logged", "pages.txt *should* hold" -- never values.
+_FUNCTION_VERBS = frozenset(
+    (
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "done",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "need",
+        "needs",
+    )
+)
+# Prepositions that introduce the value a goal selects by ("entries for carol", "books by Le
+# Guin", "on 2026-11-03", "readings from sensor4").
+_VALUE_PREPOSITIONS = frozenset(("for", "by", "from", "on", "of"))
+# A token of digits with separators is one value: a date, a time, a code ("2026-11-03",
+# "10:30", "03/11/2026"), never several numbers.
+_SEPARATED_RE = re.compile(r"(?<![\w.:/-])\d+(?:[-/:]\d+)+(?![\w/:-]|\.\d)")
+# A number and a unit's symbol (SI and common ones): one value, "800 m", "5 km", "12 kg".
+_MEASURE_RE = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:m|km|cm|mm|mi|kg|g|mg|lb|oz|l|ml|s|ms|min|h|hr|kb|mb|gb)(?![\w.])"
+)
+# A multi-word proper name: capitalized words and initials in a row ("Ursula K. Le Guin"),
+# joined by "&" too ("Bolt & Co").
+_NAME_RUN_RE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:&\s+)?(?:[A-Z]\.|[A-Z][\w'-]*))+")
+# In a tool's description, what follows "for example", "e.g." or "such as" (to the end of the
+# parenthesis or sentence) names sample *values* of a parameter, not what the tool does.
+_EXAMPLES_RE = re.compile(
+    r"\b(?:for example|for instance|e\.g\.|such as|like)\s*,?\s*([^).;]*)", re.IGNORECASE
+)
+
+
+def example_terms(spec: ToolSpec) -> set[str]:
+    """Terms a tool's description gives only as examples of values ("the books of the given
+    genre (for example fantasy or science fiction)"): a goal word among them is still a value
+    the goal supplies, not a word the tool explains."""
+    examples = " ".join(m.group(1) for m in _EXAMPLES_RE.finditer(spec.description))
+    rest = _EXAMPLES_RE.sub(" ", spec.description)
+    said = set(terms(spec.name)) | set(terms(rest)) | set(terms(" ".join(properties(spec))))
+    return set(terms(examples)) - said
+
+
+def value_docs(tools: Mapping[str, ToolSpec], *, examples: bool) -> dict[str, set[str]]:
+    """Each tool's document terms for ``value_words``; with ``examples``, less the terms its
+    description names only as example values (``example_terms``)."""
+    return {
+        n: set(tool_terms(spec)) - (example_terms(spec) if examples else set()) for n, spec in tools.items()
+    }
+
+
+def value_kind(text: str) -> str:
+    """What a value looks like: "date" (digits with "-" or "/"), "time" (digits with ":"),
+    else "text"."""
+    if _SEPARATED_RE.fullmatch(text):
+        return "time" if ":" in text else "date"
+    return "text"
+
+
+def value_words(
+    facts: GoalFacts, docs: Mapping[str, set[str]], refinements: Refinements | None = None
+) -> list[str]:
+    """Goal words that look like a value to filter by: no tool of the set explains them (they
+    are data, not an action), they do not start a clause, and they qualify a word some tool
+    explains -- right before it ("dairy items", "Friday's meetings") or after it and "of" ("the
+    amount of spice") -- or the goal capitalizes them mid-sentence ("live in Oslo"); and a
+    one-word text the goal quotes. A stray word of the sentence ("the answer", "names from")
+    does not.
+
+    With ``refinements.whole_values`` (suite 6): a run of such words is one value ("science
+    fiction books", "by Ursula K. Le Guin"), so is a date or time ("2026-11-03"); a value may
+    also follow "for", "by", "from" or "on" ("entries for carol"), or stand between the noun it
+    qualifies and a past-tense verb ("the hours alice worked"); function verbs ("were",
+    "should") never are values."""
+    whole = refinements is not None and refinements.whole_values
+    classes = refinements is not None and refinements.value_classes
+    forms = refinements is not None and refinements.value_forms
+    known = set().union(*docs.values()) if docs else set()
+    masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
+    found: list[str] = []
+    if whole:
+        found += [m.group(0) for m in _SEPARATED_RE.finditer(masked)]
+        masked = _SEPARATED_RE.sub(" @ ", masked)
+    if classes:  # a number with a unit's symbol is one value ("the 800 m", "5 km")
+        found += [
+            m.group(0)
+            for m in _MEASURE_RE.finditer(masked)
+            if not (forms and amount_before(masked[: m.start()]))  # "over 600 km": an amount
+        ]
+        masked = _MEASURE_RE.sub(" @ ", masked)
+    for lit in facts.literals.strings:  # a literal stands between words: they are not adjacent
+        masked = re.sub(rf"[\"'`“]?(?<![\w.]){re.escape(lit)}(?![\w])[\"'`”]?", " @ ", masked)
+    # "Friday's" → Friday, (s)
+    spans = [
+        m
+        for m in re.finditer(r"[A-Za-z][A-Za-z0-9_-]*|@", masked)
+        if len(m.group(0)) > 1 or m.group(0) == "@"
+    ]
+    tokens = [m.group(0) for m in spans]
+    names = set(goal_names(facts.goal))  # a name the goal capitalizes ("in Oslo") is a value too
+    runs: dict[int, tuple[int, str]] = {}  # first token → (last token, the whole name)
+    if whole:
+        for m in _NAME_RUN_RE.finditer(masked):
+            first = next((i for i, t in enumerate(spans) if t.start() == m.start()), None)
+            words = m.group(0).split()
+            if first is None or first == 0 or re.search(r"[.?!]\s*\Z", masked[: m.start()]):
+                continue  # a sentence's first word is capitalized anyway
+            last = first + sum(1 for w in words if len(w.rstrip(".")) > 1) - 1
+            name = m.group(0).rstrip(".") if len(words[-1]) > 2 else m.group(0)
+            runs[first] = (last, strip_possessive(name) if forms else name)
+
+    def explained(i: int) -> bool:
+        if not 0 <= i < len(tokens):
+            return False
+        w = tokens[i].lower()
+        return w != "@" and w not in STOP_WORDS and w not in facts.verbs and bool(set(terms(w)) & known)
+
+    def candidate(i: int) -> bool:
+        word = tokens[i]
+        lowered = word.lower()
+        if word == "@" or lowered in STOP_WORDS or lowered in facts.verbs or lowered in _NOT_VALUES:
+            return False
+        if whole and lowered in _FUNCTION_VERBS:
+            return False
+        if classes and never_value(
+            word, tokens[i - 1] if i >= 1 else "", tokens[i + 1] if i + 1 < len(tokens) else ""
+        ):
+            return False
+        if (
+            forms
+            and word == lowered
+            and (irregular_grade(lowered) or after_number(masked[: spans[i].start()]))
+        ):
+            return False  # "the best score", "80 points": a grade, a unit -- no value
+        return bool(terms(word)) and not set(terms(word)) & known
+
+    def adjacent(i: int, j: int) -> bool:  # only spaces between the two tokens
+        return 0 <= i < j < len(spans) and not masked[spans[i].end() : spans[j].start()].strip()
+
+    i = 0
+    while i < len(tokens):
+        if i in runs:
+            last, name = runs[i]
+            found.append(name)
+            i = last + 1
+            continue
+        if not candidate(i):
+            i += 1
+            continue
+        end = i
+        if whole:  # a run of value words right before a word a tool explains: one value
+            while (
+                end + 1 < len(tokens)
+                and end + 1 not in runs
+                and candidate(end + 1)
+                and adjacent(end, end + 1)
+            ):
+                end += 1
+            if end > i and not (explained(end + 1) and adjacent(end, end + 1)):
+                end = i  # only a qualifying run counts whole
+        word = tokens[i] if end == i else masked[spans[i].start() : spans[end].end()]
+        before = tokens[i - 1].lower() if i >= 1 else ""
+        after_of = i >= 2 and before == "of" and explained(i - 2)
+        after_prep = whole and before in _VALUE_PREPOSITIONS and before != "of"
+        relative = (
+            whole
+            and explained(i - 1)
+            and end + 1 < len(tokens)
+            and (tokens[end + 1].lower().endswith("ed") or tokens[end + 1].lower() in _FUNCTION_VERBS)
+        )
+        if explained(end + 1) or after_of or after_prep or relative or tokens[i] in names:
+            found.append(word)
+        i = end + 1
+    # A one-word text the goal quotes ("start with "a"") is a value as it stands.
+    found += [c for c in facts.contents if len(c.split()) == 1]
+    return list(dict.fromkeys(found))
