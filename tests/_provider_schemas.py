@@ -9,7 +9,10 @@ is acceptable. They encode, as of November 2026:
   multipleOf, minimum, maximum, exclusive bounds; arrays: items, minItems, maxItems; anyOf, enum,
   const, $ref/$defs, titles and descriptions); every schema has a type; at most 10 levels of
   object nesting, 5000 properties and 1000 enum values.
-- Anthropic tool use: ``input_schema`` is a JSON Schema whose root is ``type: object``.
+- Anthropic tool use: ``input_schema`` is a JSON Schema whose root is ``type: object``, and its
+  property keys match ``^[a-zA-Z0-9_.-]{1,64}$`` (its HTTP 400 "Property keys should match
+  pattern"; checked here at every depth, the conservative reading: the compact plan shape makes
+  tool names property keys).
 - llama.cpp's server (``common/json-schema.cpp``, the subset its chat parser and grammar are built
   from): every subschema is a JSON object (no ``true``/``false`` schemas except as
   ``additionalProperties``); ``$ref`` only into the same document; non-empty ``anyOf``/``oneOf``/
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -117,10 +121,18 @@ def _walk(node: Any, path: str = "#") -> Iterator[tuple[str, Any]]:
             yield from _walk(sub, sub_path)
 
 
+_ANTHROPIC_KEY = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
+
+
 def anthropic_problems(schema: Mapping[str, Any]) -> list[str]:
     problems = _valid(schema)
     if schema.get("type") != "object":
         problems.append("#: a tool's input_schema must have type object at the root")
+    for path, node in _walk(schema):
+        props = node.get("properties") if isinstance(node, Mapping) else None
+        for key in props or ():
+            if not _ANTHROPIC_KEY.fullmatch(str(key)):
+                problems.append(f"{path}/properties: key {key!r} does not match ^[a-zA-Z0-9_.-]{{1,64}}$")
     return problems
 
 

@@ -117,3 +117,23 @@ def test_the_server_refuses_a_request_it_has_no_script_for(server: str) -> None:
         urllib.request.urlopen(request, timeout=10)
     assert err.value.code == 400
     assert "no scripted role" in err.value.read().decode()
+
+
+def test_the_scripted_planner_answers_in_the_shape_the_schema_asks_for() -> None:
+    import ft_tools
+    import jsonschema
+    from scripts import forethought_plan, plan_shape
+
+    from forethought.planning.grammar import PlanSchemaBuilder, step_ids
+    from forethought.tools.python import PythonTool
+
+    specs = {t.spec.name: t.spec for t in vars(ft_tools).values() if isinstance(t, PythonTool)}
+    assert len(specs) == 15
+    task = TASKS["chain-capital-population"]
+    for shape in ("classic", "compact"):
+        schema = PlanSchemaBuilder(specs, shape=shape).plan_schema(step_ids(10))
+        assert plan_shape(schema) == shape
+        answer = json.loads(forethought_plan(task, plan_shape(schema)))
+        jsonschema.validate(answer, schema)
+        first = answer["steps"][0]
+        assert ("tool" in first) == (shape == "classic")

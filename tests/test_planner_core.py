@@ -40,6 +40,11 @@ GOOD = json.dumps(
 )
 
 
+GOOD_COMPACT = json.dumps(
+    {"steps": [{"read_file": {"path": "notes.txt"}}, {"count_words": {"text": "${s1}"}}]}
+)
+
+
 def steps(*items: tuple[str, dict[str, Any]]) -> str:
     return json.dumps(
         {"steps": [{"id": f"s{i + 1}", "tool": t, "args": a} for i, (t, a) in enumerate(items)]}
@@ -56,8 +61,10 @@ async def test_valid_plan_first_try_and_schema_from_tools() -> None:
     request = model.requests[0]
     schema = request.json_schema
     assert schema is not None
-    jsonschema.validate(json.loads(GOOD), schema)  # the right answer is admitted …
-    bad = {"steps": [{"id": "s1", "tool": "rm_rf", "args": {}}]}
+    # The right answer is admitted in the compact shape asked of a hosted model (the classic
+    # GOOD above was read all the same) …
+    jsonschema.validate(json.loads(GOOD_COMPACT), schema)
+    bad = {"steps": [{"rm_rf": {}}]}
     with pytest.raises(jsonschema.ValidationError):  # … an unknown tool is not
         jsonschema.validate(bad, schema)
     prompt = "\n".join(m.content for m in request.messages)
@@ -217,9 +224,18 @@ async def test_replan_keeps_completed_steps_verbatim() -> None:
     assert "summarize timed out" in prompt and "chars)" in prompt  # output was summarized
     assert len(calls) == 2 and calls[0].role == "replanner"
     schema = model.requests[0].json_schema
-    assert schema is not None and "read" not in json.dumps(
-        schema["$defs"]["step1"]["anyOf"][0]["properties"]["id"]
+    # New steps are numbered after the plan's ids, never reusing "read": compact steps by
+    # position (the prompt says which ids they get), classic ones by their id's const.
+    assert schema is not None and "id" not in schema["$defs"]["step1"]["anyOf"][0]["properties"]
+    assert "numbered s1, s2, ... in order" in prompt
+    classic_model = ScriptedModel([answer])
+    shape = PlannerOptions(plan_shape="classic")
+    classic = await replan(
+        "g", old, {"read": "text"}, "summarize timed out", SPECS, classic_model, options=shape
     )
+    assert classic == new
+    schema = classic_model.requests[0].json_schema
+    assert schema is not None and schema["$defs"]["step1"]["anyOf"][0]["properties"]["id"] == {"const": "s1"}
 
 
 async def test_replan_failure_is_bounded() -> None:

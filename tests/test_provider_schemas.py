@@ -157,10 +157,11 @@ def test_openai_is_sent_non_strict_and_why_that_matters() -> None:
     assert wire_schemas(request)["openai"][1] is False
     strict = openai_problems(action_schema(bench_like_specs()), strict=True)
     assert strict == ["#/properties/next/anyOf/0/properties/answer: every schema needs a type in strict mode"]
-    plan = PlanSchemaBuilder(bench_like_specs()).plan_schema(step_ids(2))
-    strict_plan = openai_problems(plan, strict=True)
-    assert any("'prefixItems' is not supported" in p for p in strict_plan)
-    assert any("not: depends_on" in p for p in strict_plan)
+    for shape in ("classic", "compact"):
+        plan = PlanSchemaBuilder(bench_like_specs(), shape=shape).plan_schema(step_ids(2))
+        strict_plan = openai_problems(plan, strict=True)
+        assert any("'prefixItems' is not supported" in p for p in strict_plan)
+        assert any("not: depends_on" in p for p in strict_plan)
 
 
 # ----------------------------------------------------------------- the checkers can fail
@@ -204,22 +205,28 @@ def test_checkers_reject_the_forms_that_broke() -> None:
     )
 
 
+@pytest.mark.parametrize("shape", ["classic", "compact"])
 @pytest.mark.parametrize("min_steps", [1, 2, 3])
-def test_plan_lengths_are_exact_tuples(min_steps: int) -> None:
+def test_plan_lengths_are_exact_tuples(min_steps: int, shape: Literal["classic", "compact"]) -> None:
     """Step k keeps its own schema and the allowed lengths are exactly min_steps..max."""
     import jsonschema
 
-    schema = PlanSchemaBuilder(bench_like_specs()).plan_schema(step_ids(3), min_steps=min_steps)
+    schema = PlanSchemaBuilder(bench_like_specs(), shape=shape).plan_schema(step_ids(3), min_steps=min_steps)
     assert llamacpp_problems(schema) == []
+    wire = wire_schemas(ModelRequest.of(None, "x", json_schema=schema))
+    assert openai_problems(wire["openai"][0], strict=False) == []
+    assert anthropic_problems(wire["anthropic"][0]) == []
 
     def step(k: int) -> dict[str, Any]:
+        if shape == "compact":  # the id is the position; a reference shows which one
+            return {"read_file": {"path": "a.txt"}} if k == 1 else {"summarize": {"text": f"${{s{k - 1}}}"}}
         return {"id": f"s{k}", "tool": "read_file", "args": {"path": "a.txt"}}
 
     validator = jsonschema.Draft202012Validator(schema)
     for n in range(0, 5):
         ok = validator.is_valid({"steps": [step(k) for k in range(1, n + 1)]})
         assert ok == (min_steps <= n <= 3), n
-    # Positions are fixed: s2 may not come first.
+    # Positions are fixed: s2 may not come first (compact: the first step has nothing to refer to).
     assert not validator.is_valid({"steps": [step(2)]})
 
 

@@ -160,6 +160,9 @@ def run_one(system: str, task: Task, server: Server, opts: argparse.Namespace, w
         "BENCH_E2E_TOOL_LOG": str(tool_log),
         "FORETHOUGHT_OPENAI_BASE_URL": server.url + "/v1",
         "FORETHOUGHT_BUILTINS": "none",  # every system gets exactly the benchmark's 15 tools
+        # A fresh plan memory per run: the planner's examples are the shipped starter plans
+        # only, the same for every run, not whatever earlier runs (or other work) remembered.
+        "FORETHOUGHT_MEMORY": str(work / f"{tag}.memory.sqlite"),
         "PYTHONPATH": str(REPO / "src"),
     }
     if system in ("forethought-replan", "forethought-run-fail"):

@@ -5,7 +5,8 @@ shape (not from a system name, so a system cannot be favoured by what it calls i
 
 - ``response_format`` json_schema named ``plan`` → forethought's planner: the task's whole call
   DAG as a plan JSON (``${sN}`` references); a replan prompt → only the calls not yet completed,
-  under fresh ids, referencing completed steps by their ids.
+  under fresh ids, referencing completed steps by their ids. Steps are written in the shape the
+  sent schema asks for (``plan_shape``): ``{"id", "tool", "args"}`` or ``{TOOL: args}``.
 - ``tools`` in the request → a tool-calling ReAct agent: the next ready call(s), arguments filled
   from the tool results in the messages (all ready calls at once unless
   ``parallel_tool_calls`` is false, then one), and the final answer once every call has a result.
@@ -67,10 +68,25 @@ def _ft_args(call: Call, ids: dict[str, str]) -> dict[str, Any]:
     return {k: ("${" + ids[v.key] + "}" if isinstance(v, Ref) else v) for k, v in call.args.items()}
 
 
-def forethought_plan(task: Task) -> str:
+def plan_shape(schema: dict[str, Any]) -> str:
+    """ "classic" when the schema's first step pins ``id`` and ``tool`` (``{"id", "tool",
+    "args"}``), else "compact" (``{TOOL: args}``, the id being the step's position)."""
+    first = (schema.get("$defs") or {}).get("step1") or {}
+    option = (first.get("anyOf") or [first])[0]
+    props = option.get("properties") or {}
+    return "classic" if "const" in (props.get("tool") or {}) and "id" in props else "compact"
+
+
+def _ft_json(steps: list[dict[str, Any]], shape: str) -> str:
+    if shape == "compact":  # the ids are positional: the reply leaves them (and "tool") out
+        steps = [{s["tool"]: s["args"]} for s in steps]
+    return json.dumps({"steps": steps}, separators=(",", ":"))
+
+
+def forethought_plan(task: Task, shape: str = "classic") -> str:
     ids = {c.key: f"s{i + 1}" for i, c in enumerate(task.calls)}
     steps = [{"id": ids[c.key], "tool": c.tool, "args": _ft_args(c, ids)} for c in task.calls]
-    return json.dumps({"steps": steps}, separators=(",", ":"))
+    return _ft_json(steps, shape)
 
 
 _PLAN_RE = re.compile(r"Current plan \(version \d+\):\n(\{.*?\})\n\nCompleted steps", re.S)
@@ -99,7 +115,7 @@ def _map_steps(task: Task, steps: list[dict[str, Any]]) -> dict[str, str]:
     return id_to_key
 
 
-def forethought_replan(task: Task, prompt: str) -> str:
+def forethought_replan(task: Task, prompt: str, shape: str = "classic") -> str:
     m = _PLAN_RE.search(prompt)
     steps = json.loads(m.group(1))["steps"] if m else []
     id_to_key = _map_steps(task, steps)
@@ -116,7 +132,7 @@ def forethought_replan(task: Task, prompt: str) -> str:
         ids[call.key] = f"s{n}"
         taken.add(f"s{n}")
         new.append({"id": ids[call.key], "tool": call.tool, "args": _ft_args(call, ids)})
-    return json.dumps({"steps": new}, separators=(",", ":"))
+    return _ft_json(new, shape)
 
 
 # ------------------------------------------------------------------------------------ ReAct
@@ -211,9 +227,10 @@ def reply(request: dict[str, Any]) -> Reply:
         task = by_question(last_user) or _find_task(messages)
         if task is None:
             return Reply("forethought-planner", None, error="no known goal in the user messages")
+        shape = plan_shape((fmt.get("json_schema") or {}).get("schema") or {})
         if "Current plan (version" in last_user and "Completed steps" in last_user:
-            return Reply("forethought-replanner", task, content=forethought_replan(task, last_user))
-        return Reply("forethought-planner", task, content=forethought_plan(task))
+            return Reply("forethought-replanner", task, content=forethought_replan(task, last_user, shape))
+        return Reply("forethought-planner", task, content=forethought_plan(task, shape))
     if request.get("tools"):
         task = _find_task(messages)
         if task is None:

@@ -36,6 +36,7 @@ class PlanParseError(ModelError):
 class Found:
     kind: str  # "step" | "goal"
     value: Any
+    index: int = -1  # a step's position in the steps array (its id, in the compact shape)
 
 
 _DECODER = json.JSONDecoder()
@@ -97,9 +98,9 @@ class StepScanner:
         if not isinstance(steps, list):
             return found
         ready = len(steps) if complete or self._steps_closed else len(steps) - 1
-        for item in steps[self._steps_sent : ready]:
-            if isinstance(item, dict):
-                found.append(Found("step", item))
+        for index in range(self._steps_sent, ready):
+            if isinstance(steps[index], dict):
+                found.append(Found("step", steps[index], index))
         self._steps_sent = max(self._steps_sent, ready)
         return found
 

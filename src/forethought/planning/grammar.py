@@ -5,9 +5,10 @@ is a grammar, so the model *cannot* emit an unknown tool, a misspelt argument, a
 argument, or a reference to a step that does not exist yet. Concretely:
 
 - the plan is ``{"steps": [...]}``, one fixed-length positional tuple per allowed plan length
-  (``$defs/step<k>`` is step k's schema): step k has the fixed id ``s<k>`` and is an ``anyOf``
-  over one shape per tool (tool name as a ``const``, that tool's own
-  argument schema);
+  (``$defs/step<k>`` is step k's schema): step k is an ``anyOf`` over one shape per tool, each
+  with that tool's own argument schema — in the *classic* shape the fixed id ``s<k>`` and the
+  tool name as ``const``s beside ``args``, in the *compact* shape one key, the tool's name,
+  holding the arguments, the id being the position (``step_shape``);
 - every argument may alternatively be a whole-value reference, drawn from an ``enum`` of
   references to *earlier* steps (``${s1}``, ``${s1.field}`` for the producing tool's declared
   output fields) whose type fits the argument;
@@ -26,6 +27,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import goal_literals as coverage_literals
+from forethought.planning.step_shape import PlanShape, shape_for
 from forethought.tools.base import ToolSpec
 
 _NO_DOLLAR = "^[^$]*$"
@@ -236,7 +238,12 @@ def _rewrite_refs(node: Any, prefix: str) -> Any:
 
 
 class PlanSchemaBuilder:
-    """Builds the output schema; ``defs`` collects every tool's ``$defs`` under unique names."""
+    """Builds the output schema; ``defs`` collects every tool's ``$defs`` under unique names.
+
+    ``shape`` is the step shape asked for (``step_shape``); ``self.shape`` is the one built,
+    classic when a tool's name rules the compact one out. Classic by default: the embedded
+    model's slot grammars (``decompose``) are written in it.
+    """
 
     def __init__(
         self,
@@ -245,8 +252,10 @@ class PlanSchemaBuilder:
         literals: Literals | None = None,
         describe: bool = False,
         max_string: int | None = None,
+        shape: PlanShape = "classic",
     ) -> None:
         self.tools = dict(tools)
+        self.shape: PlanShape = shape_for(self.tools, shape)
         self.max_string = max_string
         self.literals = literals or Literals()
         self.describe = describe
@@ -347,7 +356,12 @@ class PlanSchemaBuilder:
         for tool, args in args_by_tool.items():
             if args is None:
                 continue
-            props: dict[str, Any] = {"id": {"const": step_id}, "tool": {"const": tool}, "args": args}
+            props: dict[str, Any]
+            if self.shape == "compact":
+                props, required = {tool: args}, [tool]
+            else:
+                props = {"id": {"const": step_id}, "tool": {"const": tool}, "args": args}
+                required = ["id", "tool", "args"]
             if self.describe:
                 props["description"] = {"type": "string", "maxLength": 120}
             if earlier:
@@ -360,7 +374,7 @@ class PlanSchemaBuilder:
                 {
                     "type": "object",
                     "properties": props,
-                    "required": ["id", "tool", "args"],
+                    "required": required,
                     "additionalProperties": False,
                 }
             )
@@ -406,8 +420,9 @@ def plan_json_schema(
     literals: Literals | None = None,
     describe: bool = False,
     prior: Sequence[tuple[str, str | None]] = (),
+    shape: PlanShape = "classic",
 ) -> dict[str, Any]:
     """Convenience wrapper: the schema for a fresh plan of up to ``max_steps`` steps."""
-    builder = PlanSchemaBuilder(tools, literals=literals, describe=describe)
+    builder = PlanSchemaBuilder(tools, literals=literals, describe=describe, shape=shape)
     ids = step_ids(max_steps, [p[0] for p in prior])
     return builder.plan_schema(ids, prior)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from forethought.plan.model import Plan
+from forethought.planning.step_shape import PlanShape, renumbered, steps_json
 from forethought.tools.base import ToolSpec
 
 SYSTEM = (
@@ -24,6 +25,22 @@ SYSTEM = (
     "for a field of it). Use as few steps as the goal needs; never repeat a step. "
     'Add "confidence": a number from 0 to 1, how sure you are the plan does the whole goal.'
 )
+# The same instructions for the compact step shape (``step_shape``): a step is one key, the
+# tool's name, and its id is its position. Hosted models get this one.
+SYSTEM_COMPACT = (
+    "You are a planner. Turn the user's goal into a short plan of tool calls, as JSON: "
+    '{"steps": [{NAME: {...args}}, ...]}: each step is an object with one key, the tool\'s '
+    "name, holding its arguments. Use only the listed tools and their argument names. Steps are "
+    "numbered by position: the first is s1, the second s2, and so on. "
+    'To use the output of an earlier step, write the whole argument as "${s1}" (or "${s1.field}" '
+    "for a field of it). Use as few steps as the goal needs; never repeat a step. "
+    'Add "confidence": a number from 0 to 1, how sure you are the plan does the whole goal.'
+)
+
+
+def system_prompt(shape: PlanShape) -> str:
+    """The planner's instructions for plans written in ``shape``."""
+    return SYSTEM_COMPACT if shape == "compact" else SYSTEM
 
 
 def _type_text(schema: Mapping[str, Any] | None) -> str:
@@ -59,14 +76,17 @@ def render_tools(tools: Mapping[str, ToolSpec]) -> str:
     return "\n".join(tool_line(spec) for spec in tools.values())
 
 
-def plan_json_text(plan: Plan) -> str:
-    """A plan in the exact compact shape the planner is asked to produce."""
+def plan_json_text(plan: Plan, shape: PlanShape = "classic") -> str:
+    """A plan as the planner is asked to write it: its tool steps, in ``shape`` (compact steps
+    are numbered by position, so their ids and references are renumbered to match)."""
     steps = [{"id": s.id, "tool": s.tool, "args": s.args} for s in plan.steps if s.tool]
-    return json.dumps({"steps": steps}, ensure_ascii=False, separators=(",", ":"))
+    if shape == "compact":
+        steps = renumbered(steps)
+    return steps_json(steps, shape)
 
 
-def plan_example_text(plan: Plan) -> str:
-    return f"Goal: {plan.goal}\n" + plan_json_text(plan)
+def plan_example_text(plan: Plan, shape: PlanShape = "classic") -> str:
+    return f"Goal: {plan.goal}\n" + plan_json_text(plan, shape)
 
 
 def user_prompt(
@@ -107,8 +127,16 @@ def coverage_repair_prompt(findings: Sequence[str]) -> str:
 
 
 def replan_prompt(
-    goal: str, plan: Plan, completed: Mapping[str, str], failure: str, tools: Mapping[str, ToolSpec]
+    goal: str,
+    plan: Plan,
+    completed: Mapping[str, str],
+    failure: str,
+    tools: Mapping[str, ToolSpec],
+    *,
+    shape: PlanShape = "classic",
+    new_ids: Sequence[str] = (),
 ) -> str:
+    """The replanner's question; ``new_ids`` are the ids compact new steps get by position."""
     done = (
         "\n".join(
             f"- {sid} ({plan.step(sid).tool or 'agent'}) succeeded, output: {text}"
@@ -125,8 +153,20 @@ def replan_prompt(
         f"Tools:\n{render_tools(tools)}\n\nGoal: {goal}\n\nCurrent plan (version "
         f"{plan.version}):\n{current}\n\nCompleted steps (kept, never re-run; you may "
         f"reference their outputs):\n{done}\n\nWhat went wrong: {failure}\n\n"
-        "Write only the NEW steps that finish the goal from here, as JSON "
-        '{"steps": [...]}.'
+        + _new_steps_request(shape, new_ids)
+    )
+
+
+def _new_steps_request(shape: PlanShape, new_ids: Sequence[str]) -> str:
+    if shape == "classic":
+        return 'Write only the NEW steps that finish the goal from here, as JSON {"steps": [...]}.'
+    first = list(new_ids[:2])
+    numbered = ", ".join(first) + (", ..." if len(new_ids) > 2 else "")
+    example = "${" + first[0] + "}" if first else "${s1}"
+    return (
+        'Write only the NEW steps that finish the goal from here, as JSON {"steps": [{NAME: '
+        f"{{...args}}}}, ...]}}, one key per step, the tool's name. The new steps are numbered "
+        f'{numbered} in order: write "{example}" for the output of the first new step.'
     )
 
 

@@ -29,8 +29,8 @@ from forethought.planning.planner import (
     build_planning_request,
     parse_plan_text,
     plan_request,
-    ref_rewriter,
 )
+from forethought.planning.step_shape import PositionalIds, classic_step, ref_rewriter
 from forethought.tools.base import ToolSpec
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ async def stream_plan(
     )
     request = plan_request(messages, schemas.get(strict), opts)
     scanner = StepScanner()
+    ids = PositionalIds()  # a compact step's id is its position, as in parse_plan_text
     policy = planned_failure_policy(model.name)
     accepted: list[Step] = []
     seen_keys: set[str] = set()
@@ -108,7 +109,10 @@ async def stream_plan(
             parse_problem = Problem("not_json", str(exc))
             continue
         for item in found:
-            step = _step_or_none(item.value, policy) if item.kind == "step" else None
+            if item.kind != "step":
+                continue
+            raw, shape_problem = classic_step(item.value, item.index, ids)
+            step = None if shape_problem is not None else _step_or_none(raw, policy)
             if step is None:
                 continue
             key = repr((step.tool, step.args, step.depends_on))
