@@ -198,6 +198,42 @@ def test_a_file_parameter_named_otherwise_is_known_by_the_descriptions() -> None
     assert not takes_file_name(rate.spec, "location") and not is_reader(rate.spec)
 
 
+def test_a_file_parameter_named_after_its_format_is_a_file_name() -> None:
+    from forethought.planning.grammar import takes_file_name
+
+    @tool
+    def load_orders(orders_csv: str) -> list[str]:
+        """Load the orders of a shop's CSV export."""
+        return [orders_csv]
+
+    @tool
+    def load_config(configJson: str, section: str) -> str:
+        """The settings of one section."""
+        return configJson + section
+
+    @tool
+    def parse(json: str) -> str:
+        """Parse a JSON document."""  # a bare format name: the document itself
+        return json
+
+    @tool
+    def reformat(csv_text: str) -> str:
+        """Reformat CSV."""  # named as content
+        return csv_text
+
+    @tool
+    def rate(city_name: str) -> int:
+        """How pleasant a city is."""
+        return 0
+
+    assert takes_file_name(load_orders.spec, "orders_csv") and is_reader(load_orders.spec)
+    assert takes_file_name(load_config.spec, "configJson")
+    assert not takes_file_name(load_config.spec, "section")
+    assert not takes_file_name(parse.spec, "json")
+    assert not takes_file_name(reformat.spec, "csv_text")
+    assert not takes_file_name(rate.spec, "city_name")
+
+
 def test_names_the_goal_capitalizes_must_be_used_as_words_of_their_own() -> None:
     from forethought.planning.candidates import goal_names, unused_names
 

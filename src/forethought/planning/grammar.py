@@ -42,6 +42,32 @@ _PATHY_PARAM = re.compile(r"path|file|dest|src|source|target|output|input", re.I
 _FILE_WORD = re.compile(r"\bfiles?\b|\bpaths?\b", re.I)
 _CONTENT_PARAM = re.compile(r"text|content|body|passage|data|note|message|value|query|word", re.I)
 _DIR_PARAM = re.compile(r"dir|folder", re.I)
+# A parameter named after a file format beside what the file holds ("statement_csv",
+# "tickets_json", "notes_md") takes that file's name. A bare format name ("csv", "json") is as
+# often the content itself, and a content word ("csv_text") says it is: neither counts.
+_FORMAT_WORDS = frozenset(
+    [
+        "csv",
+        "tsv",
+        "json",
+        "jsonl",
+        "ndjson",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "xml",
+        "html",
+        "htm",
+        "md",
+        "markdown",
+        "txt",
+        "log",
+        "xlsx",
+        "xls",
+        "pdf",
+    ]
+)
 # A number stands alone: the parts of a date or a time ("2026-11-03", "10:30") are no numbers
 # of their own (the token is one value, ``value_filters.value_words``).
 _NUMBER_RE = re.compile(r"(?<![\w.:/-])(-?\d+(?:\.\d+)?)(?![\w.]|[-/:]\d)")
@@ -124,7 +150,7 @@ def takes_file_name(spec: ToolSpec, pname: str) -> bool:
         return False
     if _DIR_PARAM.search(pname) or (_DIR_TOOL.search(spec.name) and pname == "path"):
         return False
-    if _PATHY_PARAM.search(pname):
+    if _PATHY_PARAM.search(pname) or _names_a_format(pname):
         return True
     if _FILE_WORD.search(str(prop.get("description") or "")):
         return True
@@ -134,6 +160,13 @@ def takes_file_name(spec: ToolSpec, pname: str) -> bool:
         if isinstance(props.get(p), Mapping) and types_of(props[p], spec.input_schema) == {"string"}
     ]
     return texts == [pname] and bool(_FILE_WORD.search(spec.description)) and not _CONTENT_PARAM.search(pname)
+
+
+def _names_a_format(pname: str) -> bool:
+    words = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", pname) if w]
+    return (
+        len(words) > 1 and any(w.lower() in _FORMAT_WORDS for w in words) and not _CONTENT_PARAM.search(pname)
+    )
 
 
 def rank_tools(goal: str, tools: Mapping[str, ToolSpec]) -> dict[str, ToolSpec]:
