@@ -234,6 +234,30 @@ def test_a_file_parameter_named_after_its_format_is_a_file_name() -> None:
     assert not takes_file_name(rate.spec, "city_name")
 
 
+def test_a_file_tool_names_its_file_by_its_one_text_parameter_that_is_not_content() -> None:
+    from forethought.planning.grammar import takes_file_name
+
+    @tool(effect="mutating", idempotent=True)
+    def store(name: str, text: str) -> str:
+        """Write text to a file of the workspace."""
+        return name + text
+
+    @tool
+    def label(tag: str, text: str) -> str:
+        """Put a tag on a piece of text."""  # no file anywhere
+        return tag + text
+
+    @tool(effect="mutating")
+    def annotate(name: str, author: str, text: str) -> str:
+        """Add a note to a file."""  # two texts besides the content: which one is the file?
+        return name + author + text
+
+    assert takes_file_name(store.spec, "name") and not takes_file_name(store.spec, "text")
+    assert is_writer(store.spec)
+    assert not takes_file_name(label.spec, "tag")
+    assert not takes_file_name(annotate.spec, "name") and not takes_file_name(annotate.spec, "author")
+
+
 def test_names_the_goal_capitalizes_must_be_used_as_words_of_their_own() -> None:
     from forethought.planning.candidates import goal_names, unused_names
 

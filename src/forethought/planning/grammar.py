@@ -159,7 +159,10 @@ def takes_file_name(spec: ToolSpec, pname: str) -> bool:
         for p in spec.input_schema.get("required") or ()
         if isinstance(props.get(p), Mapping) and types_of(props[p], spec.input_schema) == {"string"}
     ]
-    return texts == [pname] and bool(_FILE_WORD.search(spec.description)) and not _CONTENT_PARAM.search(pname)
+    # The content a tool writes or reads ("text", "content") is no file name, so a tool with a
+    # content parameter beside one other text parameter ("name", "text") names its file by that one.
+    names = [p for p in texts if not _CONTENT_PARAM.search(p)]
+    return names == [pname] and bool(_FILE_WORD.search(spec.description))
 
 
 def _names_a_format(pname: str) -> bool:
