@@ -85,6 +85,18 @@ def _has_nan(value: Any) -> bool:
     return False
 
 
+def _same_as_validated(fast: Any, slow: Any) -> None:
+    """The fast event equals the validated one, in memory, as JSON and as stored after redaction."""
+    _same_event(fast, slow)
+    assert event_to_json(fast) == slow.model_dump_json()
+    redactor = _redactor()
+    stored, body = redacted_json(redactor, fast)
+    old_stored, old_body = _validated_json(redactor, slow)
+    assert body == old_body
+    _same_event(stored, old_stored)
+    assert event_to_json(stored) == body  # the stored text is the stored event's own JSON
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     run_id=TEXT,
@@ -121,14 +133,7 @@ def test_step_started_fast_path_equals_the_validated_path(
         args=dict(args),
         backend=backend,
     )
-    _same_event(fast, slow)
-    assert event_to_json(fast) == slow.model_dump_json()
-    redactor = _redactor()
-    stored, body = redacted_json(redactor, fast)
-    old_stored, old_body = _validated_json(redactor, slow)
-    assert body == old_body
-    _same_event(stored, old_stored)
-    assert event_to_json(stored) == body  # the stored text is the stored event's own JSON
+    _same_as_validated(fast, slow)
 
 
 @settings(max_examples=400, deadline=None)
@@ -156,13 +161,7 @@ def test_step_succeeded_fast_path_equals_the_validated_path(
         output=output,
         duration_s=duration,
     )
-    _same_event(fast, slow)
-    assert event_to_json(fast) == slow.model_dump_json()
-    redactor = _redactor()
-    stored, body = redacted_json(redactor, fast)
-    old_stored, old_body = _validated_json(redactor, slow)
-    assert body == old_body
-    _same_event(stored, old_stored)
+    _same_as_validated(fast, slow)
 
 
 def test_secrets_in_a_step_event_are_removed_on_the_fast_path() -> None:
