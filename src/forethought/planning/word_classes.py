@@ -77,6 +77,29 @@ QUANTIFIERS = frozenset(
         "overall",
     ]
 )
+# Adverbs of time, aspect and focus: when or how far something holds ("tickets that are *still*
+# open", "*already* paid"), never which data.
+ASPECT_ADVERBS = frozenset(
+    (
+        "still",
+        "already",
+        "yet",
+        "just",
+        "ever",
+        "never",
+        "always",
+        "also",
+        "even",
+        "again",
+        "currently",
+        "presently",
+        "meanwhile",
+        "anymore",
+        "actually",
+        "really",
+        "ago",
+    )
+)
 # Degree words that make the next adjective comparative or superlative ("most expensive").
 DEGREE_WORDS = frozenset(("most", "least", "more", "less", "fewer", "very", "too"))
 # Common English verbs, base and inflected forms: an action, never a value.
@@ -293,9 +316,10 @@ def is_superlative(word: str) -> bool:
 
 def never_value(word: str, before: str = "", after: str = "") -> bool:
     """Whether ``word`` (lower-case in the goal) belongs to a closed class that never names a
-    value: a quantifier or degree word, a common verb, a superlative, a comparative ("-er"
-    before "than"), or an adjective a degree word makes gradable ("most *expensive*"); a word
-    right after a modal or "do" form is a verb ("should *say*")."""
+    value: a quantifier or degree word, an adverb of time or aspect, a common verb, a
+    superlative, a comparative ("-er" before "than"), or an adjective a degree word makes
+    gradable ("most *expensive*"); a word right after a modal or "do" form is a verb ("should
+    *say*")."""
     w = word.lower()
     if word != w:
         return False  # a capitalized word mid-sentence is a name
@@ -303,6 +327,7 @@ def never_value(word: str, before: str = "", after: str = "") -> bool:
     return (
         w in QUANTIFIERS
         or w in DEGREE_WORDS
+        or w in ASPECT_ADVERBS
         or w in COMMON_VERBS
         or is_superlative(word)
         or (a == "than" and (w.endswith("er") or w in DEGREE_WORDS))
