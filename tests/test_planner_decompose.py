@@ -252,7 +252,13 @@ def test_a_file_tool_names_its_file_by_its_one_text_parameter_that_is_not_conten
         """Add a note to a file."""  # two texts besides the content: which one is the file?
         return name + author + text
 
+    @tool
+    def grep(pattern: str, text: str) -> int:
+        """Count the lines of a file's text that match a pattern."""  # read-only: no file named
+        return len(pattern + text)
+
     assert takes_file_name(store.spec, "name") and not takes_file_name(store.spec, "text")
+    assert not takes_file_name(grep.spec, "pattern")
     assert is_writer(store.spec)
     assert not takes_file_name(label.spec, "tag")
     assert not takes_file_name(annotate.spec, "name") and not takes_file_name(annotate.spec, "author")

@@ -159,10 +159,15 @@ def takes_file_name(spec: ToolSpec, pname: str) -> bool:
         for p in spec.input_schema.get("required") or ()
         if isinstance(props.get(p), Mapping) and types_of(props[p], spec.input_schema) == {"string"}
     ]
-    # The content a tool writes or reads ("text", "content") is no file name, so a tool with a
-    # content parameter beside one other text parameter ("name", "text") names its file by that one.
+    if _CONTENT_PARAM.search(pname) or not _FILE_WORD.search(spec.description):
+        return False
+    if texts == [pname]:
+        return True
+    # A tool that writes content ("text", "content") to a file, with one other text parameter
+    # ("name", "text"), names its file by that one. Only a tool with effects: a read-only one with
+    # content beside another text ("pattern", "text") is searching the content, not naming a file.
     names = [p for p in texts if not _CONTENT_PARAM.search(p)]
-    return names == [pname] and bool(_FILE_WORD.search(spec.description))
+    return spec.effect != "read_only" and len(texts) == 2 and names == [pname]
 
 
 def _names_a_format(pname: str) -> bool:
