@@ -464,6 +464,13 @@ def file_counts(name: str, values: list[int]) -> Check:
 
 ALL_IDS = _ids(TICKETS) | _ids(ARCHIVE)
 
+
+def _lists_only(name: str, keep: Callable[[TicketRow], bool]) -> Check:
+    """``name`` names the ids of the tickets ``keep`` selects and no other ticket's id."""
+    wanted = _ids(_tickets(keep))
+    return file_names_ids(name, wanted, ALL_IDS - wanted)
+
+
 HELPDESK_SET = ToolSet(
     "helpdesk",
     HELPDESK_TOOLS,
@@ -475,11 +482,7 @@ HELPDESK_SET = ToolSet(
         ),
         Goal(
             "open_tickets.txt: list the tickets in tickets.json that are still open",
-            file_names_ids(
-                "open_tickets.txt",
-                _ids(_tickets(lambda t: t[4] == "open")),
-                ALL_IDS - _ids(_tickets(lambda t: t[4] == "open")),
-            ),
+            _lists_only("open_tickets.txt", lambda t: t[4] == "open"),
         ),
         Goal(
             "Count the urgent tickets in tickets.json and save the count to urgent.txt",
@@ -511,11 +514,7 @@ HELPDESK_SET = ToolSet(
         ),
         Goal(
             "List Dev Patel's tickets from tickets.json in dev_patel.txt",
-            file_names_ids(
-                "dev_patel.txt",
-                _ids(_tickets(lambda t: t[3] == "Dev Patel")),
-                ALL_IDS - _ids(_tickets(lambda t: t[3] == "Dev Patel")),
-            ),
+            _lists_only("dev_patel.txt", lambda t: t[3] == "Dev Patel"),
         ),
         Goal(
             'How many tickets in tickets.json have the status "waiting"? Answer in waiting.txt',
@@ -523,11 +522,7 @@ HELPDESK_SET = ToolSet(
         ),
         Goal(
             "Save the high priority tickets of tickets.json to high_priority.txt",
-            file_names_ids(
-                "high_priority.txt",
-                _ids(_tickets(lambda t: t[5] == "high")),
-                ALL_IDS - _ids(_tickets(lambda t: t[5] == "high")),
-            ),
+            _lists_only("high_priority.txt", lambda t: t[5] == "high"),
         ),
         Goal(
             "archive_hours.txt - total hours spent on the tickets in archive.json",
