@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,11 @@ from pathlib import Path
 from forethought import ToolContext, tool
 
 HERE = Path(__file__).parent
+
+
+@tool
+def own_pid() -> int:
+    return os.getpid()
 
 
 @tool
@@ -70,7 +76,17 @@ def die_on_actor(ctx: ToolContext) -> dict:
 def unless_durable(db: str, deps: list, ctx: ToolContext) -> list:
     # What this call depends on that is not in the run database yet (read by this Ray worker
     # through a connection of its own, as the call starts): its own step_started, its
-    # dependencies' step_succeeded.
+    # dependencies' step_succeeded. Read-only, so idempotent: its own start need not be on disk.
+    return _not_durable(db, deps, ctx)
+
+
+@tool(effect="mutating")
+def unless_durable_effect(db: str, deps: list, ctx: ToolContext) -> list:
+    # The same for a tool with effects (not idempotent): full write-ahead, its own start too.
+    return _not_durable(db, deps, ctx)
+
+
+def _not_durable(db: str, deps: list, ctx: ToolContext) -> list:
     import json
     import sqlite3
 
@@ -136,9 +152,11 @@ async def test_on_ray_no_step_starts_before_its_start_and_its_dependencies_are_d
     ray_instance: None, tmp_path: Path
 ) -> None:
     # The write-ahead promise on the Ray path: a step's tool, on a Ray worker, reads the run
-    # database itself as it starts and finds its own step_started and every dependency's
-    # step_succeeded committed. Layers of 6 with 1-3 dependencies each: steps finish close
-    # together, so other steps' events keep arriving while each call waits for its commit.
+    # database itself as it starts and finds every dependency's step_succeeded committed, and
+    # its own step_started too unless the tool is idempotent (the early-call rule,
+    # docs/architecture.md: a resume calls such a step again with the same key). Layers of 6
+    # with 1-3 dependencies each, every other step with effects: steps finish close together,
+    # so other steps' events keep arriving while each call waits for its commit.
     import random
 
     rng = random.Random(21)
@@ -150,7 +168,8 @@ async def test_on_ray_no_step_starts_before_its_start_and_its_dependencies_are_d
         for sid in cur:
             deps = sorted(rng.sample(prev, k=rng.randint(1, 3))) if prev else []
             args = {"db": str(db), "deps": deps}
-            steps.append(Step(id=sid, tool="unless_durable", args=args, depends_on=tuple(deps)))
+            tool = "unless_durable_effect" if int(sid[-1]) % 2 else "unless_durable"
+            steps.append(Step(id=sid, tool=tool, args=args, depends_on=tuple(deps)))
         prev = cur
     plan = Plan(
         goal="write-ahead on ray", steps=tuple(steps), metadata={"ray": {"default": {"num_cpus": 0.1}}}
@@ -158,8 +177,39 @@ async def test_on_ray_no_step_starts_before_its_start_and_its_dependencies_are_d
     for _ in range(2):  # the second run finds the actor pool warm: calls on actors, not tasks
         result = await _run(tmp_path, plan)
         assert result.state.status == "succeeded", result.state.reason
-        missing = {s.id: result.state.steps[s.id].output for s in steps if result.state.steps[s.id].output}
+        effects = {s.id for s in steps if s.tool == "unless_durable_effect"}
+        missing = {
+            sid: [m for m in result.state.steps[sid].output if sid in effects or sid not in m]
+            for sid in (s.id for s in steps)
+        }
+        missing = {sid: m for sid, m in missing.items() if m}
         assert not missing, f"steps started before what they depend on was committed: {missing}"
+
+
+async def test_on_ray_sync_tools_start_no_worker_threads_in_the_driver(
+    ray_instance: None, tmp_path: Path
+) -> None:
+    # Every call leaves the process on Ray, so the run opens no thread pool for sync tools
+    # here: starting 32 threads took 3-6 ms before the first step, and joining them as long
+    # at the end (bench/ray_backend). The tool is a sync `def`, which on the local backend
+    # does start them (the second run, the control).
+    seen: list[str] = []
+
+    async def watch(event: Any) -> None:
+        seen.extend(t.name for t in threading.enumerate() if t.name.startswith("forethought-blocking"))
+
+    tools = tmp_path / "ray_tools.py"
+    tools.write_text(TOOLS_PY)
+    plan = Plan(goal="g", steps=(Step(id="s0", tool="own_pid"),))
+    async with open_tools([tools], include_entry_points=False) as registry:
+        for backend in ("ray", "local"):
+            agent = Agent(registry, record=False, backend=backend, max_concurrency=4)
+            result = await agent.run(plan, approve="all", on_event=watch)
+            assert result.state.status == "succeeded", result.state.reason
+            if backend == "ray":
+                assert result.state.steps["s0"].output != os.getpid()
+                assert not seen, f"worker threads started for a run on Ray: {sorted(set(seen))}"
+    assert seen, "the local backend's run started no worker threads: the check above proves nothing"
 
 
 async def test_a_run_without_a_store_passes_the_plans_ray_options_too(

@@ -64,7 +64,9 @@ class Tool:
         os.write(1, f"CALL {ctx.step_id}\n".encode())
         return 1
 
-steps = [Step(id=sid, tool=tool, depends_on=deps) for sid, tool, deps in spec["steps"]]
+steps = [
+    Step(id=sid, tool=tool, depends_on=deps, timeout_s=spec["timeout_s"]) for sid, tool, deps in spec["steps"]
+]
 tools = {"idem": Tool("idem", True), "mark": Tool("mark", False)}
 options = ExecutorOptions(gate=ApproveAll(), max_concurrency=spec["max_concurrency"])
 asyncio.run(execute_recorded(HangingDisk(db), Plan(goal="g", steps=steps), tools, options, run_id="run"))
@@ -126,7 +128,12 @@ async def _resume(db: Path) -> tuple[Any, Counter[str]]:
         return fold(store.events("run")) if state is not None else None, calls
 
 
-async def test_idempotent_steps_called_before_their_start_is_durable_rerun_once(tmp_path: Path) -> None:
+# Steps without a timeout take the executor's quick path; with one, the general attempt loop
+# (``attempts.attempts``: also the path of a backend's call, a retry, a step with a check).
+@pytest.mark.parametrize("timeout_s", [None, 60.0], ids=["quick", "attempts"])
+async def test_idempotent_steps_called_before_their_start_is_durable_rerun_once(
+    tmp_path: Path, timeout_s: float | None
+) -> None:
     # root → six idempotent and six non-idempotent steps → join; two at a time, in plan order.
     # The disk hangs after the commit that holds the root's result: i0's and i1's starts are in
     # it (opened with the root's result), nothing later becomes durable. m0 is opened when i0
@@ -143,6 +150,7 @@ async def test_idempotent_steps_called_before_their_start_is_durable_rerun_once(
         ],
         "max_concurrency": 2,
         "stall_after": ["step_succeeded", "root"],
+        "timeout_s": timeout_s,
     }
     db = tmp_path / "runs.db"
     before = _crash(db, spec, wait_for={"root", *idem})
@@ -174,6 +182,7 @@ async def test_a_non_idempotent_step_cut_off_mid_call_needs_review_not_a_second_
         "steps": [["root", "idem", []], ["m0", "mark", ["root"]], ["i0", "idem", ["m0"]]],
         "max_concurrency": None,
         "stall_after": ["step_started", "m0"],
+        "timeout_s": None,
     }
     db = tmp_path / "runs.db"
     before = _crash(db, spec, wait_for={"root", "m0"})

@@ -64,13 +64,18 @@ async def attempts(run: RunContext, step: Step, how: How, *, attempt: int = 0, d
         if delay:
             await asyncio.sleep(delay)
         attempt += 1
+        # Write-ahead: the start (and all before it) on disk before the call; for the first
+        # attempt of an idempotent step, only what it depends on (``RunContext.early_seq``).
+        early = run.early_seq(step) if attempt == 1 and run.early_seq is not None else None
         try:
-            args, ctx, t0 = _open(run, step, attempt, key, backend_name)
+            args, ctx, t0 = _open(run, step, attempt, key, backend_name, early)
         except _Unresolved as exc:
             return exc.failure
-        if run.journal is not None and run.durable_seq < run.seq - 1:
-            await run.until_durable(run.seq - 1)  # write-ahead: the start (and all before) on disk
-            t0 = time.perf_counter()
+        if run.journal is not None:
+            need = run.seq - 1 if early is None else early
+            if run.durable_seq < need:
+                await run.until_durable(need)
+                t0 = time.perf_counter()
         failure: Failed | None = None
         output: Any = None
         try:
@@ -185,9 +190,11 @@ def _after_quick(run: RunContext, step: Step, tool: Tool, outcome: Failed | Retr
 
 
 def _open(
-    run: RunContext, step: Step, attempt: int, key: str, backend_name: str
+    run: RunContext, step: Step, attempt: int, key: str, backend_name: str, early: int | None = None
 ) -> tuple[dict[str, Any], ToolContext, float]:
     """Start an attempt: resolve its arguments, record ``step_started``, build the context.
+
+    ``early``: the seq the call waits for instead of this start (``RunContext.early_seq``).
 
     The per-step event is built without re-validation and folded with its handler
     directly (see ``_events``). Raises ``_Unresolved`` (already recorded) when a
@@ -229,7 +236,7 @@ def _open(
     if run.journal is not None and "on_process" not in extra:
         # A call through a backend or the agent runner: ``attempts`` makes this start durable
         # before it, and tells the write-ahead wrapper so (the stock local path needs no note).
-        extra[WRITTEN_AHEAD] = seq
+        extra[WRITTEN_AHEAD] = seq if early is None else min(seq, early)
     ctx = context(run.run_id, sid, attempt, key, extra, run.workspace)
     return args, ctx, time.perf_counter()
 

@@ -48,6 +48,7 @@ class RunContext:
         "bus",
         "critic",
         "durable_seq",
+        "early_seq",
         "journal",
         "keys",
         "local_is_default",
@@ -117,6 +118,11 @@ class RunContext:
         """Where events must be durable before a tool is called (None: in memory only)."""
         self.durable_seq = state.last_seq
         """Highest ``seq`` the journal has committed (the prior events of a resume are stored)."""
+        self.early_seq: Callable[[Step], int | None] | None = None
+        """With a journal: for a step whose first attempt may be called before its own
+        ``step_started`` is durable, the seq that must be durable instead (its dependencies'
+        results and the run's start); ``None`` for every other step. Set by the executor
+        (``Executor._early_need``: the rule and why it is safe)."""
         self._durable_news: asyncio.Future[None] | None = None
         self._journal_broken: BaseException | None = None
 

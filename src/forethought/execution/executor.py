@@ -136,6 +136,8 @@ class Executor:
             workspace=opts.workspace,
             phase_planner=opts.phase_planner,
         )
+        if opts.journal is not None:
+            self._run.early_seq = self._early_need
         self._control = _Control(self)
         self._phases = _Phases(self)
         self._plan_closed = not plan_open
@@ -170,10 +172,11 @@ class Executor:
         # Released to ``_ready_q`` by ``_on_durable`` (their tools are called then), or stood
         # down by a halt.
         self._parked: deque[Opened] = deque()
-        # With a journal: quick steps of an idempotent tool that needs no approval, which may be
-        # called before their own ``step_started`` is durable — once everything they depend on
-        # is (see ``_may_call``). A crash before that start lands loses only a call that a
-        # resume makes again with the same idempotency key.
+        # With a journal: steps of an idempotent tool that needs no approval, whose first
+        # attempt may be called before its own ``step_started`` is durable — once everything it
+        # depends on is (see ``_may_call``; ``_early_need`` for attempts that are not quick).
+        # A crash before that start lands loses only a call that a resume makes again with the
+        # same idempotency key.
         self._early: set[str] = set()
         self._done_seq: dict[str, int] = {}  # step → a seq covering its ``step_succeeded``
         self._base_seq = -1  # the last event ``_begin`` emitted (see ``run``)
@@ -451,13 +454,13 @@ class Executor:
             direct, limit_s, _ = placed[1]
             if direct is not None and limit_s is None and s.check is None:
                 self._quick[sid] = direct  # see attempts.quick_attempt
-                # Only the steps of a closed plan given at the start: one added later (a phase's,
-                # a streamed one, a revised plan's) may depend on events after ``_base_seq``
-                # that no dependency's result covers.
-                spec = placed[0]
-                at_start = self._plan_closed and not self._started
-                if at_start and not gated and spec is not None and spec.idempotent:
-                    self._early.add(sid)
+            # Only the steps of a closed plan given at the start: one added later (a phase's, a
+            # streamed one, a revised plan's) may depend on events after ``_base_seq`` that no
+            # dependency's result covers.
+            spec = placed[0]
+            at_start = self._plan_closed and not self._started
+            if at_start and not gated and spec is not None and spec.idempotent and s.agent is None:
+                self._early.add(sid)
 
     def _link(self, steps: Iterable[Step], under_way: frozenset[str] = frozenset()) -> None:
         """Wire dependency counters for ``steps`` and launch those already satisfiable."""
@@ -967,6 +970,19 @@ class Executor:
             if seq > need:
                 need = seq
         return need <= durable
+
+    def _early_need(self, step: Step) -> int | None:
+        """``RunContext.early_seq`` (attempts that are not quick: a backend's call, a step with
+        a timeout or a check): the seq its first attempt must see durable under ``_may_call``'s
+        rule, or ``None`` if the step keeps full write-ahead."""
+        if step.id not in self._early:
+            return None
+        need, done = self._base_seq, self._done_seq
+        for d in step.all_dependencies():
+            seq = done.get(d, -1)
+            if seq > need:
+                need = seq
+        return need
 
     def _park(self, opened: Opened) -> None:
         """Hold an opened quick attempt until its ``step_started`` is durable."""
