@@ -117,13 +117,12 @@ def test_edit_then_approve(tmp_path: Path) -> None:
 def test_ctrl_c_pauses_and_resume_finishes(tmp_path: Path) -> None:
     plan = {
         "steps": [
-            {"id": "s1", "tool": "slow_check", "args": {"seconds": 1.5}},
+            # s1 runs until the test releases it (or 120 s): Ctrl-C always lands mid-check.
+            {"id": "s1", "tool": "slow_check", "args": {"seconds": 120}},
             {"id": "s2", "tool": "write_config", "args": {"name": "x", "value": "y"}, "depends_on": ["s1"]},
         ]
     }
-    args, env = setup(
-        tmp_path, plan, "check for 1.5 seconds, then set x to y", "--force"
-    )  # s1 only orders s2
+    args, env = setup(tmp_path, plan, "check slowly, then set x to y", "--force")  # s1 only orders s2
     child = spawn(args, env, tmp_path)
     child.expect(r"\[r\]eject")
     child.sendline("a")
@@ -137,8 +136,10 @@ def test_ctrl_c_pauses_and_resume_finishes(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 3, child.before
     assert "write x=y" not in effects(tmp_path)
+    assert "slow finished" not in effects(tmp_path)  # cancelled mid-check, not run to its end
     run = runs(tmp_path)[0]
     assert run["status"] == "paused"
+    (tmp_path / "effects.log.release").touch()  # the resumed check may finish now
     resumed = subprocess.run(
         [
             sys.executable,
