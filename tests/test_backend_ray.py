@@ -121,6 +121,11 @@ def ray_instance() -> Iterator[None]:
     ray.shutdown()
 
 
+# Long enough for the call to be under way when it times out even on a loaded machine (the
+# tests check that the process running it is killed; at 2 s a task sometimes had not started).
+_HANG_TIMEOUT_S = 5.0
+
+
 async def _run(tmp_path: Path, plan: Plan) -> Any:
     tools = tmp_path / "ray_tools.py"
     tools.write_text(TOOLS_PY)
@@ -279,7 +284,9 @@ async def test_a_timed_out_step_on_a_pooled_actor_is_a_timeout_and_the_actor_is_
     await _warm_pool(tmp_path, half)
     idle = actor_pool_stats()["idle"]
     plan = Plan(
-        goal="wait", steps=(Step(id="h", tool="hang", args={"seconds": 60}, timeout_s=2.0),), metadata=half
+        goal="wait",
+        steps=(Step(id="h", tool="hang", args={"seconds": 60}, timeout_s=_HANG_TIMEOUT_S),),
+        metadata=half,
     )
     result = await _run(tmp_path, plan)
     assert result.state.status == "failed"
@@ -310,7 +317,9 @@ async def _warm_pool(tmp_path: Path, metadata: dict[str, Any]) -> None:
 async def test_a_timed_out_step_is_a_timeout_and_its_ray_worker_is_killed(
     ray_instance: None, tmp_path: Path
 ) -> None:
-    plan = Plan(goal="wait", steps=(Step(id="h", tool="hang", args={"seconds": 60}, timeout_s=2.0),))
+    plan = Plan(
+        goal="wait", steps=(Step(id="h", tool="hang", args={"seconds": 60}, timeout_s=_HANG_TIMEOUT_S),)
+    )
     result = await _run(tmp_path, plan)
     assert result.state.status == "failed"
     failed = [e for e in result_events(tmp_path) if e.kind == "step_failed"]
