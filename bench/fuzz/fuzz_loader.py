@@ -314,9 +314,16 @@ def check_cli(path: Path, limit_s: float, tally: Tally, label: str) -> None:
         tally.findings.append(f"{label}: CLI rejection of {len(err_lines)} lines: {proc.stderr[-300:]!r}")
 
 
-def run(seconds: float, seed_value: int, cli_every: int, limit_s: float, work: Path) -> Tally:
+def run(
+    seconds: float, seed_value: int, cli_every: int, limit_s: float, work: Path, min_inputs: int = 0
+) -> Tally:
+    """Fuzz for ``seconds``, and on until at least ``min_inputs`` inputs were checked (a sample
+    on a loaded machine checks as many inputs as on a quiet one, only slower)."""
     tally = Tally()
     deadline = time.monotonic() + seconds
+
+    def time_up() -> bool:
+        return time.monotonic() > deadline and tally.inputs >= min_inputs
 
     class _TimeUp(Exception):
         pass
@@ -331,7 +338,7 @@ def run(seconds: float, seed_value: int, cli_every: int, limit_s: float, work: P
     )
     @given(inputs)
     def one(case: tuple[str, str]) -> None:
-        if time.monotonic() > deadline:
+        if time_up():
             raise _TimeUp
         fmt, text = case
         tally.inputs += 1
@@ -347,7 +354,7 @@ def run(seconds: float, seed_value: int, cli_every: int, limit_s: float, work: P
         if cli_every and n % cli_every == 0:
             check_cli(path, limit_s, tally, label)
 
-    while time.monotonic() < deadline:
+    while not time_up():
         try:
             one()
         except _TimeUp:
@@ -362,6 +369,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=600.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--min-inputs", type=int, default=0, help="go past --seconds until this many inputs ran")
     ap.add_argument("--cli-every", type=int, default=50, help="run `forethought lint` on every Nth input")
     ap.add_argument("--limit-s", type=float, default=5.0, help="per-input time limit")
     ap.add_argument("--memory-gb", type=float, default=2.0, help="address-space limit for this process")
@@ -375,7 +383,7 @@ def main() -> int:
     warnings.filterwarnings("ignore", message="Generating overly large repr")
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ft-fuzz-") as tmp:
-        tally = run(args.seconds, args.seed, args.cli_every, args.limit_s, Path(tmp))
+        tally = run(args.seconds, args.seed, args.cli_every, args.limit_s, Path(tmp), args.min_inputs)
     elapsed = time.monotonic() - start
     print(f"seconds: {elapsed:.0f}  seed: {args.seed}  inputs: {tally.inputs}  CLI runs: {tally.cli_runs}")
     print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.outcomes.items())))
