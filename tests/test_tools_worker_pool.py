@@ -38,6 +38,7 @@ async def test_the_same_worker_serves_consecutive_calls() -> None:
 
 async def test_workers_started_up_front_wait_for_calls() -> None:
     with blocking_pool(3, start=3) as pool:
+        assert pool.wait_started(30)  # started by the pool's starter thread, not by the opener
         assert len(pool.threads) == 3
         seen = {await run_blocking(_me) for _ in range(5)}
         assert seen <= pool.threads
@@ -168,3 +169,28 @@ async def test_an_agent_run_reuses_workers_and_leaves_no_thread_behind(tmp_path:
     assert len(set(seen)) <= 2  # a chain of six calls on the run's two workers
     # The run's workers are gone (the store's own to_thread workers belong to the loop).
     assert not [t for t in threading.enumerate() if t.name.startswith("forethought-blocking")]
+
+
+async def test_opening_a_pool_does_not_wait_for_its_workers_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The run that opens the pool goes on to its first steps while the workers start (32
+    # starts took 3-7 ms before the first step); a call made meanwhile waits for the first one.
+    gate = threading.Event()
+    real = BlockingPool._spawn
+
+    def held(self: BlockingPool) -> None:
+        gate.wait(5)  # the starter waits here until the test lets the workers start
+        real(self)
+
+    monkeypatch.setattr(BlockingPool, "_spawn", held)
+    pool = BlockingPool(2)
+    pool.start_workers(2)  # returns although no worker can start yet
+    assert not pool.threads
+    call = asyncio.ensure_future(pool.run(_me))
+    await asyncio.sleep(0)  # the call is queued (a loop turn, not a wait for time to pass)
+    assert not call.done()
+    gate.set()
+    worker = await call
+    assert worker.name.startswith("forethought-blocking-") and worker is not threading.current_thread()
+    pool.close()
+    assert not pool.threads
+    assert pool.wait_started(0)

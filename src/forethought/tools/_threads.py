@@ -17,7 +17,10 @@ Two ways to get such a thread:
   worker (the pool starts a replacement when one is needed; the stuck one exits whenever its call
   returns). Workers are started when the pool opens, not on the first call: ``Thread.start()``
   waits for the new thread to run, and while another worker is busy in Python that wait is a GIL
-  switch interval (5 ms) for every root step that starts a thread.
+  switch interval (5 ms) for every root step that starts a thread. They are started by a starter
+  thread of the pool's own, not by the opener: 32 starts took the run 3-7 ms before its first
+  step (``bench/ray_backend/REPORT.md``); a call queued before any worker runs waits in the queue
+  for the first one up.
 - Without a pool (a tool invoked outside a run): one thread per call, at most
   ``MAX_BLOCKING_CALLS`` at once per event loop.
 """
@@ -108,6 +111,7 @@ class BlockingPool:
         self._threads: set[threading.Thread] = set()
         self._retired: weakref.WeakSet[threading.Thread] = weakref.WeakSet()  # stuck in abandoned calls
         self._numbers = itertools.count(1)
+        self._starter: threading.Thread | None = None  # starts the workers of ``start_workers``
         # Jobs not yet handed to the workers, per loop (only that loop's thread touches its list).
         self._pending: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
         # Outcomes not yet taken by their loop (workers append, the loop takes; under _lock).
@@ -118,13 +122,35 @@ class BlockingPool:
     # ------------------------------------------------------------------ owner side
 
     def start_workers(self, n: int) -> None:
-        """Start up to ``n`` idle workers now, off any run's critical path."""
+        """Start up to ``n`` idle workers, on the pool's starter thread: the caller goes on at
+        once. They count as idle from now on, so calls queue for them instead of starting more."""
         with self._lock:
             n = max(0, min(n, self.max_workers - self._live))
             self._live += n
             self._idle += n
+        if n == 0:
+            return
+        previous = self._starter
+        starter = threading.Thread(
+            target=self._spawn_after, args=(previous, n), name=f"{self._name}-starter", daemon=True
+        )
+        self._starter = starter
+        starter.start()
+
+    def _spawn_after(self, previous: threading.Thread | None, n: int) -> None:
+        if previous is not None:  # one starter at a time: the threads' numbers stay in order
+            previous.join()
         for _ in range(n):
             self._spawn()
+
+    def wait_started(self, timeout_s: float | None = None) -> bool:
+        """Wait until the workers of ``start_workers`` are started; False if ``timeout_s`` ran
+        out first (for tests and diagnostics)."""
+        starter = self._starter
+        if starter is None:
+            return True
+        starter.join(timeout_s)
+        return not starter.is_alive()
 
     def close(self, timeout_s: float = 1.0) -> None:
         """Stop the idle workers and wait for them; a worker stuck in an abandoned call is left
@@ -139,6 +165,10 @@ class BlockingPool:
         for _ in range(stopping):
             self._jobs.put(None)
         deadline = time.monotonic() + timeout_s
+        starter = self._starter
+        if starter is not None and starter is not threading.current_thread():
+            # Its workers may still be starting: each takes one of the stops put above.
+            starter.join(max(0.0, deadline - time.monotonic()))
         for thread in list(self._threads):
             if thread is not threading.current_thread() and thread not in self._retired:
                 thread.join(max(0.0, deadline - time.monotonic()))
