@@ -18,9 +18,9 @@ Two ways to get such a thread:
   returns). Workers are started when the pool opens, not on the first call: ``Thread.start()``
   waits for the new thread to run, and while another worker is busy in Python that wait is a GIL
   switch interval (5 ms) for every root step that starts a thread. They are started by a starter
-  thread of the pool's own, not by the opener: 32 starts took the run 3-7 ms before its first
-  step (``bench/ray_backend/REPORT.md``); a call queued before any worker runs waits in the queue
-  for the first one up.
+  thread of the pool's own, not by the opener: 32 starts held a run's first step 3-7 ms on a
+  quiet machine and ~50 ms on a busy one (``bench/executor/sync_sleep_dag.py``); a call queued
+  before any worker runs waits in the queue for the first one up.
 - Without a pool (a tool invoked outside a run): one thread per call, at most
   ``MAX_BLOCKING_CALLS`` at once per event loop.
 """
