@@ -23,7 +23,7 @@ from forethought.planning.tool_roles import (
     required_params,
     value_param,
 )
-from forethought.planning.value_filters import value_docs, value_kind, value_words
+from forethought.planning.value_filters import no_value_words, value_docs, value_kind, value_words
 from forethought.planning.word_classes import PERSON_FIELD_NOUNS
 from forethought.tools.base import ToolSpec
 
@@ -138,16 +138,22 @@ def _near_words(pname: str, facts: GoalFacts) -> list[str]:
     return list(dict.fromkeys(near))
 
 
-def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str]) -> list[str]:
+def _word_options(
+    spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str], closed: set[str] | None = None
+) -> list[str]:
     """Goal words for a short free string: a plain word right next to the parameter's name in
     the goal ("the amount column"), else the goal's plain words that neither start a clause nor
-    are explained by a chosen tool's description."""
+    are explained by a chosen tool's description; with ``closed`` (``no_value_words``), none of
+    those words ("the *biggest* expense", "how much *went* on …")."""
     pterm = terms(pname)
     near = _near_words(pname, facts)
     rest = [
         w
         for w in facts.words
-        if w.lower() not in facts.verbs and not (set(terms(w)) & explained) and terms(w) != pterm
+        if w.lower() not in facts.verbs
+        and not (set(terms(w)) & explained)
+        and terms(w) != pterm
+        and not (closed is not None and w.lower() in closed)
     ]
     return list(dict.fromkeys(near or rest))
 
@@ -172,6 +178,7 @@ def bind(
         values = value_words(facts, docs, refinements)
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
+    closed = no_value_words(goal) if refinements.fallback_classes else None
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -196,6 +203,7 @@ def bind(
                 explained,
                 named_fields_only=refinements.record_fields,
                 named_numbers=refinements.whole_values,
+                closed=closed,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
@@ -243,6 +251,7 @@ def _param_options(
     explained: set[str],
     named_fields_only: bool = False,
     named_numbers: bool = False,
+    closed: set[str] | None = None,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
@@ -302,7 +311,7 @@ def _param_options(
     elif want is not None and "string" in want:
         literals = [c for c in facts.contents if c not in used_literals] or list(facts.contents)
         if not literals and required:
-            literals = _word_options(spec, pname, facts, explained)
+            literals = _word_options(spec, pname, facts, explained, closed)
     if not required:
         return None
     return literals + used
