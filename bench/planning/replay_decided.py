@@ -12,8 +12,8 @@ fallback is left out); it shows what the rules alone decide, fast, for before/af
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import asyncio
+import dataclasses
 import os
 import sys
 import tempfile

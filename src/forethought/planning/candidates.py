@@ -146,7 +146,9 @@ def _answers(question: Asked, ref: re.Match[str], plan: Plan, tools: Mapping[str
     if spec is None:
         return False
     fields = {
-        c.text[2:-1].split(".", 1)[1]: c.types for c in reference_candidates(ref.group(1), spec) if "." in c.text
+        c.text[2:-1].split(".", 1)[1]: c.types
+        for c in reference_candidates(ref.group(1), spec)
+        if "." in c.text
     }
     return ref.group(2) in answering_fields(question, fields, tools)
 

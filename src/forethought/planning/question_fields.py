@@ -11,6 +11,7 @@ tools' own schemas and descriptions, never the words of a particular tool set.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Literal
@@ -123,7 +124,7 @@ def is_date_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
     head = words[-1]
     for spec in tools.values():
         said = _words(spec.description)
-        if any(a in _plural(head) and b in _DATE_WORDS for a, b in zip(said, said[1:], strict=False)):
+        if any(a in _plural(head) and b in _DATE_WORDS for a, b in itertools.pairwise(said)):
             return True
     return False
 
