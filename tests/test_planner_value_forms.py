@@ -115,7 +115,8 @@ _TOOLS = (
 )
 SPECS = {t.spec.name: t.spec for t in _TOOLS}
 ON = Refinements()
-OFF = Refinements(value_forms=False, who_person=False, lone_label=False)
+# ``question_fields`` (after suite 9) also chooses the person's field for "who": off with them.
+OFF = Refinements(value_forms=False, who_person=False, lone_label=False, question_fields=False)
 
 
 def _values(goal: str, refinements: Refinements = ON) -> list[str]:

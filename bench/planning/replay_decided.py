@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import sys
 import tempfile
@@ -28,6 +29,7 @@ from heldout5 import HELD_OUT_5
 from heldout6 import HELD_OUT_6
 from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
+from heldout9 import HELD_OUT_9
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -56,7 +58,13 @@ def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | No
             continue
         plan, problems = parse_plan_text(plan_text(slots.first_plan()), goal, specs)
         score = score_candidate(
-            plan, problems, goal, specs, prior=sk.prior, record_fields=refine.record_fields
+            plan,
+            problems,
+            goal,
+            specs,
+            prior=sk.prior,
+            record_fields=refine.record_fields,
+            question_fields=refine.question_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan)
@@ -89,12 +97,16 @@ async def main() -> None:
         *HELD_OUT_6,
         *HELD_OUT_7,
         *HELD_OUT_8,
+        *HELD_OUT_9,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
     parser.add_argument("--off", action="store_true", help="refinements off")
+    parser.add_argument("--without", default="", help="these refinements off (comma-separated names)")
     args = parser.parse_args()
     refine = NO_REFINEMENTS if args.off else Refinements()
+    if args.without:
+        refine = dataclasses.replace(refine, **{name: False for name in args.without.split(",")})
     total = achieved = 0
     with tempfile.TemporaryDirectory() as tmp:
         for toolset in [s for s in every if s.name in args.suites.split(",")]:

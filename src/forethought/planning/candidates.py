@@ -30,6 +30,8 @@ from forethought.plan.model import Plan
 from forethought.plan.validation import Problem
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.grammar import reference_candidates
+from forethought.planning.question_fields import Asked, answering_fields, asked_kind
+from forethought.planning.word_classes import verb_after_subject
 from forethought.tools.base import ToolSpec
 
 _AS_TEXT_RE = re.compile(r"^\$\{[^}]+\}\n\Z")
@@ -106,26 +108,60 @@ _SCALARS = frozenset(("string", "integer", "number", "boolean"))
 _LITERAL_RE = re.compile(r"\"[^\"]*\"|'[^']*'|\S*[./]\w\S*")
 
 
-def named_fields_as_text(plan: Plan, goal: str) -> int:
+def _field_terms(goal: str, questions: bool) -> set[str]:
+    """The goal's terms that may name a record's field: not a file's name; with ``questions``,
+    not the verb right after its subject either ("who *opened* …" names no "opened" field)."""
+    text = _LITERAL_RE.sub(" ", goal)
+    if questions:
+        words = re.findall(r"[A-Za-z][\w'-]*", text)
+        verbs = {w for b, w in zip(["", *words], words, strict=False) if verb_after_subject(w, b)}
+        text = " ".join(w for w in words if w not in verbs)
+    return set(terms(text))
+
+
+def named_fields_as_text(
+    plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None = None, *, questions: bool = False
+) -> int:
     """Arguments taking, as text, a field the goal names ("list the ingredients of a.json" →
-    ``${s1.ingredients}`` written out): writing it is what the goal asks, not a loose fit."""
-    goal_terms = set(terms(_LITERAL_RE.sub(" ", goal)))
+    ``${s1.ingredients}`` written out): writing it is what the goal asks, not a loose fit. With
+    ``questions``, so is the field its question word asks for ("who …" → ``${s2.payee}``)."""
+    goal_terms = _field_terms(goal, questions)
+    question: Asked = asked_kind(goal) if questions and tools is not None else ""
     count = 0
     for step in plan.steps:
         for value in step.args.values():
             if isinstance(value, str) and _AS_TEXT_RE.match(value):
                 m = _FIELD_REF_RE.match(value)
-                if m and set(terms(m.group(2))) & goal_terms:
+                if m and (set(terms(m.group(2))) & goal_terms or _answers(question, m, plan, tools)):
                     count += 1
     return count
 
 
-def unreferenced_fields(plan: Plan, goal: str, tools: Mapping[str, ToolSpec]) -> int:
+def _answers(question: Asked, ref: re.Match[str], plan: Plan, tools: Mapping[str, ToolSpec] | None) -> bool:
+    """Whether the field ``ref`` points at (``${sN.field}``) is of the kind the question asks."""
+    if not question or tools is None:
+        return False
+    producer = next((s for s in plan.steps if s.id == ref.group(1)), None)
+    spec = tools.get(producer.tool or "") if producer is not None else None
+    if spec is None:
+        return False
+    fields = {
+        c.text[2:-1].split(".", 1)[1]: c.types
+        for c in reference_candidates(ref.group(1), spec)
+        if "." in c.text
+    }
+    return ref.group(2) in answering_fields(question, fields, tools)
+
+
+def unreferenced_fields(
+    plan: Plan, goal: str, tools: Mapping[str, ToolSpec], *, questions: bool = False
+) -> int:
     """Plain fields (text, numbers) the goal names ("the title of the recipe") of a record some
     step returns, where no argument takes that field: the record went whole to a tool that
     computes something else. One per such step. A list field named by the goal ("the number of
-    steps") is often what a tool computes over, so it is not counted."""
-    goal_terms = set(terms(_LITERAL_RE.sub(" ", goal)))  # a file's name is not a field's
+    steps") is often what a tool computes over, so it is not counted. With ``questions``, the
+    verb after its subject names no field ("who *opened*")."""
+    goal_terms = _field_terms(goal, questions)  # a file's name is not a field's
     taken = {(m.group(1), m.group(2)) for s in plan.steps for m in _FIELD_REF_RE.finditer(json.dumps(s.args))}
     count = 0
     for step in plan.steps:
@@ -174,6 +210,7 @@ def score_candidate(
     prior: float = 0.0,
     likelihood: float | None = None,
     record_fields: bool = False,
+    question_fields: bool = False,
 ) -> CandidateScore:
     if plan is None:
         return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
@@ -182,8 +219,10 @@ def score_candidate(
         + unused_outputs(plan, tools)
         + unused_names(plan, goal)
     )
-    field_cost = FIELD_COST * unreferenced_fields(plan, goal, tools) if record_fields else 0.0
-    as_text = as_text_arguments(plan) - (named_fields_as_text(plan, goal) if record_fields else 0)
+    q = question_fields
+    field_cost = FIELD_COST * unreferenced_fields(plan, goal, tools, questions=q) if record_fields else 0.0
+    named = named_fields_as_text(plan, goal, tools, questions=q) if record_fields else 0
+    as_text = as_text_arguments(plan) - named
     return CandidateScore(
         len(problems),
         findings,

@@ -502,7 +502,13 @@ def best_chain(
         tried += 1
         plan, problems = parse_plan_text(plan_text(slots.first_plan()), goal, tools)
         score = score_candidate(
-            plan, problems, goal, tools, prior=skeleton.prior, record_fields=refine.record_fields
+            plan,
+            problems,
+            goal,
+            tools,
+            prior=skeleton.prior,
+            record_fields=refine.record_fields,
+            question_fields=refine.question_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, ChosenChain(skeleton.tools, slots))
@@ -565,6 +571,7 @@ async def plan_by_decomposition(
             prior=skeleton.prior,
             likelihood=likelihood,
             record_fields=opts.refinements.record_fields,
+            question_fields=opts.refinements.question_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)

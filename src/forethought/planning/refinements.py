@@ -60,6 +60,16 @@ class Refinements:
     # A file labelling the goal with a colon ("bill.txt: what does … cost?") is the output even
     # when it is the goal's only file.
     lone_label: bool = True
+    # Added after suite 9:
+    # The goal words a free text parameter falls back to (no value word, no quoted text) obey
+    # the closed classes value words do ("the *biggest* expense" is no date, "how much *went*
+    # on" no category), and a past-tense verb right after its subject ("who *opened*", "I
+    # *paid*") is no value either (``value_filters.no_value_words``).
+    fallback_classes: bool = True
+    # The question word chooses the field of a record that is written: "who" a person's
+    # (by its name, an "-ee" ending or a tool describing it as a person), "how much"/"how
+    # many" a number, "when" a date (``question_fields``).
+    question_fields: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -76,6 +86,8 @@ NO_REFINEMENTS = Refinements(
     value_forms=False,
     who_person=False,
     lone_label=False,
+    fallback_classes=False,
+    question_fields=False,
 )
 
 # Every technique on: the planner's default.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +13,7 @@ from forethought.plan._schema import fits, item_types
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
+from forethought.planning.question_fields import answering_fields, asked_kind
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     is_dir_param,
@@ -23,7 +24,7 @@ from forethought.planning.tool_roles import (
     required_params,
     value_param,
 )
-from forethought.planning.value_filters import value_docs, value_kind, value_words
+from forethought.planning.value_filters import no_value_words, value_docs, value_kind, value_words
 from forethought.planning.word_classes import PERSON_FIELD_NOUNS
 from forethought.tools.base import ToolSpec
 
@@ -95,13 +96,24 @@ class _Output:
 
 
 def _outputs_of(
-    k: int, spec: ToolSpec, goal_terms: set[str], person_terms: frozenset[str] = frozenset()
+    k: int,
+    spec: ToolSpec,
+    goal_terms: set[str],
+    person_terms: frozenset[str] = frozenset(),
+    asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None,
 ) -> list[_Output]:
     """The references to step ``k``'s output and its fields. With ``person_terms`` (the goal
-    asks "who"), a field naming a person or a name is the one the goal names, if there is one."""
+    asks "who"), a field naming a person or a name is the one the goal names, if there is one.
+    With ``asked`` (the fields of the question word's kind, ``question_fields``), those are
+    the ones the goal names -- those of them the goal also names, if any."""
     cands = reference_candidates(f"s{k + 1}", spec)
     fields = {c.text: c.text[2:-1].split(".", 1)[1] if "." in c.text else "" for c in cands}
-    persons = {t for t, f in fields.items() if f and set(terms(f)) & person_terms}
+    if asked is not None:
+        chosen = asked({fields[c.text]: c.types for c in cands if fields[c.text]})
+        kind = {t for t, f in fields.items() if f in chosen}
+        persons = {t for t in kind if set(terms(fields[t])) & goal_terms} or kind
+    else:
+        persons = {t for t, f in fields.items() if f and set(terms(f)) & person_terms}
     found = []
     for c in cands:
         field_name = fields[c.text]
@@ -138,16 +150,22 @@ def _near_words(pname: str, facts: GoalFacts) -> list[str]:
     return list(dict.fromkeys(near))
 
 
-def _word_options(spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str]) -> list[str]:
+def _word_options(
+    spec: ToolSpec, pname: str, facts: GoalFacts, explained: set[str], closed: set[str] | None = None
+) -> list[str]:
     """Goal words for a short free string: a plain word right next to the parameter's name in
     the goal ("the amount column"), else the goal's plain words that neither start a clause nor
-    are explained by a chosen tool's description."""
+    are explained by a chosen tool's description; with ``closed`` (``no_value_words``), none of
+    those words ("the *biggest* expense", "how much *went* on …")."""
     pterm = terms(pname)
     near = _near_words(pname, facts)
     rest = [
         w
         for w in facts.words
-        if w.lower() not in facts.verbs and not (set(terms(w)) & explained) and terms(w) != pterm
+        if w.lower() not in facts.verbs
+        and not (set(terms(w)) & explained)
+        and terms(w) != pterm
+        and not (closed is not None and w.lower() in closed)
     ]
     return list(dict.fromkeys(near or rest))
 
@@ -172,6 +190,15 @@ def bind(
         values = value_words(facts, docs, refinements)
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
+    # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.
+    question = asked_kind(goal) if refinements.question_fields else ""
+    asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None
+    if question:
+
+        def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
+            return answering_fields(question, fields, tools)
+
+    closed = no_value_words(goal) if refinements.fallback_classes else None
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -196,6 +223,7 @@ def bind(
                 explained,
                 named_fields_only=refinements.record_fields,
                 named_numbers=refinements.whole_values,
+                closed=closed,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
@@ -227,7 +255,7 @@ def bind(
                 else:
                     used_literals.add(first)
         slots.steps.append((name, args))
-        outputs += _outputs_of(k, spec, goal_terms, person_fields)
+        outputs += _outputs_of(k, spec, goal_terms, person_fields, asked)
     return slots
 
 
@@ -243,6 +271,7 @@ def _param_options(
     explained: set[str],
     named_fields_only: bool = False,
     named_numbers: bool = False,
+    closed: set[str] | None = None,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
@@ -302,7 +331,7 @@ def _param_options(
     elif want is not None and "string" in want:
         literals = [c for c in facts.contents if c not in used_literals] or list(facts.contents)
         if not literals and required:
-            literals = _word_options(spec, pname, facts, explained)
+            literals = _word_options(spec, pname, facts, explained, closed)
     if not required:
         return None
     return literals + used

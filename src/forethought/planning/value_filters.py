@@ -17,7 +17,9 @@ from forethought.planning.word_classes import (
     amount_before,
     irregular_grade,
     never_value,
+    regular_grades,
     strip_possessive,
+    verb_after_subject,
 )
 from forethought.tools.base import ToolSpec
 
@@ -148,6 +150,7 @@ def value_words(
     whole = refinements is not None and refinements.whole_values
     classes = refinements is not None and refinements.value_classes
     forms = refinements is not None and refinements.value_forms
+    subjects = refinements is not None and refinements.fallback_classes
     known = set().union(*docs.values()) if docs else set()
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
     found: list[str] = []
@@ -205,6 +208,8 @@ def value_words(
             and (irregular_grade(lowered) or after_number(masked[: spans[i].start()]))
         ):
             return False  # "the best score", "80 points": a grade, a unit -- no value
+        if subjects and verb_after_subject(word, tokens[i - 1] if i >= 1 else ""):
+            return False  # "who opened …": the clause's verb
         return bool(terms(word)) and not set(terms(word)) & known
 
     def adjacent(i: int, j: int) -> bool:  # only spaces between the two tokens
@@ -247,3 +252,29 @@ def value_words(
     # A one-word text the goal quotes ("start with "a"") is a value as it stands.
     found += [c for c in facts.contents if len(c.split()) == 1]
     return list(dict.fromkeys(found))
+
+
+def no_value_words(goal: str) -> set[str]:
+    """The goal's words (lower case) that cannot be a value wherever they stand: stop words,
+    function verbs, verb particles and pronouns, the closed classes of ``never_value``
+    (quantifiers, common verbs, regular superlatives such as "biggest"), irregular grades
+    ("best"), and a verb right after its subject ("who *opened*"). A word that is a possible
+    value at one of its places ("the *closed* tickets") is not in the set."""
+    # Numbers are tokens too, so a word's neighbours are the goal's ("of 38.5 *litres*").
+    tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9]|[A-Za-z0-9]", regular_grades(goal))
+    never: set[str] = set()
+    possible: set[str] = set()
+    for i, word in enumerate(tokens):
+        lowered = word.lower()
+        before = tokens[i - 1] if i >= 1 else ""
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        closed = (
+            lowered in STOP_WORDS
+            or lowered in _NOT_VALUES
+            or lowered in _FUNCTION_VERBS
+            or never_value(word, before, after)
+            or (word == lowered and irregular_grade(lowered))
+            or verb_after_subject(word, before)
+        )
+        (never if closed else possible).add(lowered)
+    return never - possible

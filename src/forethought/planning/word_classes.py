@@ -467,3 +467,15 @@ def strip_possessive(name: str) -> str:
 _MODALS = frozenset(
     ("do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must")
 )
+
+
+# Subjects a verb follows: the "who" asking for the subject, and the personal pronouns.
+_SUBJECTS = frozenset(("who", "i", "we", "you", "he", "she", "they"))
+
+
+def verb_after_subject(word: str, before: str) -> bool:
+    """Whether a lower-case word right after its subject is the clause's verb: a past-tense
+    "-ed" form or a common verb ("who *opened* …", "I *paid* …", "we *went* …"). After a
+    determiner the same form is an adjective and may be a value ("the *closed* tickets")."""
+    w = word.lower()
+    return word == w and before.lower() in _SUBJECTS and (w.endswith("ed") or w in COMMON_VERBS)

@@ -1,0 +1,153 @@
+"""What a question word asks of a record, and which of the record's fields answers it.
+
+"Who" asks for a person, "how much" and "how many" for an amount, "when" for a date
+(``asked_kind``). Of a record's fields, the one of that kind is what is written
+(``answering_fields``): a person by its name ("owner"), an "-ee" ending ("payee", "assignee"), or a
+tool that describes it as people ("list_requesters: the people who raised …", "payee (the
+shop, person or company …)"); an amount by its number type; a date by its name ("date",
+"created_at") or a tool that says it is a date ("the opened date"). General English and the
+tools' own schemas and descriptions, never the words of a particular tool set.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping
+from typing import Literal
+
+from forethought.planning.tool_roles import properties
+from forethought.planning.word_classes import PERSON_FIELD_NOUNS, PERSON_NOUNS, WHO_WORDS
+from forethought.tools.base import ToolSpec
+
+# "person": "who" asks for the doer ("who *opened* it"); "patient": for the one acted on ("who
+# did I pay", "whom", "who was assigned").
+Asked = Literal["person", "patient", "amount", "date", ""]
+
+_WORD_RE = re.compile(r"[A-Za-z]+")
+_HOW_MUCH_RE = re.compile(r"\bhow\s+(?:much|many)\b", re.IGNORECASE)
+# "When" opening a sentence asks for a date; inside one it joins clauses ("when done, …").
+_WHEN_RE = re.compile(r"(?:\A|[.?!;:]\s+)when\b", re.IGNORECASE)
+# Nouns ending in "-ee" that name no person (the suffix otherwise makes one: payee, employee).
+_EE_NOT_PERSONS = frozenset(
+    (
+        "agree",
+        "coffee",
+        "decree",
+        "degree",
+        "filigree",
+        "guarantee",
+        "jamboree",
+        "marquee",
+        "matinee",
+        "pedigree",
+        "puree",
+        "settee",
+        "soiree",
+        "spree",
+        "three",
+        "toffee",
+    )
+)
+# Words that make a field a date or time ("date", "created_at", "the opened date").
+_DATE_WORDS = frozenset(("date", "dates", "day", "time", "timestamp", "datetime", "when"))
+_NUMBER_TYPES = frozenset(("number", "integer"))
+
+
+# "Who" with a subject of its own ("who did *I* pay", "who was *the* ticket given to") or a
+# passive ("who was *assigned*") asks for the one acted on, not the doer.
+_WHO_PATIENT_RE = re.compile(
+    r"\bwhom\b|\bwho\s+(?:did|do|does|will|would|should|can|could|have|has|had)\s+"
+    r"(?:i|we|you|he|she|they|the|a|an|my|our|your|his|her|their)\b"
+    r"|\bwho\s+(?:was|were|is|are|has\s+been|have\s+been|got|gets)\s+[a-z]+ed\b",
+    re.IGNORECASE,
+)
+
+
+def asked_kind(goal: str) -> Asked:
+    """What the goal's question word asks for: "person" (who, whose: the doer), "patient"
+    (whom, or "who" with a subject of its own or a passive: the one acted on), "amount" (how
+    much, how many), "date" (a sentence opening with "when"), else ""."""
+    if any(w.lower() in WHO_WORDS for w in _WORD_RE.findall(goal)):
+        return "patient" if _WHO_PATIENT_RE.search(goal) else "person"
+    if _HOW_MUCH_RE.search(goal):
+        return "amount"
+    if _WHEN_RE.search(goal):
+        return "date"
+    return ""
+
+
+def _words(name: str) -> list[str]:
+    """A field's or tool's name as lower-case words ("created_at" → created, at; "payeeName" →
+    payee, name)."""
+    return [w.lower() for w in _WORD_RE.findall(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name))]
+
+
+def _plural(word: str) -> set[str]:
+    return {word, word + "s", word + "es"}
+
+
+def _described_as_people(head: str, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether a tool named after the field, or with a parameter of its name, describes it
+    with a person noun ("list_requesters: the people who raised …", a parameter ``payee``:
+    "the shop, person or company …")."""
+    persons = PERSON_NOUNS - {"who"}
+    for spec in tools.values():
+        named = set(_words(spec.name)) | {w for p in properties(spec) for w in _words(p)}
+        if named & _plural(head) and set(_words(spec.description)) & persons:
+            return True
+    return False
+
+
+def is_person_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
+    """A field that names a person: a person noun or "name" ("owner", "full_name"), an "-ee"
+    noun ("payee", "assignee"), or one a tool describes as people."""
+    words = _words(name)
+    if not words:
+        return False
+    head = words[-1]
+    if any(w in PERSON_FIELD_NOUNS for w in words):
+        return True
+    if _is_ee_noun(head):
+        return True
+    return _described_as_people(head, tools)
+
+
+def is_date_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
+    """A field that holds a date or time: by its name ("date", "due_day", "created_at") or a
+    tool's description calling it one ("the opened date", "its start time")."""
+    words = _words(name)
+    if not words:
+        return False
+    if set(words) & _DATE_WORDS or (len(words) > 1 and words[-1] in ("at", "on")):
+        return True
+    head = words[-1]
+    for spec in tools.values():
+        said = _words(spec.description)
+        if any(a in _plural(head) and b in _DATE_WORDS for a, b in itertools.pairwise(said)):
+            return True
+    return False
+
+
+def _is_ee_noun(head: str) -> bool:
+    """An "-ee" noun: the one an action is done to ("payee", "assignee", "employee")."""
+    return len(head) >= 5 and head.endswith("ee") and head not in _EE_NOT_PERSONS
+
+
+def answering_fields(
+    asked: Asked, fields: Mapping[str, frozenset[str] | None], tools: Mapping[str, ToolSpec]
+) -> set[str]:
+    """Of a record's fields (name → JSON types), those of the kind the question asks. Of
+    several person fields, "who" as the doer prefers those that are no "-ee" noun ("who opened
+    …" → requester, not assignee), "who" as the one acted on the "-ee" nouns ("who did I pay"
+    → payee)."""
+    if asked in ("person", "patient"):
+        persons = {f for f in fields if is_person_field(f, tools)}
+        patients = {f for f in persons if _words(f) and _is_ee_noun(_words(f)[-1])}
+        preferred = patients if asked == "patient" else persons - patients
+        return preferred or persons
+    if asked == "amount":
+        return {f for f, t in fields.items() if t and t <= _NUMBER_TYPES}
+    if asked == "date":
+        return {f for f in fields if is_date_field(f, tools)}
+    return set()
