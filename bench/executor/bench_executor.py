@@ -162,6 +162,23 @@ def make_llmcompiler(deps: Deps, secs: dict[int, float] | None, path: str) -> Ru
     return prepare
 
 
+def nap_plan(deps: Deps, secs: dict[int, float], metadata: dict[str, Any] | None = None) -> Any:
+    """The sleep DAG as a plan of ``nap(i, seconds)`` steps with explicit dependencies (for the
+    benches whose tools run elsewhere: on Ray, or on the run's worker threads)."""
+    from forethought import Plan, Step
+
+    steps = tuple(
+        Step(
+            id=f"s{i}",
+            tool="nap",
+            args={"i": i, "seconds": secs[i]},
+            depends_on=tuple(f"s{d}" for d in deps[i]),
+        )
+        for i in sorted(deps)
+    )
+    return Plan(goal="sleep dag", steps=steps, metadata=metadata or {})
+
+
 def _forethought_plan(deps: Deps, secs: dict[int, float] | None) -> Any:
     from forethought import Plan, Step
 

@@ -47,9 +47,9 @@ def nap(i: int, seconds: float) -> list:
 def child(store_kind: str, runs: int, work: Path) -> list[dict[str, float]]:
     """In a fresh process (``PYTHONPATH`` = the source under test): ``runs`` runs, measured."""
     sys.path.insert(0, str(HERE))
-    from bench_executor import critical_path, sleep_dag  # type: ignore[import-not-found]
+    from bench_executor import critical_path, nap_plan, sleep_dag  # type: ignore[import-not-found]
 
-    from forethought import Agent, Plan, Step
+    from forethought import Agent
     from forethought.runs.store.sqlite import SqliteStore
     from forethought.tools.loader import open_tools
 
@@ -60,16 +60,7 @@ def child(store_kind: str, runs: int, work: Path) -> list[dict[str, float]]:
         async with open_tools([work / "tools.py"], include_entry_points=False) as registry:
             for k in range(runs):
                 deps, secs = sleep_dag(seed=18 + k)
-                steps = tuple(
-                    Step(
-                        id=f"s{i}",
-                        tool="nap",
-                        args={"i": i, "seconds": secs[i]},
-                        depends_on=tuple(f"s{d}" for d in deps[i]),
-                    )
-                    for i in sorted(deps)
-                )
-                plan = Plan(goal="sleep dag", steps=steps)
+                plan = nap_plan(deps, secs)
                 db = work / f"runs{k}.db"
                 store = SqliteStore(db, synchronous="FULL") if store_kind == "sqlite" else None
                 agent = Agent(registry, store=store, record=store is not None, max_concurrency=64)

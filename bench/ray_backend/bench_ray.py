@@ -29,9 +29,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "executor"))
 
 import ray  # noqa: E402
-from bench_executor import critical_path, sleep_dag  # type: ignore[import-not-found]  # noqa: E402
+from bench_executor import critical_path, nap_plan, sleep_dag  # type: ignore[import-not-found]  # noqa: E402
 
-from forethought import Agent, Plan, Step  # noqa: E402
+from forethought import Agent, Plan  # noqa: E402
 
 try:  # the pool came with the actor path; without it (an older forethought) every call is a task
     from forethought.execution.backends.ray import actor_pool_stats
@@ -54,16 +54,8 @@ def layered_dag(jitter: bool, seed: int) -> tuple[dict[int, list[int]], dict[int
 
 
 def dag_plan(deps: dict[int, list[int]], secs: dict[int, float], num_cpus: float) -> Plan:
-    steps = tuple(
-        Step(
-            id=f"s{i}",
-            tool="nap",
-            args={"i": i, "seconds": secs[i]},
-            depends_on=tuple(f"s{d}" for d in deps[i]),
-        )
-        for i in sorted(deps)
-    )
-    return Plan(goal="sleep dag", steps=steps, metadata={"ray": {"default": {"num_cpus": num_cpus}}})
+    plan: Plan = nap_plan(deps, secs, {"ray": {"default": {"num_cpus": num_cpus}}})
+    return plan
 
 
 async def makespan(plan: Plan, backend: str, db: Path | None = None) -> float:
