@@ -117,11 +117,19 @@ def test_forced_runs_and_outstanding_check_failures_are_not_learned(tmp_path: Pa
     assert not_learnable(plan, state, forced=True) == "the run was forced"
     assert mem.remember(plan, run=state, forced=True) is False
     assert mem.remember(plan, forced=True) is False
+    # A step whose check failed and that a revision then dropped (it ended failed): outstanding.
     failed = CheckFailed(
-        run_id="r", seq=3, ts=0.0, plan_version=1, step_id="s1", attempt=1, criterion="c", detail="d"
+        run_id="r", seq=3, ts=0.0, plan_version=1, step_id="old", attempt=1, criterion="c", detail="d"
     )
-    assert "check failed" in (not_learnable(plan, state, events=[failed]) or "")
+    state.steps["old"] = StepState("old", status="failed", attempts=1)
+    assert "check failed for step(s) old" in (not_learnable(plan, state, events=[failed]) or "")
     assert mem.remember(plan, run=state, events=[failed]) is False
+    # A step whose check failed at its first attempt and that succeeded at its second: not
+    # outstanding, read from the run's state when no step_succeeded is at hand (a recorded run
+    # keeps those in the store only) as from the events when it is.
+    retried = failed.model_copy(update={"step_id": "s1"})
+    del state.steps["old"]
+    assert not_learnable(plan, state, events=[retried]) is None
     state.status = "failed"
     assert mem.remember(plan, run=state) is False
     assert len(mem) == 0

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
-from forethought.events.kinds import Event, StepStarted, StepSucceeded
+from forethought.events.kinds import Event, StepReady, StepStarted, StepSucceeded
 
 # ------------------------------------------------------------------------------ per-step events
 #
@@ -85,13 +85,30 @@ def step_succeeded(
 # ------------------------------------------------------------------------------ fan-out
 
 
-class EventLog:
-    """Events of one execution. ``keep=False`` keeps no history (subscribers see only new ones)."""
+# The per-step progress events: three of every step's events, most of a large run's memory
+# when kept (~2.7 KB a step). With a journal the store holds them (see ``EventLog``).
+PROGRESS_EVENTS: frozenset[type[Any]] = frozenset((StepReady, StepStarted, StepSucceeded))
 
-    def __init__(self, *, keep: bool = True, tap: Callable[[Event], None] | None = None) -> None:
+
+class EventLog:
+    """Events of one execution. ``keep=False`` keeps no history (subscribers see only new ones).
+
+    ``unkept``: event classes left out of the kept history (they still reach the tap and every
+    subscriber): with a journal, the per-step progress events, which the store holds; a
+    100,000-step run kept ~270 MB of them for nothing. Whoever reads the history then must not
+    need them (the executor's own readers take those facts from the run's state)."""
+
+    def __init__(
+        self,
+        *,
+        keep: bool = True,
+        tap: Callable[[Event], None] | None = None,
+        unkept: frozenset[type[Any]] = frozenset(),
+    ) -> None:
         self.history: list[Event] | None = [] if keep else None
         self.tap = tap
         """Called with every event as it is pushed, before any subscriber sees it (the journal)."""
+        self._unkept = unkept
         self._subs: list[deque[Event]] = []
         self._news: asyncio.Future[None] | None = None
         self._closed = False
@@ -99,7 +116,7 @@ class EventLog:
     def push(self, event: Any) -> None:
         if self.tap is not None:
             self.tap(event)
-        if self.history is not None:
+        if self.history is not None and type(event) not in self._unkept:
             self.history.append(event)
         for queue in self._subs:
             queue.append(event)
@@ -118,10 +135,17 @@ class EventLog:
             if not news.done():
                 news.set_result(None)
 
-    async def stream(self) -> AsyncIterator[Event]:
-        """Every event (the kept history first), in order, until the log is closed."""
+    def stream(self) -> AsyncGenerator[Event, None]:
+        """Every event (the kept history first), in order, until the log is closed.
+
+        Registered now, not when first advanced: every event pushed from here on reaches it,
+        kept or not (the executor's sinks subscribe before its first event). Iterate it to the
+        end or close it (``aclose``): it queues events until then."""
         queue: deque[Event] = deque(self.history or ())
         self._subs.append(queue)
+        return self._drain(queue)
+
+    async def _drain(self, queue: deque[Event]) -> AsyncGenerator[Event, None]:
         try:
             while True:
                 while queue:

@@ -25,18 +25,19 @@ gate, or a plan still streaming); a step that can start at once goes straight to
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import TERMINAL_STEP_STATUSES, RunState, fold
 from forethought.execution import recovery
-from forethought.execution._events import EventLog
+from forethought.execution._events import PROGRESS_EVENTS, EventLog
 from forethought.execution._parts import (
     ApproveAll,
     Gate,
@@ -123,7 +124,12 @@ class Executor:
             state=self.state,
             plan=plan,
             plan_hash=self.state.plan_hash if self._resuming else "",
-            bus=EventLog(keep=opts.keep_log, tap=opts.journal.append_nowait if opts.journal else None),
+            bus=EventLog(
+                keep=opts.keep_log,
+                tap=opts.journal.append_nowait if opts.journal else None,
+                # With a journal the store holds every step's progress events: not kept here too.
+                unkept=PROGRESS_EVENTS if opts.journal is not None else frozenset(),
+            ),
             tools=tools,
             backends=opts.backends,
             rng=random.Random(opts.seed),  # noqa: S311 - retry jitter, not cryptography
@@ -221,12 +227,15 @@ class Executor:
 
     @property
     def log(self) -> list[Event]:
-        """Every event this executor emitted, in order (empty with ``keep_log=False``)."""
+        """Every event this executor emitted, in order (empty with ``keep_log=False``) — but,
+        with a journal, the per-step progress events (``step_ready``, ``step_started``,
+        ``step_succeeded``): the store holds those, and the run's state what they said."""
         history = self._run.bus.history
         return history if history is not None else []
 
     def events(self) -> AsyncIterator[Event]:
-        """All events of this execution in order, from the first, until ``run_finished``."""
+        """Events of this execution in order until ``run_finished``: those kept in ``log``, then
+        every one emitted after this call (iterate it to the end, or close it)."""
         return self._stream()
 
     @property
@@ -360,9 +369,14 @@ class Executor:
         self._wake = asyncio.Event()
         if self.options.journal is not None:
             self.options.journal.watch(self._on_durable, self._on_journal_broken)
-        pumps = [asyncio.create_task(self._pump_sink(s), name=f"sink-{i}") for i, s in enumerate(self._sinks)]
+        # Each pump's stream is registered now, before ``_begin`` emits anything: events left out
+        # of the kept history (see ``EventLog``) would otherwise be lost to it.
+        pumps = [
+            asyncio.create_task(self._pump_sink(s, self._stream()), name=f"sink-{i}")
+            for i, s in enumerate(self._sinks)
+        ]
         if self._supervisor is not None:
-            pumps.append(asyncio.create_task(self._pump_supervisor(), name="supervisor"))
+            pumps.append(asyncio.create_task(self._pump_supervisor(self._stream()), name="supervisor"))
         try:
             self._begin()
             # Everything ``_begin`` recorded — the run's start, plan and approval, and on a resume
@@ -405,21 +419,22 @@ class Executor:
     def _emit(self, cls: type[E._Event], **fields: Any) -> Any:
         return self._run.emit(cls, **fields)
 
-    def _stream(self) -> AsyncIterator[Event]:
+    def _stream(self) -> AsyncGenerator[Event, None]:
         return self._run.bus.stream()
 
-    async def _pump_sink(self, sink: Sink) -> None:
+    async def _pump_sink(self, sink: Sink, events: AsyncGenerator[Event, None]) -> None:
         try:
-            async for event in self._stream():
-                await sink(event)
+            async with contextlib.aclosing(events):  # a failed sink's queue stops filling
+                async for event in events:
+                    await sink(event)
         except Exception as exc:
             self._request_stop(
                 StopRequest("failed", f"event sink {sink!r} failed: {type(exc).__name__}: {exc}")
             )
 
-    async def _pump_supervisor(self) -> None:
+    async def _pump_supervisor(self, events: AsyncGenerator[Event, None]) -> None:
         assert self._supervisor is not None
-        async for event in self._stream():
+        async for event in events:
             if self._finished:
                 continue
             try:

@@ -60,6 +60,7 @@ class ExecutorOptions:
     seed: int | None = None
     """Seed of the retry-jitter generator (tests and replays)."""
     keep_log: bool = True
-    """Keep every event in memory (``Executor.log``); off for huge runs backed by a store."""
+    """Keep the events in memory (``Executor.log``; with a journal all but the per-step progress
+    events, which the store holds); off for huge runs backed by a store."""
     rerun: frozenset[str] = frozenset()
     """Steps a person reviewed and allows to run again on resume."""

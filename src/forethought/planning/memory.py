@@ -202,7 +202,13 @@ def not_learnable(
             outstanding[e.step_id] = True
         elif isinstance(e, StepSucceeded):
             outstanding[e.step_id] = False
-    failed = [sid for sid, open_ in outstanding.items() if open_]
+    # A recorded run keeps no ``step_succeeded`` in memory (the store holds them): a step whose
+    # check failed and that succeeded at a later attempt ends succeeded in the run's state.
+    failed = [
+        sid
+        for sid, open_ in outstanding.items()
+        if open_ and (sid not in run.steps or run.steps[sid].status != "succeeded")
+    ]
     if failed:
         return "a check failed for step(s) " + ", ".join(sorted(failed))
     from forethought.plan.coverage import check_coverage  # after a run, not with the package
