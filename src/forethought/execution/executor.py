@@ -30,7 +30,7 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from forethought.events import kinds as E
@@ -233,7 +233,7 @@ class Executor:
         history = self._run.bus.history
         return history if history is not None else []
 
-    def events(self) -> AsyncIterator[Event]:
+    def events(self) -> AsyncGenerator[Event, None]:
         """Events of this execution in order until ``run_finished``: those kept in ``log``, then
         every one emitted after this call (iterate it to the end, or close it)."""
         return self._stream()

@@ -88,13 +88,15 @@ async def drive_stepwise(
     executor: Executor, approvals: DecisionApprovals, settings: StepwiseSettings
 ) -> None:
     """Decide and run steps one at a time until the run ends (see the module docstring)."""
-    events = executor.events().__aiter__()
+    events = executor.events()
     try:
         await _Loop(executor, approvals, settings, events).run()
     except Exception as exc:  # a bug or a broken collaborator: stop resumably, say why
         if not executor.stopping:
             executor.stop("paused", f"{STOP_PREFIX}internal error: {type(exc).__name__}: {exc}")
         raise
+    finally:
+        await events.aclose()  # subscribed when asked for: stop queueing the run's events
 
 
 class _Loop:
