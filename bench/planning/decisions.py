@@ -58,7 +58,7 @@ def suites() -> Iterator[tuple[str, dict[str, ToolSpec], list[str]]]:
 
 def decisions(goal: str, specs: dict[str, ToolSpec], refine: Refinements) -> dict[str, Any]:
     facts = goal_facts(goal, refine)
-    values = value_words(facts, value_docs(specs, examples=refine.example_values), refine)
+    values = value_words(facts, value_docs(specs, examples=refine.example_values), refine, specs)
     chains = []
     for sk in skeletons(goal, specs, limit=32, refinements=refine):
         for typed in (True, False):

@@ -339,7 +339,7 @@ def skeletons(
     # A value of the goal no tool explains ("dairy items") is explained by a filtering step
     # whose text parameter can take it: chains get such a step (``value_words``).
     values = (
-        value_words(facts, value_docs(tools, examples=refinements.example_values), refinements)
+        value_words(facts, value_docs(tools, examples=refinements.example_values), refinements, tools)
         if refinements.value_filters
         else []
     )

@@ -70,6 +70,15 @@ class Refinements:
     # (by its name, an "-ee" ending or a tool describing it as a person), "how much"/"how
     # many" a number, "when" a date (``question_fields``).
     question_fields: bool = True
+    # Added after suite 9, round 2:
+    # A goal word a tool's description or schema enumerates as a parameter's allowed value
+    # ("status: open, waiting or closed") is a value wherever it stands, not a word the tool
+    # explains (``value_filters.enumerated_options``).
+    enumerated_values: bool = True
+    # A goal word is explained by a tool only if the tool says the same word (up to an
+    # inflection's ending), not merely one sharing its 5-letter BM25 stem ("transport" is not
+    # "transactions") (``value_filters.same_word``).
+    whole_word_terms: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -88,6 +97,8 @@ NO_REFINEMENTS = Refinements(
     lone_label=False,
     fallback_classes=False,
     question_fields=False,
+    enumerated_values=False,
+    whole_word_terms=False,
 )
 
 # Every technique on: the planner's default.

@@ -187,7 +187,7 @@ def bind(
     values: list[str] = []
     if refinements.value_filters and any(value_param(tools[n]) is not None for n in chain):
         docs = value_docs(tools, examples=refinements.example_values)
-        values = value_words(facts, docs, refinements)
+        values = value_words(facts, docs, refinements, tools)
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
     # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, terms, tool_terms
+from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
 from forethought.planning.candidates import goal_names
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
@@ -116,6 +116,65 @@ def example_terms(spec: ToolSpec) -> set[str]:
     return set(terms(examples)) - said
 
 
+# A description's list of a parameter's allowed values: after a colon, "one of" or an opening
+# parenthesis, words joined by commas and a final "or" ("status: open, waiting or closed",
+# "one of low, high"); "and" lists name fields, not options, so they do not count.
+_OPTIONS_RE = re.compile(
+    r"(:|\bone of|\()\s*([A-Za-z][\w-]*(?:(?:\s*[,/|]\s*|,?\s+or\s+)[A-Za-z][\w-]*)+)(?=\s*[).;]|\s*$)",
+    re.IGNORECASE,
+)
+# A quoted one-word option in a description ('"open"', "'closed'").
+_QUOTED_OPTION_RE = re.compile(r"[\"'`“]([A-Za-z][\w-]*)[\"'`”]")
+
+
+def enumerated_options(spec: ToolSpec) -> set[str]:
+    """The lower-case words a tool enumerates as a parameter's allowed values: a schema
+    ``enum``, a list of options in its or a parameter's description ("status: open, waiting or
+    closed", "one of low, high"), a quoted option. Such a goal word is a value to filter by, not
+    a word the tool explains."""
+    texts = [spec.description]
+    options: set[str] = set()
+    for prop in (spec.input_schema.get("properties") or {}).values():
+        if not isinstance(prop, dict):
+            continue
+        texts.append(str(prop.get("description", "")))
+        options |= {str(v).lower() for v in prop.get("enum") or () if re.fullmatch(r"[A-Za-z][\w-]*", str(v))}
+    for text in texts:
+        for m in _OPTIONS_RE.finditer(text):
+            if m.group(1).lower() != "one of" and not re.search(r"/|\||\bor\b", m.group(2)):
+                continue  # "name, date": fields, not options
+            options |= {w.lower() for w in re.split(r"[\s,/|]+", m.group(2)) if w.lower() != "or"}
+        options |= {w.lower() for w in _QUOTED_OPTION_RE.findall(text)}
+    named = set(terms(spec.name)) | set(terms(" ".join(properties(spec))))
+    return {o for o in options if o not in STOP_WORDS and not set(terms(o)) & named}
+
+
+def document_words(spec: ToolSpec) -> set[str]:
+    """The lower-case words of a tool's name, parameters and description, each with a plural
+    "s" dropped (as ``stem`` does) but not cut: ``value_words`` compares whole words."""
+    text = " ".join((spec.name, " ".join(properties(spec)), spec.description))
+    words = re.findall(r"[A-Za-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text.replace("_", " ")))
+    return {singular(w.lower()) for w in words}
+
+
+def singular(word: str) -> str:
+    """``word`` with a plural "s" dropped as ``bm25.stem`` drops it, but not cut short."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def same_word(word: str, other: str) -> bool:
+    """Whether two lower-case words are forms of one word: equal but for an inflection's ending
+    ("open"/"opened", "transaction"/"transactions", "category"/"categories") -- they agree up
+    to at most two letters before the shorter one ends. "transport" and "transactions" share
+    the stem "trans" and are different words."""
+    common = 0
+    for a, b in zip(word, other, strict=False):
+        if a != b:
+            break
+        common += 1
+    return common >= min(len(word), len(other)) - 2
+
+
 def value_docs(tools: Mapping[str, ToolSpec], *, examples: bool) -> dict[str, set[str]]:
     """Each tool's document terms for ``value_words``; with ``examples``, less the terms its
     description names only as example values (``example_terms``)."""
@@ -133,7 +192,10 @@ def value_kind(text: str) -> str:
 
 
 def value_words(
-    facts: GoalFacts, docs: Mapping[str, set[str]], refinements: Refinements | None = None
+    facts: GoalFacts,
+    docs: Mapping[str, set[str]],
+    refinements: Refinements | None = None,
+    tools: Mapping[str, ToolSpec] | None = None,
 ) -> list[str]:
     """Goal words that look like a value to filter by: no tool of the set explains them (they
     are data, not an action), they do not start a clause, and they qualify a word some tool
@@ -152,6 +214,31 @@ def value_words(
     forms = refinements is not None and refinements.value_forms
     subjects = refinements is not None and refinements.fallback_classes
     known = set().union(*docs.values()) if docs else set()
+    # Words a tool enumerates as a parameter's options ("open, waiting or closed") are values
+    # wherever the goal says them ("tickets that are still open"), never explained.
+    options: set[str] = set()
+    if tools is not None and refinements is not None and refinements.enumerated_values:
+        options = set().union(*(enumerated_options(spec) for spec in tools.values()))
+    # A goal word is explained only by a tool word of the same word, not one sharing its
+    # 5-letter stem ("transport" is not "transactions").
+    tool_words: set[str] | None = None
+    if tools is not None and refinements is not None and refinements.whole_word_terms:
+        tool_words = {w for spec in tools.values() for w in document_words(spec)}
+
+    def explains(word: str) -> bool:
+        lowered = word.lower()
+        if lowered in options:
+            return False
+        if not set(terms(word)) & known:
+            return False
+        if tool_words is None:
+            return True
+        # Each part of a compound ("one-sentence") is compared on its own, as ``terms`` does.
+        parts = [p for p in re.findall(r"[a-z]+", lowered) if stem(p) in known]
+        return any(
+            stem(t) == stem(part) and same_word(singular(part), t) for part in parts for t in tool_words
+        )
+
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
     found: list[str] = []
     if whole:
@@ -189,7 +276,7 @@ def value_words(
         if not 0 <= i < len(tokens):
             return False
         w = tokens[i].lower()
-        return w != "@" and w not in STOP_WORDS and w not in facts.verbs and bool(set(terms(w)) & known)
+        return w != "@" and w not in STOP_WORDS and w not in facts.verbs and explains(w)
 
     def candidate(i: int) -> bool:
         word = tokens[i]
@@ -210,7 +297,7 @@ def value_words(
             return False  # "the best score", "80 points": a grade, a unit -- no value
         if subjects and verb_after_subject(word, tokens[i - 1] if i >= 1 else ""):
             return False  # "who opened …": the clause's verb
-        return bool(terms(word)) and not set(terms(word)) & known
+        return bool(terms(word)) and not explains(word)
 
     def adjacent(i: int, j: int) -> bool:  # only spaces between the two tokens
         return 0 <= i < j < len(spans) and not masked[spans[i].end() : spans[j].start()].strip()
@@ -246,7 +333,8 @@ def value_words(
             and end + 1 < len(tokens)
             and (tokens[end + 1].lower().endswith("ed") or tokens[end + 1].lower() in _FUNCTION_VERBS)
         )
-        if explained(end + 1) or after_of or after_prep or relative or tokens[i] in names:
+        enumerated = end == i and tokens[i].lower() in options
+        if explained(end + 1) or after_of or after_prep or relative or tokens[i] in names or enumerated:
             found.append(word)
         i = end + 1
     # A one-word text the goal quotes ("start with "a"") is a value as it stands.
