@@ -35,6 +35,7 @@ from heldout6 import HELD_OUT_6
 from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
 from heldout9 import HELD_OUT_9
+from heldout10 import HELD_OUT_10
 from rows import LABELS, ROWS
 
 from forethought import Agent
@@ -194,7 +195,7 @@ async def main() -> None:
         help="tool sets: documents,ledger (heldout.py); textkit,contacts (heldout2.py); "
         "agenda,numbers (heldout3.py); shop,lexicon (heldout4.py); pantry,sensors (heldout5.py); "
         "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py); "
-        "helpdesk,statement (heldout9.py)",
+        "helpdesk,statement (heldout9.py); loans,garden (heldout10.py)",
     )
     parser.add_argument(
         "--plan-limit",
@@ -241,6 +242,7 @@ async def main() -> None:
         *HELD_OUT_7,
         *HELD_OUT_8,
         *HELD_OUT_9,
+        *HELD_OUT_10,
     ]
     suites = [s for s in every if s.name in args.suites.split(",")]
     results = [
