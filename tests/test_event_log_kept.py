@@ -71,3 +71,35 @@ async def test_an_executor_without_a_journal_keeps_every_event() -> None:
     kinds = [e.kind for e in ex.log]
     assert kinds.count("step_started") == 6 and kinds.count("step_succeeded") == 6
     assert kinds.count("step_ready") >= 4
+
+
+async def test_a_subscription_leaves_the_log_when_closed_ended_or_cancelled() -> None:
+    import asyncio
+
+    from forethought.events.kinds import RunCreated
+    from forethought.execution._events import EventLog
+
+    log = EventLog()
+
+    def event(seq: int) -> RunCreated:
+        return RunCreated(run_id="r", seq=seq, goal="g")
+
+    log.push(event(0))
+    # Closed before its first event: it leaves at once (an async generator would not have).
+    never = log.stream()
+    await never.aclose()
+    log.push(event(1))
+    assert [e.seq async for e in never] == []
+    # Cancelled while waiting: it leaves too.
+    waiting = log.stream()
+    assert (await anext(waiting)).seq == 0 and (await anext(waiting)).seq == 1
+    task = asyncio.ensure_future(anext(waiting))
+    await asyncio.sleep(0)  # the task is now waiting for the next event (a loop turn, no timer)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    # One that reads to the end gets everything pushed after it subscribed, then leaves.
+    reader = log.stream()
+    log.push(event(2))
+    log.close()
+    assert [e.seq async for e in reader] == [0, 1, 2]
+    assert log._subs == []

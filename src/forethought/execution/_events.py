@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import Callable
 from typing import Any
 
 from forethought.events.kinds import Event, StepReady, StepStarted, StepSucceeded
@@ -135,26 +135,57 @@ class EventLog:
             if not news.done():
                 news.set_result(None)
 
-    def stream(self) -> AsyncGenerator[Event, None]:
+    def stream(self) -> Subscription:
         """Every event (the kept history first), in order, until the log is closed.
 
         Registered now, not when first advanced: every event pushed from here on reaches it,
         kept or not (the executor's sinks subscribe before its first event). Iterate it to the
-        end or close it (``aclose``): it queues events until then."""
+        end or close it (``aclose``, also before its first event): it queues events until then."""
         queue: deque[Event] = deque(self.history or ())
         self._subs.append(queue)
-        return self._drain(queue)
+        return Subscription(self, queue)
 
-    async def _drain(self, queue: deque[Event]) -> AsyncGenerator[Event, None]:
-        try:
-            while True:
-                while queue:
-                    yield queue.popleft()
-                if self._closed:
-                    return
-                if self._news is None:
-                    self._news = asyncio.get_running_loop().create_future()
-                # shield: a cancelled subscriber must not cancel the future the others wait on
-                await asyncio.shield(self._news)
-        finally:
+    async def _news_of(self) -> None:
+        if self._news is None:
+            self._news = asyncio.get_running_loop().create_future()
+        # shield: a cancelled subscriber must not cancel the future the others wait on
+        await asyncio.shield(self._news)
+
+    def _leave(self, queue: deque[Event]) -> None:
+        if queue in self._subs:
             self._subs.remove(queue)
+
+
+class Subscription:
+    """One subscriber's events (``EventLog.stream``): an async iterator that leaves the log when
+    it ends, fails, is cancelled or is closed — before its first event too (an async generator
+    closed before it started would run no cleanup and stay registered, queueing for nobody)."""
+
+    def __init__(self, log: EventLog, queue: deque[Event]) -> None:
+        self._log = log
+        self._queue: deque[Event] | None = queue
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> Event:
+        queue = self._queue
+        if queue is None:
+            raise StopAsyncIteration
+        try:
+            while not queue:
+                if self._log._closed:
+                    raise StopAsyncIteration
+                await self._log._news_of()
+        except BaseException:
+            self._close()
+            raise
+        return queue.popleft()
+
+    async def aclose(self) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        if self._queue is not None:
+            self._log._leave(self._queue)
+            self._queue = None

@@ -30,14 +30,14 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import AsyncGenerator, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import TERMINAL_STEP_STATUSES, RunState, fold
 from forethought.execution import recovery
-from forethought.execution._events import PROGRESS_EVENTS, EventLog
+from forethought.execution._events import PROGRESS_EVENTS, EventLog, Subscription
 from forethought.execution._parts import (
     ApproveAll,
     Gate,
@@ -233,7 +233,7 @@ class Executor:
         history = self._run.bus.history
         return history if history is not None else []
 
-    def events(self) -> AsyncGenerator[Event, None]:
+    def events(self) -> Subscription:
         """Events of this execution in order until ``run_finished``: those kept in ``log``, then
         every one emitted after this call (iterate it to the end, or close it)."""
         return self._stream()
@@ -419,10 +419,10 @@ class Executor:
     def _emit(self, cls: type[E._Event], **fields: Any) -> Any:
         return self._run.emit(cls, **fields)
 
-    def _stream(self) -> AsyncGenerator[Event, None]:
+    def _stream(self) -> Subscription:
         return self._run.bus.stream()
 
-    async def _pump_sink(self, sink: Sink, events: AsyncGenerator[Event, None]) -> None:
+    async def _pump_sink(self, sink: Sink, events: Subscription) -> None:
         try:
             async with contextlib.aclosing(events):  # a failed sink's queue stops filling
                 async for event in events:
@@ -432,7 +432,7 @@ class Executor:
                 StopRequest("failed", f"event sink {sink!r} failed: {type(exc).__name__}: {exc}")
             )
 
-    async def _pump_supervisor(self, events: AsyncGenerator[Event, None]) -> None:
+    async def _pump_supervisor(self, events: Subscription) -> None:
         assert self._supervisor is not None
         async for event in events:
             if self._finished:
