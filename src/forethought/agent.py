@@ -650,10 +650,10 @@ class Agent:
         """The run's worker threads for sync tools: at most one per step that may run at once,
         started before the run (when a tool needs them) and closed after it."""
         size = min(MAX_BLOCKING_CALLS, self.max_concurrency or MAX_BLOCKING_CALLS)
-        # On Ray every call leaves the process (sync tools run on Ray's workers), so none of
-        # this run's calls needs a thread here: starting them would only delay the first step
-        # and joining them the run's end.
-        local = not self.backend.startswith("ray")
+        # With a default backend outside this process (Ray: sync tools run on Ray's workers),
+        # none of this run's calls needs a thread here: starting them would only delay the
+        # first step and joining them the run's end.
+        local = not self._backend_factories()
         needed = local and any(getattr(t, "runs_in_thread", False) for t in self.tools.values())
         return blocking_pool(size, start=size if needed else 0)
 

@@ -977,24 +977,18 @@ class Executor:
         durable = self._run.durable_seq
         if opened.seq <= durable:
             return True
-        if opened.id not in self._early:
-            return False
-        need, done = self._base_seq, self._done_seq
-        for d in opened.step.all_dependencies():
-            seq = done.get(d, -1)  # -1: succeeded in an earlier execution, read from the store
-            if seq > need:
-                need = seq
-        return need <= durable
+        need = self._early_need(opened.step)
+        return need is not None and need <= durable
 
     def _early_need(self, step: Step) -> int | None:
-        """``RunContext.early_seq`` (attempts that are not quick: a backend's call, a step with
-        a timeout or a check): the seq its first attempt must see durable under ``_may_call``'s
-        rule, or ``None`` if the step keeps full write-ahead."""
+        """The seq a step in ``_early`` must see durable before its first call (``_may_call``'s
+        rule; also ``RunContext.early_seq`` for attempts that are not quick: a backend's call, a
+        step with a timeout or a check), or ``None`` if the step keeps full write-ahead."""
         if step.id not in self._early:
             return None
         need, done = self._base_seq, self._done_seq
         for d in step.all_dependencies():
-            seq = done.get(d, -1)
+            seq = done.get(d, -1)  # -1: succeeded in an earlier execution, read from the store
             if seq > need:
                 need = seq
         return need
