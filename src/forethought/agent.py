@@ -686,6 +686,7 @@ class Agent:
                 self.tools,
                 options,
                 prior_events=start.prior,
+                preamble=True,
                 goal=start.goal,
                 plan_open=start.plan_open,
             )

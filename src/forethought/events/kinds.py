@@ -252,8 +252,17 @@ class RunPaused(_Event):
 
 
 class RunResumed(_Event):
+    """A stopped or interrupted run continues (``resume``, ``approve`` of a waiting run)."""
+
     kind: Literal["run_resumed"] = "run_resumed"
     reason: str = ""
+
+
+class ExecutionStarted(_Event):
+    """The executor takes over a new run whose planning, validation and approval events the
+    same call recorded just before: nothing had run, and nothing is resumed."""
+
+    kind: Literal["execution_started"] = "execution_started"
 
 
 class RunFinished(_Event):
@@ -289,6 +298,7 @@ Event = Annotated[
     | ToolCalled
     | RunPaused
     | RunResumed
+    | ExecutionStarted
     | RunFinished,
     Field(discriminator="kind"),
 ]

@@ -340,6 +340,8 @@ _HANDLERS: dict[str, Callable[[RunState, Any], None]] = {
     "model_called": _model_called,
     "run_paused": _run_paused,
     "run_resumed": _run_resumed,
+    # An execution segment begins as after a resume; on a new run no step has an outcome yet.
+    "execution_started": _run_resumed,
     "run_finished": _run_finished,
 }
 

@@ -96,9 +96,14 @@ class Executor:
         goal: str | None = None,
         plan_open: bool = False,
         prior_events: Sequence[Event] = (),
+        preamble: bool = False,
     ) -> None:
         """Run ``plan`` with ``tools`` as ``options`` say; ``prior_events`` continue a recorded
-        run; ``plan_open`` starts with a plan that is still streaming (``extend``/``close_plan``)."""
+        run; ``plan_open`` starts with a plan that is still streaming (``extend``/``close_plan``).
+
+        ``preamble``: ``prior_events`` are this new run's own beginning (the ``Agent``'s
+        planning, validation and approval, nothing run yet), not a run to resume: the record
+        says ``execution_started`` where a resume says ``run_resumed``."""
         opts = options if options is not None else ExecutorOptions()
         self.options = opts
         if plan is None and not plan_open and not prior_events:
@@ -107,6 +112,7 @@ class Executor:
             )
         self.state: RunState = fold(prior_events) if prior_events else RunState()
         self._resuming = bool(prior_events)
+        self._preamble = preamble and self._resuming
         # Steps a human reviewed (needs_review, or interrupted mid-call) and allows to run again.
         self._rerun = opts.rerun
         if self._resuming and plan is None:
@@ -537,7 +543,9 @@ class Executor:
 
     def _begin(self) -> None:
         plan = self._run.plan
-        if self._resuming:
+        if self._preamble:
+            self._emit(E.ExecutionStarted)
+        elif self._resuming:
             self._emit(E.RunResumed, reason="resumed from recorded events")
         else:
             self._emit(E.RunCreated, goal=self._goal, config=self._config)

@@ -74,7 +74,14 @@ async def execute_recorded(
     # and no tool is called before what it depends on is durable.
     opts = dataclasses.replace(opts, journal=recorder, backends=backends, agent_runner=agent_runner)
     executor = Executor(
-        plan, tools, opts, prior_events=prior_events, run_id=run_id, goal=goal, plan_open=plan_open
+        plan,
+        tools,
+        opts,
+        prior_events=prior_events,
+        preamble=not prior_stored,
+        run_id=run_id,
+        goal=goal,
+        plan_open=plan_open,
     )
     seq.executor = executor
     if on_executor is not None:

@@ -68,8 +68,9 @@ def execution_start(events: Sequence[Event]) -> int | None:
     """Index of the first event the run's (first) execution produced, or None if nothing ran.
 
     A streamed run's executor created the run: everything after ``run_created`` is execution.
-    Otherwise the leading planning, validation and review events (and the ``run_resumed`` with
-    which an executor takes over the Agent's preamble) are not.
+    Otherwise the leading planning, validation and review events (and the ``execution_started``
+    with which an executor takes over the Agent's preamble; ``run_resumed`` in records made
+    before that event existed) are not.
     """
     if not events:
         return None
@@ -78,7 +79,7 @@ def execution_start(events: Sequence[Event]) -> int | None:
     i = 0
     while i < len(events) and events[i].kind in _PREAMBLE:
         i += 1
-    if i < len(events) and isinstance(events[i], E.RunResumed):
+    if i < len(events) and isinstance(events[i], (E.ExecutionStarted, E.RunResumed)):
         return i + 1
     if i >= len(events) or isinstance(events[i], E.RunFinished):
         return None  # planned and reviewed, but stopped before executing

@@ -42,6 +42,8 @@ def _line(event: Event) -> tuple[int, str] | None:
         return logging.INFO, f"run {run} waiting for approval: {e.reason}"
     elif kind == "run_paused":
         return logging.INFO, f"run {run} paused: {e.reason}"
+    elif kind == "execution_started":
+        return logging.INFO, f"run {run} executing"
     elif kind == "run_resumed":
         return logging.INFO, f"run {run} resumed" + (f": {e.reason}" if e.reason else "")
     elif kind == "budget_exceeded":

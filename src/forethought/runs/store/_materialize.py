@@ -17,6 +17,7 @@ from typing import Any
 from forethought.events.kinds import (
     CheckFailed,
     Event,
+    ExecutionStarted,
     ModelCalled,
     PlanProposed,
     PlanRevised,
@@ -187,7 +188,7 @@ class Materializer:
             self._plans.append((e.run_id, version, e.plan_hash, text, e.ts))
         elif isinstance(e, RunPaused):
             run.status = "paused"
-        elif isinstance(e, RunResumed):
+        elif isinstance(e, (RunResumed, ExecutionStarted)):
             run.status = "running"
         elif isinstance(e, RunFinished):
             run.status = e.status
