@@ -36,6 +36,7 @@ from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
 from heldout9 import HELD_OUT_9
 from heldout10 import HELD_OUT_10
+from heldout11 import HELD_OUT_11
 from rows import LABELS, ROWS
 
 from forethought import Agent
@@ -195,7 +196,7 @@ async def main() -> None:
         help="tool sets: documents,ledger (heldout.py); textkit,contacts (heldout2.py); "
         "agenda,numbers (heldout3.py); shop,lexicon (heldout4.py); pantry,sensors (heldout5.py); "
         "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py); "
-        "helpdesk,statement (heldout9.py); loans,garden (heldout10.py)",
+        "helpdesk,statement (heldout9.py); loans,garden (heldout10.py); samples,trains (heldout11.py)",
     )
     parser.add_argument(
         "--plan-limit",
@@ -243,6 +244,7 @@ async def main() -> None:
         *HELD_OUT_8,
         *HELD_OUT_9,
         *HELD_OUT_10,
+        *HELD_OUT_11,
     ]
     suites = [s for s in every if s.name in args.suites.split(",")]
     results = [
