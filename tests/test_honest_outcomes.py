@@ -346,6 +346,76 @@ def test_an_action_is_matched_against_every_tools_words_read_only_included() -> 
     assert [m.verb for m in missing_capabilities("zip notes.txt", specs)] == ["zip"]
 
 
+ADD_UP = "add up the numbers in the second column of scores.csv and write the total to total.txt"
+
+
+def test_a_copy_of_the_input_does_not_cover_a_goal_that_asks_for_a_sum(ws: Path) -> None:
+    """ "Add up" asks for arithmetic, not for appending: a plan that writes the file it read,
+    unchanged, to the output named a run "succeeded" that computed nothing."""
+    from forethought.plan.coverage import check_coverage
+    from forethought.plan.model import Plan
+
+    specs = ToolRegistry(builtin_tools(ws)).specs()
+    copy = Plan.model_validate(
+        {
+            "goal": ADD_UP,
+            "steps": [
+                {"id": "s1", "tool": "read_file", "args": {"path": "scores.csv"}},
+                {"id": "s2", "tool": "write_file", "args": {"path": "total.txt", "content": "${s1.content}"}},
+            ],
+        }
+    )
+    coverage = check_coverage(copy, tools=specs)
+    assert not coverage.covered
+    assert [f.literal for f in coverage.of_kind("missing_action")] == ["add up"]
+
+
+def test_a_tool_named_for_the_sum_covers_add_up_and_plain_add_still_appends(ws: Path) -> None:
+    from forethought import tool
+    from forethought.plan.coverage import check_coverage
+    from forethought.plan.model import Plan
+
+    @tool
+    def column_total(path: str, column: int) -> float:
+        """Sum the numbers of one column of a CSV file."""
+        return 0.0
+
+    specs = ToolRegistry([*builtin_tools(ws), column_total]).specs()
+    summed = Plan.model_validate(
+        {
+            "goal": ADD_UP,
+            "steps": [
+                {"id": "s1", "tool": "column_total", "args": {"path": "scores.csv", "column": 2}},
+                {"id": "s2", "tool": "write_file", "args": {"path": "total.txt", "content": "${s1}"}},
+            ],
+        }
+    )
+    assert check_coverage(summed, tools=specs).of_kind("missing_action") == []
+    append = Plan.model_validate(
+        {
+            "goal": "add a line saying hi to notes.txt",
+            "steps": [
+                {
+                    "id": "s1",
+                    "tool": "write_file",
+                    "args": {"path": "notes.txt", "content": "hi", "append": True},
+                }
+            ],
+        }
+    )
+    assert check_coverage(append, tools=specs).of_kind("missing_action") == []
+
+
+def test_a_phrasal_verb_is_judged_by_its_own_meaning(ws: Path) -> None:
+    files = {
+        n: s for n, s in ToolRegistry(builtin_tools(ws)).specs().items() if n in ("read_file", "write_file")
+    }
+    assert [m.verb for m in missing_capabilities("add up the numbers in scores.csv", files)] == ["add up"]
+    assert missing_capabilities("add a line to notes.txt", files) == []
+    # "print out", "find out": show or tell, which any tool that returns something does.
+    assert missing_capabilities("print out notes.txt", files) == []
+
+
 @given(st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "P", "Zs")), max_size=60))
 def test_a_clause_is_judged_only_when_it_opens_with_a_known_action_verb(text: str) -> None:
     from forethought.planning.capability import ACTIONS, missing_actions

@@ -91,6 +91,20 @@ ACTIONS: Mapping[str, tuple[str, ...]] = {
     "unzip": ("unzip", "extract", "decompress", "archive"),
     "zip": ("zip", "compress", "archive"),
 }
+# Phrasal verbs whose meaning is not their verb's: "add up the numbers" asks for a sum, which a
+# tool that appends lines does not do, though it is named for "add". Keyed "verb particle"; the
+# clause's verb is the pair when its next word is the particle. Only pairs that change what a
+# tool must be named for are here: a new action verb ("clean up", "set up") would also make the
+# capability check call goals impossible that a generic tool (a shell) may well do. Pairs that
+# mean "show" or "find out" ask for nothing a tool must name, as the generic verbs below.
+PHRASAL: Mapping[str, tuple[str, ...]] = {
+    "add up": (*_ARITHMETIC, "total"),
+    "total up": (*_ARITHMETIC, "total"),
+    "tot up": (*_ARITHMETIC, "total"),
+    "sum up": (*_ARITHMETIC, "total", *ACTIONS["summarize"]),
+}
+GENERIC_PHRASAL = frozenset({"print out", "find out", "figure out", "read out", "check out", "point out"})
+ACTIONS = {**ACTIONS, **PHRASAL}
 # A full stop after a single capital is an initial ("Ursula K. Le Guin"), not a sentence's end.
 CLAUSE_SPLIT = re.compile(r"(?:[,;]|:(?=\s)|(?<!\b[A-Z])\.(?=\s|$)|\b(?:and then|and|then)\b)", re.IGNORECASE)
 LEAD_FILLERS = frozenset({"please", "then", "also", "now", "first", "finally", "next", "just", "and"})
@@ -157,12 +171,25 @@ def clause_actions(goal: str) -> list[tuple[str, str]]:
             continue
         if words[0][:1].isupper() and not opens_sentence:
             continue  # a capitalised word inside a sentence is a name ("Paris, Berlin and Rome together")
-        verb = words[0].lower().strip("\"'?!.")
-        if not verb.isalpha() or verb in NOT_ACTIONS or verb in GENERIC_VERBS:
+        verb, rest = clause_verb(words)
+        if not verb.replace(" ", "").isalpha() or verb in NOT_ACTIONS or verb in GENERIC_VERBS:
             continue
-        obj = _OBJECT_END.sub("", " ".join(words[1:])).strip(" \"'?!.")
+        obj = _OBJECT_END.sub("", " ".join(rest)).strip(" \"'?!.")
         out.append((verb, obj))
     return out
+
+
+def clause_verb(words: list[str]) -> tuple[str, list[str]]:
+    """The verb a clause opens with (lower-cased; a phrasal verb as "verb particle") and the
+    words after it. A phrasal verb that only shows or finds out is reported as "show"."""
+    verb = words[0].lower().strip("\"'?!.")
+    if len(words) > 1:
+        pair = f"{verb} {words[1].lower().strip(',.;:!?')}"
+        if pair in PHRASAL:
+            return pair, words[2:]
+        if pair in GENERIC_PHRASAL:
+            return "show", words[2:]
+    return verb, words[1:]
 
 
 def names_action(verb: str, tokens: set[str]) -> bool:

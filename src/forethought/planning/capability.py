@@ -26,7 +26,15 @@ from dataclasses import dataclass
 
 from forethought.plan.coverage import _goal_effects, goal_literals
 from forethought.plan.tool_spec import ToolSpec
-from forethought.plan.verbs import ACTIONS, CLAUSE_SPLIT, INFLECTION, LEAD_FILLERS, SYNONYMS, tool_tokens
+from forethought.plan.verbs import (
+    ACTIONS,
+    CLAUSE_SPLIT,
+    INFLECTION,
+    LEAD_FILLERS,
+    SYNONYMS,
+    clause_verb,
+    tool_tokens,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +124,11 @@ def missing_actions(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCap
             words = words[1:]
         if not words:
             continue
-        verb = words[0].lower()
+        verb, rest = clause_verb(words)
         if verb not in ACTIONS or any(v.verb == verb for v in out):
             continue
         if any(set(ACTIONS[verb]) & tokens for tokens in known):
             continue
-        target = " ".join(words[1:]).strip(" \"'")
+        target = " ".join(rest).strip(" \"'")
         out.append(MissingCapability(verb, target[:60] or verb, available))
     return out
