@@ -367,7 +367,8 @@ def test_a_copy_of_the_input_does_not_cover_a_goal_that_asks_for_a_sum(ws: Path)
     )
     coverage = check_coverage(copy, tools=specs)
     assert not coverage.covered
-    assert [f.literal for f in coverage.of_kind("missing_action")] == ["add up"]
+    # "add up" judged as arithmetic; "the total" is a value the plan passes on uncomputed.
+    assert [f.literal for f in coverage.of_kind("missing_action")] == ["add up", "total"]
 
 
 def test_a_tool_named_for_the_sum_covers_add_up_and_plain_add_still_appends(ws: Path) -> None:
@@ -414,6 +415,109 @@ def test_a_phrasal_verb_is_judged_by_its_own_meaning(ws: Path) -> None:
     assert missing_capabilities("add a line to notes.txt", files) == []
     # "print out", "find out": show or tell, which any tool that returns something does.
     assert missing_capabilities("print out notes.txt", files) == []
+
+
+def _coverage_of(ws: Path, goal: str, *steps: dict[str, Any]) -> Any:
+    from forethought.plan.coverage import check_coverage
+    from forethought.plan.model import Plan
+
+    plan = Plan.model_validate({"goal": goal, "steps": list(steps)})
+    return check_coverage(plan, tools=ToolRegistry(builtin_tools(ws)).specs())
+
+
+def _read(sid: str, path: str) -> dict[str, Any]:
+    return {"id": sid, "tool": "read_file", "args": {"path": path}}
+
+
+def _write(sid: str, path: str, content: str) -> dict[str, Any]:
+    return {"id": sid, "tool": "write_file", "args": {"path": path, "content": content}}
+
+
+@pytest.mark.parametrize(
+    ("goal", "steps", "word"),
+    [
+        # The file written as read: "succeeded", with the whole CSV in max.txt.
+        (
+            "find the largest number in scores.csv and write it to max.txt",
+            [_read("s1", "scores.csv"), _write("s2", "max.txt", "${s1.content}")],
+            "largest",
+        ),
+        # The answer printed is the file itself.
+        ("how many lines are in notes.txt?", [_read("s1", "notes.txt")], "how many"),
+        ("What is the average score in scores.csv?", [_read("s1", "scores.csv")], "average"),
+    ],
+)
+def test_a_value_the_goal_asks_for_is_not_covered_by_passing_on_what_was_read(
+    ws: Path, goal: str, steps: list[dict[str, Any]], word: str
+) -> None:
+    coverage = _coverage_of(ws, goal, *steps)
+    assert not coverage.covered
+    assert word in [f.literal for f in coverage.of_kind("missing_action")]
+
+
+@pytest.mark.parametrize(
+    ("goal", "steps"),
+    [
+        # Something between reading and answering: not judged (the step may well compute it).
+        (
+            "how many lines are in notes.txt?",
+            [_read("s1", "notes.txt"), {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}}],
+        ),
+        # The root's own arguments compute it.
+        (
+            "write the largest of 3, 5 and 9 to m.txt",
+            [
+                {"id": "s1", "tool": "calculate", "args": {"expression": "max(3, 5, 9)"}},
+                _write("s2", "m.txt", "${s1.value}"),
+            ],
+        ),
+        # A field the goal names is picked: what the record says is the answer.
+        (
+            "what is the size of notes.txt? write the total size to size.txt",
+            [_read("s1", "notes.txt"), _write("s2", "size.txt", "${s1.size}")],
+        ),
+        # A word inside a literal asks for nothing.
+        (
+            "copy total.txt to largest.txt",
+            [_read("s1", "total.txt"), _write("s2", "largest.txt", "${s1.content}")],
+        ),
+    ],
+)
+def test_a_value_computed_or_not_asked_for_is_not_held_against_the_plan(
+    ws: Path, goal: str, steps: list[dict[str, Any]]
+) -> None:
+    coverage = _coverage_of(ws, goal, *steps)
+    assert coverage.of_kind("missing_action") == [], coverage.missing
+
+
+def test_a_root_tool_named_for_the_value_computes_it(ws: Path) -> None:
+    """A tool's name counts; its description and parameters do not ("at most max_bytes")."""
+    from forethought import tool
+    from forethought.plan.coverage import check_coverage
+    from forethought.plan.model import Plan
+
+    @tool
+    def largest_in_file(path: str) -> float:
+        """Read a file of numbers."""
+        return 0.0
+
+    specs = ToolRegistry([*builtin_tools(ws), largest_in_file]).specs()
+    goal = "find the largest number in scores.csv and write it to max.txt"
+    named = Plan.model_validate(
+        {
+            "goal": goal,
+            "steps": [
+                {"id": "s1", "tool": "largest_in_file", "args": {"path": "scores.csv"}},
+                _write("s2", "max.txt", "${s1}"),
+            ],
+        }
+    )
+    assert check_coverage(named, tools=specs).of_kind("missing_action") == []
+    assert "max" in " ".join(str(v) for v in specs["read_file"].input_schema["properties"])
+    unnamed = Plan.model_validate(
+        {"goal": goal, "steps": [_read("s1", "scores.csv"), _write("s2", "max.txt", "${s1.content}")]}
+    )
+    assert check_coverage(unnamed, tools=specs).of_kind("missing_action") != []
 
 
 @given(st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "P", "Zs")), max_size=60))

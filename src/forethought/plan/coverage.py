@@ -71,7 +71,15 @@ from typing import Any, Literal
 from forethought.plan import references as refs
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
-from forethought.plan.verbs import clause_actions, names_action, object_words, tool_tokens
+from forethought.plan.verbs import (
+    QUANTITIES,
+    asked_quantities,
+    clause_actions,
+    names_action,
+    object_words,
+    tool_tokens,
+    words_of,
+)
 
 FindingKind = Literal["missing_literal", "missing_output", "dead_step", "invented_argument", "missing_action"]
 LiteralKind = Literal["quoted", "url", "email", "path", "content", "number", "noun"]
@@ -630,4 +638,58 @@ def _missing_actions(
                 literal=verb,
             )
         )
+    out += _uncomputed_quantities(plan, goal, literals, tools)
     return out
+
+
+def _uncomputed_quantities(
+    plan: Plan, goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec]
+) -> list[Finding]:
+    """``missing_action`` findings: a value the goal asks to be computed ("the largest number in
+    scores.csv") where the plan only passes on what it fetched.
+
+    Judged only when every result of the plan (what its side-effecting steps write, or its
+    read-only sinks) is the output of a root step, a step that takes no other step's output,
+    passed on unchanged: nothing processed the data in between. Such a root computes the value
+    only if its tool's name or its own arguments (the goal's literals aside) are named for it
+    (``largest_sample``, ``max(3, 5, 9)``, ``SELECT max(…)``). A tool's description and
+    parameters are not read here: "at most max_bytes" does not find a maximum. Plans with a step
+    in between, or that pick a field the goal names (``${s1.servings}`` for "how many servings"),
+    are not judged: what they do is beyond a deterministic check.
+    """
+    blanked = goal
+    for lit in literals:
+        blanked = blanked.replace(lit.text, " ")
+    asked = asked_quantities(blanked)
+    if not asked:
+        return []
+    by_id = {s.id: s for s in plan.steps}
+    effectful = [s for s in plan.steps if _effect(s, tools) != "read_only"]
+    if effectful:
+        passed = [r for s in effectful for r in refs.find_references(s.args) if r.step_id in by_id]
+        goal_words = words_of(blanked)
+        if any(words_of(" ".join(str(p) for p in r.path)) & goal_words for r in passed):
+            return []  # a field the goal names is picked ("how many servings" → ``.servings``)
+        results = {r.step_id for r in passed}
+    else:
+        depended = {d for s in plan.steps for d in s.all_dependencies()}
+        results = {s.id for s in plan.steps if s.id not in depended}
+    roots = [by_id[r] for r in sorted(results)]
+    if not roots or any(s.referenced_steps() for s in roots):
+        return []
+    literal_words = set().union(*(words_of(lit.text) for lit in literals))
+    said: set[str] = set()
+    for s in roots:
+        said |= words_of(s.tool or "")
+        for value in _step_texts(s, _leaves(s.args, ("args",), [])):
+            said |= words_of(value) - literal_words
+    return [
+        Finding(
+            "missing_action",
+            f'the goal asks for "{word} …", but the plan passes on what it read unchanged: no '
+            "step computes it",
+            literal=word,
+        )
+        for word in asked
+        if not set(QUANTITIES[word]) & said
+    ]

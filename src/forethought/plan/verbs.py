@@ -103,6 +103,43 @@ PHRASAL: Mapping[str, tuple[str, ...]] = {
     "tot up": (*_ARITHMETIC, "total"),
     "sum up": (*_ARITHMETIC, "total", *ACTIONS["summarize"]),
 }
+# Words of a goal that ask for a value to be computed from the data ("the largest number in
+# scores.csv", "the average of …", "how many lines"), with the words a step that computes it
+# would be known by: its tool's name, description and parameters, or the step's own arguments
+# (``max(…)`` in an expression, ``ORDER BY`` in a query, ``sort -n`` in a command). A plan that
+# only reads and writes does none of them. "first"/"last"/"most" are left out: they mostly order
+# the goal's own clauses or qualify a word ("most recent") rather than ask for a value.
+_ORDERING = ("sort", "sorted", "rank", "order")
+_MAX = ("max", "maximum", "largest", "biggest", "highest", "greatest", "top", *_ORDERING)
+_MIN = ("min", "minimum", "smallest", "lowest", "least", "fewest", *_ORDERING)
+_EARLY = ("earliest", "oldest", "first", "min", "minimum", *_ORDERING)
+_LATE = ("latest", "newest", "last", "recent", "max", "maximum", *_ORDERING)
+_MEAN = ("average", "mean", "median", "avg", *_ARITHMETIC)
+_TOTAL = (*_ARITHMETIC, "total", "sum")
+_COUNT = ("count", "counts", "number", "tally", "stats", "statistics", "len", "length", "total", "size")
+QUANTITIES: Mapping[str, tuple[str, ...]] = {
+    **dict.fromkeys(("largest", "biggest", "highest", "greatest", "maximum"), _MAX),
+    **dict.fromkeys(("smallest", "lowest", "fewest", "minimum"), _MIN),
+    **dict.fromkeys(("earliest", "oldest"), _EARLY),
+    **dict.fromkeys(("latest", "newest"), _LATE),
+    **dict.fromkeys(("average", "mean", "median"), _MEAN),
+    **dict.fromkeys(("total", "sum"), _TOTAL),
+    **dict.fromkeys(("how many", "number of"), _COUNT),
+}
+_QUANTITY_RE = re.compile(r"\b(how many|number of|[a-z]+)\b")
+
+
+def asked_quantities(text: str) -> list[str]:
+    """The words of ``text`` (a goal with its literals blanked) that ask for a computed value,
+    in order, each once."""
+    out: list[str] = []
+    for match in _QUANTITY_RE.finditer(text.lower()):
+        word = match.group(1)
+        if word in QUANTITIES and word not in out:
+            out.append(word)
+    return out
+
+
 GENERIC_PHRASAL = frozenset({"print out", "find out", "figure out", "read out", "check out", "point out"})
 ACTIONS = {**ACTIONS, **PHRASAL}
 # A full stop after a single capital is an initial ("Ursula K. Le Guin"), not a sentence's end.
@@ -119,6 +156,11 @@ def _tokens(text: str) -> set[str]:
         if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
             out.add(token[:-1])  # "sends" -> "send", "deletes" -> "delete"
     return out
+
+
+def words_of(value: object) -> set[str]:
+    """The words of a plan value as ``tool_tokens`` reads a tool's (none unless a string)."""
+    return _tokens(value) if isinstance(value, str) else set()
 
 
 def _schema_names(schema: object) -> list[str]:
