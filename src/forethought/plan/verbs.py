@@ -105,9 +105,9 @@ PHRASAL: Mapping[str, tuple[str, ...]] = {
 }
 # Words of a goal that ask for a value to be computed from the data ("the largest number in
 # scores.csv", "the average of …", "how many lines"), with the words a step that computes it
-# would be known by: its tool's name, description and parameters, or the step's own arguments
-# (``max(…)`` in an expression, ``ORDER BY`` in a query, ``sort -n`` in a command). A plan that
-# only reads and writes does none of them. "first"/"last"/"most" are left out: they mostly order
+# would be known by: its tool's name, or the step's own arguments (``max(…)`` in an expression,
+# ``ORDER BY`` in a query, ``sort -n`` in a command); ``plan.coverage`` says when it judges. A
+# plan that only reads and writes does none of them. "first"/"last"/"most" are left out: they mostly order
 # the goal's own clauses or qualify a word ("most recent") rather than ask for a value.
 _ORDERING = ("sort", "sorted", "rank", "order")
 _MAX = ("max", "maximum", "largest", "biggest", "highest", "greatest", "top", *_ORDERING)
