@@ -86,6 +86,11 @@ def number(value: str) -> Check:
     return lambda ws, out: bool(pattern.search(out))
 
 
+def file_number(name: str, value: str) -> Check:
+    """The file holds ``value`` as its only number (the whole file copied would hold others)."""
+    return lambda ws, out: re.findall(r"-?\d+(?:\.\d+)?", text(ws, name)) in ([value], [value + ".0"])
+
+
 @dataclass(frozen=True)
 class Goal:
     goal: str
@@ -126,6 +131,18 @@ GOALS: list[Goal] = [
     Goal("what is (12 + 8) * 3", "builtin", number("60")),
     Goal("read the file docs/intro.md", "builtin", has("intro")),
     Goal("how many characters are in report.md", "builtin", number("30")),
+    # A value computed from a file's data (added 2026-11-27, found as a new user: "find the
+    # largest number in scores.csv and write it to max.txt" wrote the whole file, "succeeded").
+    # No built-in extracts a column, so only a step-wise plan that reads first could do them;
+    # `calculate` is named for arithmetic, max and min, so no capability is missing either.
+    Goal("find the largest qty in data.csv and write it to max.txt", "builtin", file_number("max.txt", "9")),
+    Goal(
+        "add up the qty column of data.csv and write the total to total.txt",
+        "builtin",
+        file_number("total.txt", "13"),
+    ),
+    Goal("write the smallest qty in data.csv to min.txt", "builtin", file_number("min.txt", "4")),
+    Goal("what is the average qty in data.csv", "builtin", number("6.5")),
     # ---------------------------------------------------------------- impossible, built-ins
     Goal("delete notes.txt", "builtin", None),
     Goal("send an email to bob@example.com", "builtin", None),
