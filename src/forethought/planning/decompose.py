@@ -370,6 +370,10 @@ def skeletons(
             for name in part:
                 if not chain or chain[-1] != name:
                     chain.append(name)
+        if refinements.readers_first and facts.inputs and chain and not is_reader(tools[chain[0]]):
+            # A reader a later clause chose ("…? Read plantings.csv and …") reads what the
+            # steps before it work on: it goes first.
+            chain = [n for n in chain if is_reader(tools[n])] + [n for n in chain if not is_reader(tools[n])]
         if facts.outputs and writers and not any(is_writer(tools[n]) for n in chain):
             chain.append(writers[0])
         variants: list[list[str]] = [chain]

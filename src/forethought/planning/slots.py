@@ -13,7 +13,7 @@ from forethought.plan._schema import fits, item_types
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
-from forethought.planning.question_fields import answering_fields, asked_kind
+from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     is_dir_param,
@@ -24,7 +24,14 @@ from forethought.planning.tool_roles import (
     required_params,
     value_param,
 )
-from forethought.planning.value_filters import no_value_words, value_docs, value_kind, value_words
+from forethought.planning.value_filters import (
+    PLACEHOLDER_NOUNS,
+    PRONOUNS,
+    no_value_words,
+    value_docs,
+    value_kind,
+    value_words,
+)
 from forethought.planning.word_classes import PERSON_FIELD_NOUNS
 from forethought.tools.base import ToolSpec
 
@@ -193,12 +200,20 @@ def bind(
     # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.
     question = asked_kind(goal) if refinements.question_fields else ""
     asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None
-    if question:
+    # The phrase the writing verb takes names the field written ("write the plant's name"),
+    # before the question word's kind does; "who" still asks for a person.
+    by_phrase = refinements.written_fields and question not in ("person", "patient")
+    if question or by_phrase:
 
         def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
-            return answering_fields(question, fields, tools)
+            named = written_fields(goal, facts.outputs, fields) if by_phrase else set()
+            return named or (answering_fields(question, fields, tools) if question else set())
 
     closed = no_value_words(goal) if refinements.fallback_classes else None
+    if closed is not None and refinements.pronouns:
+        closed |= PRONOUNS  # "has *she* borrowed": someone named elsewhere, no value itself
+    if closed is not None and refinements.head_nouns:
+        closed |= PLACEHOLDER_NOUNS  # "the first *thing* sown"
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
