@@ -192,19 +192,38 @@ def written_phrase(goal: str, outputs: Sequence[str]) -> str:
             sentence = re.split(r"[.?!;:]\s", before)[-1]
             verbs = list(_WRITING_RE.finditer(sentence))
             if verbs:
-                return sentence[verbs[-1].end() :]
+                return sentence[verbs[-1].end() :].strip()
     return ""
 
 
-def written_fields(goal: str, outputs: Sequence[str], fields: Mapping[str, object]) -> set[str]:
+def _glossed_as_date(field: str, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether a tool's description glosses the field as a date in parentheses right after its
+    name ("sown (the sowing date)", "added (when it was stocked)")."""
+    pattern = re.compile(rf"\b{re.escape(field)}\s*\(([^)]*)\)", re.IGNORECASE)
+    for spec in tools.values():
+        for m in pattern.finditer(spec.description):
+            if {w.lower() for w in _WORD_RE.findall(m.group(1))} & _DATE_WORDS:
+                return True
+    return False
+
+
+def written_fields(
+    goal: str, outputs: Sequence[str], fields: Mapping[str, object], tools: Mapping[str, ToolSpec]
+) -> set[str]:
     """Of a record's fields, those the phrase a writing verb takes names ("write the plant's
-    name" → ``plant``, "its sowing date" → ``sown``, "the variety" → ``variety``); for a name
-    with no field of its own ("write its name"), the field the goal's "which"/"what" noun names
-    ("Which plant …"). Empty when the phrase names none (the question word decides then)."""
+    name" → ``plant``, "the variety" → ``variety``); for a date with no field of that name
+    ("write its stocking date"), the fields that hold a date, by name or by a tool's gloss; for a
+    name ("write its name"), the field the goal's "which"/"what" noun names ("Which plant …").
+    Empty when the phrase names none (the question word decides then)."""
     phrase = written_phrase(goal, outputs)
     words = [w for w in _WORD_RE.findall(re.sub(r"\S*[./]\w\S*", " ", phrase)) if w.lower() not in STOP_WORDS]
     named = {f for f in fields if any(_said_by(w, f.rsplit(".", 1)[-1]) for w in words)}
-    if named or not any(w.lower() in _NAME_WORDS for w in words):
+    if named:
         return named
+    if {w.lower() for w in words} & _DATE_WORDS:
+        last = {f: f.rsplit(".", 1)[-1] for f in fields}
+        return {f for f in fields if is_date_field(last[f], tools) or _glossed_as_date(last[f], tools)}
+    if not any(w.lower() in _NAME_WORDS for w in words):
+        return set()
     asked = [m.group(1) for m in _WHICH_RE.finditer(goal)]
     return {f for f in fields if any(_said_by(w, f.rsplit(".", 1)[-1]) for w in asked)}

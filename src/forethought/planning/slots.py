@@ -206,7 +206,7 @@ def bind(
     if question or by_phrase:
 
         def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
-            named = written_fields(goal, facts.outputs, fields) if by_phrase else set()
+            named = written_fields(goal, facts.outputs, fields, tools) if by_phrase else set()
             return named or (answering_fields(question, fields, tools) if question else set())
 
     closed = no_value_words(goal) if refinements.fallback_classes else None
