@@ -91,8 +91,9 @@ def test_a_capital_letter_after_a_parameter_noun_is_its_value() -> None:
     assert "C" in _values(goal)
     assert "C" not in _values(goal, Refinements(label_values=False))
     steps = _plan(goal)
-    assert {"tool": "stockings_in_tank", "args": {"stockings": "${s1}", "tank": "C"}} == {
-        k: steps[1][k] for k in ("tool", "args")
+    assert {k: steps[1][k] for k in ("tool", "args")} == {
+        "tool": "stockings_in_tank",
+        "args": {"stockings": "${s1}", "tank": "C"},
     }
     # Possessive, and a label of letter and digits; never "I", never after another noun.
     assert label_values("Tank B2's fish and tank D", SPECS) == ["B2", "D"]
