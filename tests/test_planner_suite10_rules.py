@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from forethought import tool
+from forethought.plan.dates import date_range, spelled_dates
 from forethought.planning.decompose import skeletons
 from forethought.planning.goal_facts import goal_facts
 from forethought.planning.planner import best_chain
@@ -154,3 +155,70 @@ def test_the_phrase_a_writing_verb_takes_names_the_written_field() -> None:
     assert _written(goal, off) != ["${s2.species}"]
     fields = {"tank": None, "strain": None}
     assert written_fields("Write the number to n.txt", ("n.txt",), fields, SPECS) == set()
+
+
+@tool
+def stocked_between(stockings: list[Stocking], firstDay: str, lastDay: str) -> list[Stocking]:
+    """Only the stockings added from firstDay to lastDay, both included (YYYY-MM-DD)."""
+    return stockings
+
+
+@tool
+def due_for_cleaning(stockings: list[Stocking], onDate: str) -> list[Stocking]:
+    """Only the stockings whose tank is due for cleaning on a date (YYYY-MM-DD)."""
+    return stockings
+
+
+DATED = {**SPECS, **{t.spec.name: t.spec for t in (stocked_between, due_for_cleaning)}}
+
+
+def _dated_plan(
+    goal: str, refinements: Refinements = ON, tools: dict[str, Any] = DATED
+) -> list[tuple[str, dict[str, Any]]]:
+    chosen = best_chain(goal, tools, True, refinements=refinements)
+    if chosen is None:
+        return []
+    return [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]]
+
+
+def test_spelled_dates_are_iso_values() -> None:
+    found = spelled_dates("due on 1 April 2026, or April 3rd, 2026; in March 2025")
+    assert [iso for _, _, iso in found] == ["2026-04-01", "2026-04-03", "2025-03"]
+    assert found[0][:2] == (7, 19)
+    assert spelled_dates("the 31 April 2026 or may 2026") == []  # no such day; a modal
+    assert date_range(["2026-02"]) == ("2026-02-01", "2026-02-28")
+    assert date_range(["2026-03-01", "2026-03-09"]) == ("2026-03-01", "2026-03-09")
+    goal = "How many stockings in stock.json are due for cleaning on 1 April 2026? Write it to c.txt"
+    assert "2026-04-01" in _values(goal)
+    assert "2026-04-01" not in _values(goal, Refinements(spelled_dates=False))
+    assert ("due_for_cleaning", {"stockings": "${s1}", "onDate": "2026-04-01"}) in _dated_plan(goal)
+
+
+def test_a_month_or_two_days_fill_a_range_of_days() -> None:
+    goal = "How many fish were added during March 2026, according to stock.json? Save it to m.txt"
+    want = ("stocked_between", {"stockings": "${s1}", "firstDay": "2026-03-01", "lastDay": "2026-03-31"})
+    assert want in _dated_plan(goal)
+    assert want not in _dated_plan(goal, Refinements(spelled_dates=False))
+    goal = "Count the fish added from 2026-03-02 to 2026-03-09 in stock.json and write it to w.txt"
+    want = ("stocked_between", {"stockings": "${s1}", "firstDay": "2026-03-02", "lastDay": "2026-03-09"})
+    assert want in _dated_plan(goal)
+    assert want not in _dated_plan(goal, Refinements(spelled_dates=False))
+
+
+def test_values_of_two_kinds_get_a_filter_each() -> None:
+    goal = (
+        "How many of Grace Hopper's stockings in stock.json are due for cleaning on 2026-04-02? "
+        "Write it to g.txt"
+    )
+    # One filter by text (the keeper), one by date.
+    specs = {n: s for n, s in DATED.items() if n != "stockings_in_tank"}
+    tools = [name for name, _ in _dated_plan(goal, ON, specs)]
+    assert {"stockings_of_keeper", "due_for_cleaning"} <= set(tools)
+    off = [name for name, _ in _dated_plan(goal, Refinements(chained_filters=False), specs)]
+    assert not {"stockings_of_keeper", "due_for_cleaning"} <= set(off)
+
+
+def test_an_arrow_points_at_the_output() -> None:
+    goal = "Count the fish added in stock.json -> fish.txt"
+    assert goal_facts(goal, ON).outputs == ("fish.txt",)
+    assert goal_facts(goal, Refinements(arrow_targets=False)).outputs != ("fish.txt",)

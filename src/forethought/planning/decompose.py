@@ -75,6 +75,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
+from forethought.plan.dates import date_range, spelled_dates
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.bm25 import BM25, quantity_words, terms, tool_index, tool_terms
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
@@ -87,8 +88,10 @@ from forethought.planning.tool_roles import (
     is_reader,
     is_writer,
     output_fields,
+    param_kind,
     param_types,
     properties,
+    range_params,
     reads_files,
     record_fields,
     required_params,
@@ -354,10 +357,32 @@ def skeletons(
         kinds = {value_kind(v) for v in values}
         takers = [n for n in takers if taker_kind(tools[n]) in kinds or taker_kind(tools[n]) != "text"]
         filters = sorted((n for n in filters if n in takers), key=lambda n: taker_kind(tools[n]) not in kinds)
+    # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
+    # is a value a tool with two date parameters filters by, as a one-value filter does.
+    ranges = (
+        [n for n, _ in index.rank(terms(goal)) if range_params(tools[n]) is not None]
+        if refinements.spelled_dates and date_range(values) is not None
+        else []
+    )
+    # The kinds of value the goal gives: a second filter is put in only for a kind it gives.
+    value_kinds = {value_kind(v) for v in values} | ({"range"} if ranges else set())
+    if ranges:
+        filters = ranges + filters
+        takers = takers + ranges
     selectors = [n for n, _ in index.rank(terms(goal)) if n in takers and n not in filters]
     if takers:
         value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
         docs = {n: (d | value_terms if n in takers else d) for n, d in docs.items()}
+        if refinements.spelled_dates:
+            # A date the goal spells ("during April 2026") is explained, word by word, by the
+            # tools taking a date or a range of days: they take it as ISO text.
+            spelled = set(terms(" ".join(goal[a:b] for a, b, _ in spelled_dates(goal))))
+            dated = {
+                n
+                for n in takers
+                if _filter_kind(tools[n]) in ("date", "range") or taker_kind(tools[n]) == "date"
+            }
+            docs = {n: (d | spelled if n in dated else d) for n, d in docs.items()}
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
         _person_tools(tools, names, set(readers)) if refinements.who_person and facts.asks_who else set()
@@ -391,6 +416,17 @@ def skeletons(
         if not any(n in filters for n in chain):
             variants += [
                 list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
+            ]
+        if refinements.chained_filters and len(value_kinds) > 1:
+            # Values of two kinds (a name and a date, a label and a range): a filter for each.
+            variants += [
+                list(f)
+                for v in list(variants)
+                for n in filters
+                if n not in v
+                and (kind := _filter_kind(tools[n])) in value_kinds
+                and any(_filter_kind(tools[m]) not in ("", kind) for m in v if m in filters)
+                and (f := _with_filter(v, n, tools))
             ]
         if not any(n in takers for n in chain):
             variants += [
@@ -428,6 +464,15 @@ def skeletons(
                 out.append(Skeleton(direct, prior - STEP_COST * len(direct)))
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
+
+
+def _filter_kind(spec: ToolSpec) -> str:
+    """What a filter filters by: "range" (two dates), else its text parameter's kind ("date",
+    "time", "text"); "" for no filter."""
+    if range_params(spec) is not None:
+        return "range"
+    pname = filter_param(spec)
+    return param_kind(spec, pname) if pname is not None else ""
 
 
 def _formatted(

@@ -105,6 +105,16 @@ class Refinements:
     # a field named by one of its words (up to an inflection), or, for "its name", the field
     # the goal's "which"/"what" noun names ("*Which plant* …") (``question_fields.written_fields``).
     written_fields: bool = True
+    # A date the goal spells out is the ISO value a date parameter takes ("1 April 2026" →
+    # 2026-04-01), a month without a day the month ("during April 2026" → 2026-04), which a
+    # tool taking a range of days (two date parameters) reads as its first and last day
+    # (``dates``); a range filter is put into chains as a one-value filter is.
+    spelled_dates: bool = True
+    # A chain gets a second filter when the goal's values are of two kinds, one for each
+    # ("Nora Quinn's books … overdue on 2026-03-30": by borrower, then by date).
+    chained_filters: bool = True
+    # A file an arrow points at ("… in plantings.csv -> march.txt") is where the result goes.
+    arrow_targets: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -131,6 +141,9 @@ NO_REFINEMENTS = Refinements(
     head_nouns=False,
     readers_first=False,
     written_fields=False,
+    spelled_dates=False,
+    chained_filters=False,
+    arrow_targets=False,
 )
 
 # Every technique on: the planner's default.

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forethought.plan._schema import fits, item_types
+from forethought.plan.dates import date_range
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
@@ -21,6 +22,7 @@ from forethought.planning.tool_roles import (
     param_kind,
     param_types,
     properties,
+    range_params,
     required_params,
     value_param,
 )
@@ -192,9 +194,12 @@ def bind(
     goal_terms = set(terms(" ".join(facts.words)))
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
-    if refinements.value_filters and any(value_param(tools[n]) is not None for n in chain):
+    ranged = refinements.spelled_dates and any(range_params(tools[n]) is not None for n in chain)
+    if refinements.value_filters and (ranged or any(value_param(tools[n]) is not None for n in chain)):
         docs = value_docs(tools, examples=refinements.example_values)
         values = value_words(facts, docs, refinements, tools)
+    # A range of days: a month's first and last day, or the goal's first two days in order.
+    days = date_range(values) if ranged else None
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
     # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.
@@ -254,6 +259,9 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            bounds = range_params(spec) if days is not None else None
+            if days is not None and bounds is not None and pname in bounds:
+                options = [days[bounds.index(pname)]]
             if options is None:
                 continue
             if not options:

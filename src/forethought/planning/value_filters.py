@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from forethought.plan.dates import spelled_dates
 from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
 from forethought.planning.candidates import goal_names
@@ -244,7 +245,14 @@ def value_words(
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
     found: list[str] = []
     if whole:
-        found += [m.group(0) for m in _SEPARATED_RE.finditer(masked)]
+        dated: list[tuple[int, str]] = []
+        if refinements is not None and refinements.spelled_dates:
+            # "1 April 2026" is the day 2026-04-01, "April 2026" the month 2026-04: one value each.
+            for start, end, iso in reversed(spelled_dates(masked)):
+                dated.append((start, iso))
+                masked = masked[:start] + " @ " + " " * (end - start - 3) + masked[end:]
+        dated += [(m.start(), m.group(0)) for m in _SEPARATED_RE.finditer(masked)]
+        found += [v for _, v in sorted(dated)]
         masked = _SEPARATED_RE.sub(" @ ", masked)
     if classes:  # a number with a unit's symbol is one value ("the 800 m", "5 km")
         found += [
