@@ -222,3 +222,18 @@ def test_an_arrow_points_at_the_output() -> None:
     goal = "Count the fish added in stock.json -> fish.txt"
     assert goal_facts(goal, ON).outputs == ("fish.txt",)
     assert goal_facts(goal, Refinements(arrow_targets=False)).outputs != ("fish.txt",)
+
+
+def test_a_step_runs_once_per_file_and_the_writer_takes_every_result() -> None:
+    goal = "Write the fish totals of stock.json and stock_2025.json to both.txt, one per line"
+    steps = _plan(goal)
+    assert [s["tool"] for s in steps] == [
+        "load_stockings",
+        "fish_total",
+        "load_stockings",
+        "fish_total",
+        "put_text",
+    ]
+    assert steps[-1]["args"]["body"] == "${s2}\n${s4}\n"
+    off = best_chain(goal, SPECS, True, refinements=Refinements(per_file_results=False))
+    assert off is None or off.slots.first_plan()["steps"][-1]["args"]["body"] != "${s2}\n${s4}\n"

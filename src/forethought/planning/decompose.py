@@ -71,6 +71,7 @@ goal's text, ``tool_roles`` the tools' schemas and effects, ``value_filters`` (w
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -249,10 +250,12 @@ def _superfluous(
     tools: Mapping[str, ToolSpec],
     readers: set[str],
     kept: Sequence[str] = (),
+    runs: bool = False,
 ) -> int:
     """Middle steps (neither reading nor writing a file) that explain no goal word the rest of
     the chain leaves unexplained: work the goal does not ask for, whatever types it fits. A
-    step in ``kept`` (a filter taking one of the goal's values) is there for that value."""
+    step in ``kept`` (a filter taking one of the goal's values) is there for that value. With
+    ``runs``, the same tool again (a run per file) is no other step explaining its words."""
     goal_terms = set(terms(" ".join(facts.words)))
     count = 0
     for i, name in enumerate(chain):
@@ -260,7 +263,7 @@ def _superfluous(
             continue
         others: set[str] = set()
         for j, other in enumerate(chain):
-            if j != i and other not in readers:
+            if j != i and other not in readers and not (runs and other == name):
                 others |= docs[other]
         if not (goal_terms & docs[name]) - others:
             count += 1
@@ -387,6 +390,8 @@ def skeletons(
     persons = (
         _person_tools(tools, names, set(readers)) if refinements.who_person and facts.asks_who else set()
     )
+    # Two files read, one written: a chain may run once per file (``_one_result_per_file``).
+    per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -413,6 +418,11 @@ def skeletons(
             )
             if per_input is not None:
                 variants.insert(0, per_input + chain)
+            elif per_file and _one_result_per_file(chain, facts, tools):
+                # "the number of loans in a.json and in b.json": the same steps for each file,
+                # every result to the one writer.
+                body = chain[:-1]
+                variants += [[n for _ in facts.inputs for n in (r, *body)] + chain[-1:] for r in fitting[:1]]
         if not any(n in filters for n in chain):
             variants += [
                 list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
@@ -437,7 +447,7 @@ def skeletons(
             if not key or key in seen:
                 continue
             seen.add(key)
-            superfluous = _superfluous(key, facts, docs, tools, set(readers), takers)
+            superfluous = _superfluous(key, facts, docs, tools, set(readers), takers, per_file)
             for k in (key, _formatted(key, tools, formatters)):
                 if k is None or (k != key and k in seen):
                     continue
@@ -464,6 +474,37 @@ def skeletons(
                 out.append(Skeleton(direct, prior - STEP_COST * len(direct)))
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
+
+
+# Between two coordinated file names: "a.json and b.json", "a.csv, b.csv", "in a.json and in b.json".
+_COORDINATION_RE = re.compile(r"\s*(?:,|and|&|,\s*and)\s+(?:(?:in|of|from|the|file)\s+)*", re.IGNORECASE)
+
+
+def _coordinated(goal: str, files: Sequence[str]) -> bool:
+    """Whether the goal names the files side by side, joined by "and" or a comma ("the totals of
+    a.csv and b.csv"), as things the same is asked of -- not one compared with the other
+    ("the items on a.txt not stocked in b.json")."""
+    places = [goal.find(f) for f in files]
+    if any(p < 0 for p in places):
+        return False
+    order = sorted(zip(places, files, strict=True))
+    return all(
+        _COORDINATION_RE.fullmatch(goal[p + len(f) : q]) is not None
+        for (p, f), (q, _) in itertools.pairwise(order)
+    )
+
+
+def _one_result_per_file(chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether ``chain`` may run once per input file, each run's result written by its last
+    step: the goal reads two or more files and writes one, the chain ends in that writer after
+    at least one step, and its first step takes one piece of data (not a file each)."""
+    if len(facts.inputs) < 2 or len(facts.outputs) != 1 or len(chain) < 2 or not is_writer(tools[chain[-1]]):
+        return False
+    if not _coordinated(facts.goal, facts.inputs):
+        return False
+    first = tools[chain[0]]
+    data = [p for p in required_params(first) if not is_path_param(first, p)]
+    return not is_writer(first) and len(data) == 1
 
 
 def _filter_kind(spec: ToolSpec) -> str:

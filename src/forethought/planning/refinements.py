@@ -115,6 +115,10 @@ class Refinements:
     chained_filters: bool = True
     # A file an arrow points at ("… in plantings.csv -> march.txt") is where the result goes.
     arrow_targets: bool = True
+    # A goal that reads two or more files and writes one ("the number of loans in a.json and in
+    # b.json to counts.txt") may run the same steps once per file; the writer then takes every
+    # run's result, one per line (``decompose._one_result_per_file``, ``slots``).
+    per_file_results: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -144,6 +148,7 @@ NO_REFINEMENTS = Refinements(
     spelled_dates=False,
     chained_filters=False,
     arrow_targets=False,
+    per_file_results=False,
 )
 
 # Every technique on: the planner's default.

@@ -19,6 +19,7 @@ from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     is_dir_param,
     is_path_param,
+    is_reader,
     param_kind,
     param_types,
     properties,
@@ -219,6 +220,8 @@ def bind(
         closed |= PRONOUNS  # "has *she* borrowed": someone named elsewhere, no value itself
     if closed is not None and refinements.head_nouns:
         closed |= PLACEHOLDER_NOUNS  # "the first *thing* sown"
+    # Two files read, one written: a step run once per file has a result per file to write.
+    per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -259,6 +262,12 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if per_file and isinstance(options, list) and options:
+                runs = _per_file_results(
+                    chain, tools, spec, pname, want, outputs, consumed, len(facts.inputs)
+                )
+                if runs:
+                    options = [runs]
             bounds = range_params(spec) if days is not None else None
             if days is not None and bounds is not None and pname in bounds:
                 options = [days[bounds.index(pname)]]
@@ -280,6 +289,31 @@ def bind(
         slots.steps.append((name, args))
         outputs += _outputs_of(k, spec, goal_terms, person_fields, asked)
     return slots
+
+
+def _per_file_results(
+    chain: Sequence[str],
+    tools: Mapping[str, ToolSpec],
+    spec: ToolSpec,
+    pname: str,
+    want: set[str] | None,
+    outputs: Sequence[_Output],
+    consumed: set[int],
+    files: int,
+) -> str:
+    """The text a writer writes when the same step ran once per file ("count_loans" for a.json
+    and for b.json): every run's unused whole result, one per line ("${s2}\n${s4}\n"). "" when
+    this is no writer's text parameter or no step ran once per each of the ``files`` with its
+    result unused."""
+    if spec.effect == "read_only" or is_path_param(spec, pname) or want is None or "string" not in want:
+        return ""
+    fresh = [o for o in outputs if o.step not in consumed and "." not in o.text]
+    fresh = [o for o in fresh if not is_reader(tools[chain[o.step]])]
+    by_tool: dict[str, list[_Output]] = {}
+    for o in fresh:
+        by_tool.setdefault(chain[o.step], []).append(o)
+    runs = [group for group in by_tool.values() if len(group) == files]
+    return "".join(f"{o.text}\n" for o in runs[0]) if len(runs) == 1 else ""
 
 
 def _param_options(
