@@ -59,6 +59,13 @@ Added after held-out suite 6 (also switchable):
 - *output position*: the subject of a modal sentence ("pages.txt should hold …") or a target
   named first ("Into pages.txt, write …") is the output when the goal reads another file.
 
+Added after held-out suite 10 (also switchable): label values ("bed B"), names opening a
+sentence ("Tom Okafor's"), pronouns and placeholder nouns never values, the noun an ordinal
+grades no value, a reader a later clause chose goes first, the written phrase names the field
+("write the plant's name"), spelled dates as ISO values and a month as a range of days, a filter
+per kind of value, an arrow points at the output, and a chain run once per coordinated input file
+(see ``Refinements``).
+
 Nothing here knows a particular goal, tool or phrasing: the rules read types, effects, parameter
 names' path-likeness and the goal's literals and words.
 
