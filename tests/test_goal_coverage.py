@@ -472,3 +472,11 @@ def test_a_spelled_date_is_used_as_its_iso_text() -> None:
     goal = "find widgets sold during April 2026"
     days = plan(goal, {"id": "s1", "tool": "find_product", "args": {"query": "sold widgets 2026-04-30"}})
     assert check_coverage(days, tools=SHOP).covered
+
+
+def test_a_name_labelling_its_sentence_asks_for_no_action() -> None:
+    from forethought.plan.verbs import clause_actions
+
+    assert clause_actions("Priya Shah: how many books has she borrowed?") == []
+    assert clause_actions("Tom Okafor's loans in a.json: save their titles") == []
+    assert clause_actions("Merge the two lists") == [("merge", "the two lists")]
