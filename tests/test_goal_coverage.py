@@ -257,7 +257,8 @@ def test_a_plan_that_only_fetches_misses_the_goals_action(
         "show me notes.txt",
         "open notes.txt",  # the verb's object is the literal the plan fetches
         "what is in notes.txt",  # a question, not an action
-        "how many words does notes.txt have",
+        # Not "how many words does notes.txt have": the file is no count of its words
+        # (test_honest_outcomes: a value asked for and passed on uncomputed).
     ],
 )
 def test_fetching_is_the_answer_when_the_goal_asks_for_it(builtins: dict[str, ToolSpec], goal: str) -> None:
