@@ -79,6 +79,11 @@ class Refinements:
     # inflection's ending), not merely one sharing its 5-letter BM25 stem ("transport" is not
     # "transactions") (``value_filters.same_word``).
     whole_word_terms: bool = True
+    # Added after the built-in tools' arithmetic went unplanned:
+    # An arithmetic expression the goal writes out ("what is (12 + 8) * 3?") is one value, taken
+    # whole by a tool's expression or formula parameter; that tool alone, or into the writer,
+    # is a chain (``goal_expressions``).
+    expression_literals: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -99,6 +104,7 @@ NO_REFINEMENTS = Refinements(
     question_fields=False,
     enumerated_values=False,
     whole_word_terms=False,
+    expression_literals=False,
 )
 
 # Every technique on: the planner's default.

@@ -11,6 +11,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types
 from forethought.planning.bm25 import terms, tool_terms
+from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
 from forethought.planning.question_fields import answering_fields, asked_kind
@@ -239,6 +240,11 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if refinements.expression_literals and pname == expression_param(spec):
+                # An expression the goal writes out is one value, taken whole (``goal_expressions``).
+                spans = expression_spans(goal)
+                unused = [e for e in spans if e not in used_literals]
+                options = unused + [e for e in spans if e not in unused] or options
             if options is None:
                 continue
             if not options:
