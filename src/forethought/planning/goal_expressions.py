@@ -34,7 +34,11 @@ _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Po
 
 
 def _glued_minus(goal: str, m: re.Match[str]) -> bool:
-    return m.group() == "-" and goal[m.start() - 1 : m.start()].isdigit() and goal[m.end() : m.end() + 1].isdigit()
+    return (
+        m.group() == "-"
+        and goal[m.start() - 1 : m.start()].isdigit()
+        and goal[m.end() : m.end() + 1].isdigit()
+    )
 
 
 def _runs(goal: str) -> list[list[tuple[int, int]]]:
@@ -109,7 +113,9 @@ def expression_spans(goal: str) -> list[str]:
 
 
 # What a parameter taking an expression to evaluate is called or described as.
-_EXPRESSION_WORDS = re.compile(r"\b(?:expressions?|formulas?|formulae|equations?|arithmetic)\b", re.IGNORECASE)
+_EXPRESSION_WORDS = re.compile(
+    r"\b(?:expressions?|formulas?|formulae|equations?|arithmetic)\b", re.IGNORECASE
+)
 
 
 def expression_param(spec: ToolSpec) -> str | None:

@@ -225,6 +225,7 @@ def bind(
                 named_fields_only=refinements.record_fields,
                 named_numbers=refinements.whole_values,
                 closed=closed,
+                untyped_as_text=refinements.expression_literals,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
@@ -278,6 +279,7 @@ def _param_options(
     named_fields_only: bool = False,
     named_numbers: bool = False,
     closed: set[str] | None = None,
+    untyped_as_text: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
@@ -302,7 +304,12 @@ def _param_options(
     # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
     fresh_exact = [o for o in exact if o.step not in consumed]
     fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
-    fresh = [o.text for o in fresh_exact]
+    # An output of no declared type ("value": any) may be a number: a parameter taking only text
+    # gets it as text, interpolated, which the tool accepts whatever it is.
+    fresh = [
+        o.text + "\n" if untyped_as_text and o.types is None and want == {"string"} else o.text
+        for o in fresh_exact
+    ]
     if not fresh:  # as text only when nothing fits as it is: fields the goal names first
         fresh_text = [o for o in as_text if o.step not in consumed]
         fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
