@@ -91,25 +91,32 @@ def _is_arithmetic(text: str) -> bool:
     return True
 
 
-def expression_spans(goal: str) -> list[str]:
-    """The arithmetic expressions written in ``goal``, longest first, each exactly as it stands
-    in the goal: per run of arithmetic tokens, its longest stretch (from token to token) that
-    parses as arithmetic ("what is (12 + 8) * 3?" → "(12 + 8) * 3"); a sentence's closing
-    parenthesis or comma is left out by the parse."""
-    found: list[str] = []
+def expression_positions(goal: str) -> list[tuple[int, int]]:
+    """Where the arithmetic expressions of ``goal`` stand, (start, end), in the goal's order:
+    per run of arithmetic tokens, its longest stretch (from token to token) that parses as
+    arithmetic ("what is (12 + 8) * 3?" → "(12 + 8) * 3"); a sentence's closing parenthesis
+    or comma is left out by the parse."""
+    found: list[tuple[int, int]] = []
     for bounds in _runs(goal):
-        best = ""
+        best = (0, 0)
         for i in range(len(bounds)):
             for j in range(len(bounds) - 1, i - 1, -1):
-                text = goal[bounds[i][0] : bounds[j][1]]
-                if len(text) <= len(best):
+                start, end = bounds[i][0], bounds[j][1]
+                if end - start <= best[1] - best[0]:
                     break
-                if _is_arithmetic(text):
-                    best = text
+                if _is_arithmetic(goal[start:end]):
+                    best = (start, end)
                     break
-        if best:
+        if best[1] > best[0]:
             found.append(best)
-    return sorted(dict.fromkeys(found), key=len, reverse=True)
+    return found
+
+
+def expression_spans(goal: str) -> list[str]:
+    """The arithmetic expressions written in ``goal`` (``expression_positions``), each exactly
+    as it stands in the goal, longest first, each once."""
+    texts = dict.fromkeys(goal[s:e] for s, e in expression_positions(goal))
+    return sorted(texts, key=len, reverse=True)
 
 
 # What a parameter taking an expression to evaluate is called or described as.

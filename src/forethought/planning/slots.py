@@ -226,6 +226,7 @@ def bind(
                 named_numbers=refinements.whole_values,
                 closed=closed,
                 untyped_as_text=refinements.expression_literals,
+                lone_field=refinements.expression_literals,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
@@ -280,6 +281,7 @@ def _param_options(
     named_numbers: bool = False,
     closed: set[str] | None = None,
     untyped_as_text: bool = False,
+    lone_field: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
@@ -318,6 +320,11 @@ def _param_options(
             # The one field the goal names ("how many servings") is what is written, not the
             # record (naming two, "the vowels and digits", the whole record may be meant).
             fresh_text = [o for o in fresh_text if o.relevant]
+        if lone_field and fresh_text:
+            # A record of one field ({"result": 36}) is written as that field's value, not as JSON.
+            fields = [o for o in outputs if o.step == fresh_text[0].step and "." in o.text]
+            if len(fields) == 1 and fields[0] in fresh_text:
+                fresh_text = fields
         fresh = [o.text + "\n" for o in fresh_text]
     used = [o.text for o in reversed(exact) if o.step in consumed]
     # A plain goal word right next to the parameter's name ("the amount column") names its value.
