@@ -306,12 +306,11 @@ def _param_options(
     # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
     fresh_exact = [o for o in exact if o.step not in consumed]
     fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
-    # An output of no declared type ("value": any) may be a number: a parameter taking only text
-    # gets it as text, interpolated, which the tool accepts whatever it is.
-    fresh = [
-        o.text + "\n" if untyped_as_text and o.types is None and want == {"string"} else o.text
-        for o in fresh_exact
-    ]
+    # An output of no declared type ("value": any) may be a number: a side-effecting tool's
+    # parameter taking only text gets it as text, interpolated, as it gets a number written out
+    # (``as_text``); a read-only tool still gets the value as it is.
+    untyped_text = untyped_as_text and want == {"string"} and spec.effect != "read_only"
+    fresh = [o.text + "\n" if untyped_text and o.types is None else o.text for o in fresh_exact]
     if not fresh:  # as text only when nothing fits as it is: fields the goal names first
         fresh_text = [o for o in as_text if o.step not in consumed]
         fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
