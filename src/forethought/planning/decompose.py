@@ -86,6 +86,7 @@ from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.dates import date_range, spelled_dates
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.bm25 import BM25, quantity_words, terms, tool_index, tool_terms
+from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
@@ -479,6 +480,8 @@ def skeletons(
                 seen.add(direct)
                 prior = _explained(direct, facts, docs, set(readers), names, precise, fields)
                 out.append(Skeleton(direct, prior - STEP_COST * len(direct)))
+    if refinements.expression_literals and expression_spans(goal):
+        out = _with_evaluators(out, seen, facts, tools, writers, docs, set(readers), names, precise, fields)
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
 
@@ -521,6 +524,32 @@ def _filter_kind(spec: ToolSpec) -> str:
         return "range"
     pname = filter_param(spec)
     return param_kind(spec, pname) if pname is not None else ""
+
+
+def _with_evaluators(
+    out: list[Skeleton],
+    seen: set[tuple[str, ...]],
+    facts: GoalFacts,
+    tools: Mapping[str, ToolSpec],
+    writers: Sequence[str],
+    docs: Mapping[str, set[str]],
+    readers: set[str],
+    names: Mapping[str, set[str]],
+    precise: frozenset[str],
+    fields: Mapping[str, list[tuple[set[str], bool]]] | None,
+) -> list[Skeleton]:
+    """``out`` with a chain per tool that evaluates an expression (``goal_expressions``): the
+    tool alone, or into the writer when the goal names an output. The goal's expression is no
+    word a tool's text can explain, so a chain with such a tool gets a point for taking it, as
+    a filter does for a quoted value."""
+    found = evaluators(tools)
+    for name in found:
+        chain = (name, writers[0]) if facts.outputs and writers else (name,)
+        if chain not in seen:
+            seen.add(chain)
+            prior = _explained(chain, facts, docs, readers, names, precise, fields) - STEP_COST * len(chain)
+            out.append(Skeleton(chain, prior))
+    return [Skeleton(s.tools, s.prior + 1) if set(s.tools) & set(found) else s for s in out]
 
 
 def _formatted(

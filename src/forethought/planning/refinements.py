@@ -119,6 +119,11 @@ class Refinements:
     # b.json to counts.txt") may run the same steps once per file; the writer then takes every
     # run's result, one per line (``decompose._one_result_per_file``, ``slots``).
     per_file_results: bool = True
+    # Added after the built-in tools' arithmetic went unplanned:
+    # An arithmetic expression the goal writes out ("what is (12 + 8) * 3?") is one value, taken
+    # whole by a tool's expression or formula parameter; that tool alone, or into the writer,
+    # is a chain (``goal_expressions``).
+    expression_literals: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -149,6 +154,7 @@ NO_REFINEMENTS = Refinements(
     chained_filters=False,
     arrow_targets=False,
     per_file_results=False,
+    expression_literals=False,
 )
 
 # Every technique on: the planner's default.

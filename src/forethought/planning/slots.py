@@ -12,6 +12,7 @@ from typing import Any
 from forethought.plan._schema import fits, item_types
 from forethought.plan.dates import date_range
 from forethought.planning.bm25 import terms, tool_terms
+from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
 from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
@@ -247,6 +248,8 @@ def bind(
                 named_fields_only=refinements.record_fields,
                 named_numbers=refinements.whole_values,
                 closed=closed,
+                untyped_as_text=refinements.expression_literals,
+                lone_field=refinements.expression_literals,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
@@ -271,6 +274,11 @@ def bind(
             bounds = range_params(spec) if days is not None else None
             if days is not None and bounds is not None and pname in bounds:
                 options = [days[bounds.index(pname)]]
+            if refinements.expression_literals and pname == expression_param(spec):
+                # An expression the goal writes out is one value, taken whole (``goal_expressions``).
+                spans = expression_spans(goal)
+                unused = [e for e in spans if e not in used_literals]
+                options = unused + [e for e in spans if e not in unused] or options
             if options is None:
                 continue
             if not options:
@@ -329,6 +337,8 @@ def _param_options(
     named_fields_only: bool = False,
     named_numbers: bool = False,
     closed: set[str] | None = None,
+    untyped_as_text: bool = False,
+    lone_field: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
@@ -353,7 +363,11 @@ def _param_options(
     # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
     fresh_exact = [o for o in exact if o.step not in consumed]
     fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
-    fresh = [o.text for o in fresh_exact]
+    # An output of no declared type ("value": any) may be a number: a side-effecting tool's
+    # parameter taking only text gets it as text, interpolated, as it gets a number written out
+    # (``as_text``); a read-only tool still gets the value as it is.
+    untyped_text = untyped_as_text and want == {"string"} and spec.effect != "read_only"
+    fresh = [o.text + "\n" if untyped_text and o.types is None else o.text for o in fresh_exact]
     if not fresh:  # as text only when nothing fits as it is: fields the goal names first
         fresh_text = [o for o in as_text if o.step not in consumed]
         fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
@@ -362,6 +376,11 @@ def _param_options(
             # The one field the goal names ("how many servings") is what is written, not the
             # record (naming two, "the vowels and digits", the whole record may be meant).
             fresh_text = [o for o in fresh_text if o.relevant]
+        if lone_field and fresh_text:
+            # A record of one field ({"result": 36}) is written as that field's value, not as JSON.
+            fields = [o for o in outputs if o.step == fresh_text[0].step and "." in o.text]
+            if len(fields) == 1 and fields[0] in fresh_text:
+                fresh_text = fields
         fresh = [o.text + "\n" for o in fresh_text]
     used = [o.text for o in reversed(exact) if o.step in consumed]
     # A plain goal word right next to the parameter's name ("the amount column") names its value.
