@@ -460,3 +460,24 @@ def test_a_function_word_after_a_number_is_no_noun_literal() -> None:
     ]
     assert "from" not in texts and "80" in texts
     assert "widgets" in [lit.text for lit in goal_literals("order 5 widgets")]
+
+
+def test_a_spelled_date_is_used_as_its_iso_text() -> None:
+    goal = "find widgets on 1 April 2026"
+    good = plan(goal, {"id": "s1", "tool": "find_product", "args": {"query": "widgets 2026-04-01"}})
+    assert check_coverage(good, tools=SHOP).covered
+    wrong = plan(goal, {"id": "s1", "tool": "find_product", "args": {"query": "widgets 2026-04-02"}})
+    found = kinds(check_coverage(wrong, tools=SHOP))
+    assert ("invented_argument", "s1") in found and ("missing_literal", "April") in found
+    # A month: any of its days is its ISO text.
+    goal = "find widgets sold during April 2026"
+    days = plan(goal, {"id": "s1", "tool": "find_product", "args": {"query": "sold widgets 2026-04-30"}})
+    assert check_coverage(days, tools=SHOP).covered
+
+
+def test_a_name_labelling_its_sentence_asks_for_no_action() -> None:
+    from forethought.plan.verbs import clause_actions
+
+    assert clause_actions("Priya Shah: how many books has she borrowed?") == []
+    assert [v for v, _ in clause_actions("Tom Okafor's loans in a.json: save their titles")] == ["save"]
+    assert clause_actions("Merge the two lists") == [("merge", "the two lists")]

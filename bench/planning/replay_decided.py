@@ -30,6 +30,7 @@ from heldout6 import HELD_OUT_6
 from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
 from heldout9 import HELD_OUT_9
+from heldout10 import HELD_OUT_10
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -98,6 +99,7 @@ async def main() -> None:
         *HELD_OUT_7,
         *HELD_OUT_8,
         *HELD_OUT_9,
+        *HELD_OUT_10,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))

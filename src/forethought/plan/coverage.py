@@ -69,6 +69,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from forethought.plan import references as refs
+from forethought.plan.dates import spelled_dates
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
@@ -511,6 +512,17 @@ def _invented(value: Any, allowed: list[Any], goal_words: set[str], goal_numbers
     return False
 
 
+def _unspelled(value: Any, spelled: Sequence[tuple[int, int, str]]) -> Any:
+    """``value`` without the ISO texts of the days the goal spells ("1 April 2026" →
+    "2026-04-01") or of days in a month it spells ("April 2026" → "2026-04-30"): those are
+    the goal's words, written as a date parameter takes them."""
+    if not isinstance(value, str):
+        return value
+    for _, _, iso in spelled:
+        value = re.sub(rf"{iso}-\d\d" if len(iso) == 7 else iso, " ", value)
+    return value
+
+
 def check_coverage(
     plan: Plan, goal: str | None = None, tools: Mapping[str, ToolSpec] | None = None
 ) -> Coverage:
@@ -532,8 +544,14 @@ def check_coverage(
     all_keys = {str(path[-1]) for s in steps for path, _ in leaves[id(s)] if len(path) > 1}
     all_keys |= {str(k) for s in steps for k in s.args}
     all_strings = _lowered(all_values)
+    # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
+    # or of a day of its month: its words and numbers are no literals of their own then.
+    spelled = spelled_dates(goal)
+    dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None
+        if any(a <= lit.start < b for a, b in dated):
+            continue
         if not _uses(all_values, all_strings, all_keys, lit) and not _unit_of_tool(lit, before, steps, tools):
             findings.append(
                 Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
@@ -596,7 +614,7 @@ def check_coverage(
             allowed = allowed_at.get(key)
             if allowed is None:
                 allowed = allowed_at[key] = _allowed(_schema_at(schema, path[1:]))
-            if _invented(value, allowed, goal_words, goal_numbers):
+            if _invented(_unspelled(value, spelled), allowed, goal_words, goal_numbers):
                 where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[1:]
                 source = f"{s.tool}'s defaults" if spec is not None else "the tool's defaults"
                 findings.append(

@@ -197,6 +197,10 @@ _OBJECT_END = re.compile(
 )
 
 
+# A capitalised word closing a name that labels its sentence: "Shah:", "Okafor's".
+_NAME_LABEL = re.compile(r"[A-Z][\w-]*(?::|['’]s)")
+
+
 def clause_actions(goal: str) -> list[tuple[str, str]]:
     """(verb, object phrase) for each clause of ``goal`` that opens with a word asking for an
     action: not a question word, auxiliary, pronoun or determiner, and not a generic verb."""
@@ -213,6 +217,13 @@ def clause_actions(goal: str) -> list[tuple[str, str]]:
             continue
         if words[0][:1].isupper() and not opens_sentence:
             continue  # a capitalised word inside a sentence is a name ("Paris, Berlin and Rome together")
+        labels = delimiter is not None and delimiter.group(0).strip() == ":"
+        if (
+            len(words) > 1
+            and words[0][:1].isupper()
+            and (_NAME_LABEL.fullmatch(words[1]) or (labels and all(w[:1].isupper() for w in words)))
+        ):
+            continue  # a name labelling its sentence ("Priya Shah: how many …", "Tom Okafor's loans")
         verb, rest = clause_verb(words)
         if not verb.replace(" ", "").isalpha() or verb in NOT_ACTIONS or verb in GENERIC_VERBS:
             continue

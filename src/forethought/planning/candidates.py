@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forethought.plan.coverage import check_coverage
+from forethought.plan.dates import spelled_dates
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem
 from forethought.planning.bm25 import terms, tool_terms
@@ -93,6 +94,10 @@ def goal_names(goal: str) -> list[str]:
 def unused_names(plan: Plan, goal: str) -> int:
     """Names of the goal (``goal_names``) that no argument of the plan mentions."""
     texts = " ".join(json.dumps(s.args) for s in plan.steps)
+    # A month the goal spells ("April 2026") is used as the ISO text of its day or month.
+    for start, end, iso in reversed(spelled_dates(goal)):
+        if iso in texts:
+            goal = goal[:start] + " " + goal[end:]
     # As a word of its own: "friday.txt" does not use the name Friday.
     return sum(
         1

@@ -59,6 +59,13 @@ Added after held-out suite 6 (also switchable):
 - *output position*: the subject of a modal sentence ("pages.txt should hold …") or a target
   named first ("Into pages.txt, write …") is the output when the goal reads another file.
 
+Added after held-out suite 10 (also switchable): label values ("bed B"), names opening a
+sentence ("Tom Okafor's"), pronouns and placeholder nouns never values, the noun an ordinal
+grades no value, a reader a later clause chose goes first, the written phrase names the field
+("write the plant's name"), spelled dates as ISO values and a month as a range of days, a filter
+per kind of value, an arrow points at the output, and a chain run once per coordinated input file
+(see ``Refinements``).
+
 Nothing here knows a particular goal, tool or phrasing: the rules read types, effects, parameter
 names' path-likeness and the goal's literals and words.
 
@@ -71,12 +78,15 @@ goal's text, ``tool_roles`` the tools' schemas and effects, ``value_filters`` (w
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
+from forethought.plan.dates import date_range, spelled_dates
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.bm25 import BM25, quantity_words, terms, tool_index, tool_terms
+from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
@@ -87,8 +97,10 @@ from forethought.planning.tool_roles import (
     is_reader,
     is_writer,
     output_fields,
+    param_kind,
     param_types,
     properties,
+    range_params,
     reads_files,
     record_fields,
     required_params,
@@ -246,10 +258,12 @@ def _superfluous(
     tools: Mapping[str, ToolSpec],
     readers: set[str],
     kept: Sequence[str] = (),
+    runs: bool = False,
 ) -> int:
     """Middle steps (neither reading nor writing a file) that explain no goal word the rest of
     the chain leaves unexplained: work the goal does not ask for, whatever types it fits. A
-    step in ``kept`` (a filter taking one of the goal's values) is there for that value."""
+    step in ``kept`` (a filter taking one of the goal's values) is there for that value. With
+    ``runs``, the same tool again (a run per file) is no other step explaining its words."""
     goal_terms = set(terms(" ".join(facts.words)))
     count = 0
     for i, name in enumerate(chain):
@@ -257,7 +271,7 @@ def _superfluous(
             continue
         others: set[str] = set()
         for j, other in enumerate(chain):
-            if j != i and other not in readers:
+            if j != i and other not in readers and not (runs and other == name):
                 others |= docs[other]
         if not (goal_terms & docs[name]) - others:
             count += 1
@@ -354,14 +368,38 @@ def skeletons(
         kinds = {value_kind(v) for v in values}
         takers = [n for n in takers if taker_kind(tools[n]) in kinds or taker_kind(tools[n]) != "text"]
         filters = sorted((n for n in filters if n in takers), key=lambda n: taker_kind(tools[n]) not in kinds)
+    # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
+    # is a value a tool with two date parameters filters by, as a one-value filter does.
+    ranges = (
+        [n for n, _ in index.rank(terms(goal)) if range_params(tools[n]) is not None]
+        if refinements.spelled_dates and date_range(values) is not None
+        else []
+    )
+    # The kinds of value the goal gives: a second filter is put in only for a kind it gives.
+    value_kinds = {value_kind(v) for v in values} | ({"range"} if ranges else set())
+    if ranges:
+        filters = ranges + filters
+        takers = takers + ranges
     selectors = [n for n, _ in index.rank(terms(goal)) if n in takers and n not in filters]
     if takers:
         value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
         docs = {n: (d | value_terms if n in takers else d) for n, d in docs.items()}
+        if refinements.spelled_dates:
+            # A date the goal spells ("during April 2026") is explained, word by word, by the
+            # tools taking a date or a range of days: they take it as ISO text.
+            spelled = set(terms(" ".join(goal[a:b] for a, b, _ in spelled_dates(goal))))
+            dated = {
+                n
+                for n in takers
+                if _filter_kind(tools[n]) in ("date", "range") or taker_kind(tools[n]) == "date"
+            }
+            docs = {n: (d | spelled if n in dated else d) for n, d in docs.items()}
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
         _person_tools(tools, names, set(readers)) if refinements.who_person and facts.asks_who else set()
     )
+    # Two files read, one written: a chain may run once per file (``_one_result_per_file``).
+    per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -370,6 +408,10 @@ def skeletons(
             for name in part:
                 if not chain or chain[-1] != name:
                     chain.append(name)
+        if refinements.readers_first and facts.inputs and chain and not is_reader(tools[chain[0]]):
+            # A reader a later clause chose ("…? Read plantings.csv and …") reads what the
+            # steps before it work on: it goes first.
+            chain = [n for n in chain if is_reader(tools[n])] + [n for n in chain if not is_reader(tools[n])]
         if facts.outputs and writers and not any(is_writer(tools[n]) for n in chain):
             chain.append(writers[0])
         variants: list[list[str]] = [chain]
@@ -384,9 +426,25 @@ def skeletons(
             )
             if per_input is not None:
                 variants.insert(0, per_input + chain)
+            elif per_file and _one_result_per_file(chain, facts, tools):
+                # "the number of loans in a.json and in b.json": the same steps for each file,
+                # every result to the one writer.
+                body = chain[:-1]
+                variants += [[n for _ in facts.inputs for n in (r, *body)] + chain[-1:] for r in fitting[:1]]
         if not any(n in filters for n in chain):
             variants += [
                 list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
+            ]
+        if refinements.chained_filters and len(value_kinds) > 1:
+            # Values of two kinds (a name and a date, a label and a range): a filter for each.
+            variants += [
+                list(f)
+                for v in list(variants)
+                for n in filters
+                if n not in v
+                and (kind := _filter_kind(tools[n])) in value_kinds
+                and any(_filter_kind(tools[m]) not in ("", kind) for m in v if m in filters)
+                and (f := _with_filter(v, n, tools))
             ]
         if not any(n in takers for n in chain):
             variants += [
@@ -397,7 +455,7 @@ def skeletons(
             if not key or key in seen:
                 continue
             seen.add(key)
-            superfluous = _superfluous(key, facts, docs, tools, set(readers), takers)
+            superfluous = _superfluous(key, facts, docs, tools, set(readers), takers, per_file)
             for k in (key, _formatted(key, tools, formatters)):
                 if k is None or (k != key and k in seen):
                     continue
@@ -422,8 +480,76 @@ def skeletons(
                 seen.add(direct)
                 prior = _explained(direct, facts, docs, set(readers), names, precise, fields)
                 out.append(Skeleton(direct, prior - STEP_COST * len(direct)))
+    if refinements.expression_literals and expression_spans(goal):
+        out = _with_evaluators(out, seen, facts, tools, writers, docs, set(readers), names, precise, fields)
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
+
+
+# Between two coordinated file names: "a.json and b.json", "a.csv, b.csv", "in a.json and in b.json".
+_COORDINATION_RE = re.compile(r"\s*(?:,|and|&|,\s*and)\s+(?:(?:in|of|from|the|file)\s+)*", re.IGNORECASE)
+
+
+def _coordinated(goal: str, files: Sequence[str]) -> bool:
+    """Whether the goal names the files side by side, joined by "and" or a comma ("the totals of
+    a.csv and b.csv"), as things the same is asked of -- not one compared with the other
+    ("the items on a.txt not stocked in b.json")."""
+    places = [goal.find(f) for f in files]
+    if any(p < 0 for p in places):
+        return False
+    order = sorted(zip(places, files, strict=True))
+    return all(
+        _COORDINATION_RE.fullmatch(goal[p + len(f) : q]) is not None
+        for (p, f), (q, _) in itertools.pairwise(order)
+    )
+
+
+def _one_result_per_file(chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether ``chain`` may run once per input file, each run's result written by its last
+    step: the goal reads two or more files and writes one, the chain ends in that writer after
+    at least one step, and its first step takes one piece of data (not a file each)."""
+    if len(facts.inputs) < 2 or len(facts.outputs) != 1 or len(chain) < 2 or not is_writer(tools[chain[-1]]):
+        return False
+    if not _coordinated(facts.goal, facts.inputs):
+        return False
+    first = tools[chain[0]]
+    data = [p for p in required_params(first) if not is_path_param(first, p)]
+    return not is_writer(first) and len(data) == 1
+
+
+def _filter_kind(spec: ToolSpec) -> str:
+    """What a filter filters by: "range" (two dates), else its text parameter's kind ("date",
+    "time", "text"); "" for no filter."""
+    if range_params(spec) is not None:
+        return "range"
+    pname = filter_param(spec)
+    return param_kind(spec, pname) if pname is not None else ""
+
+
+def _with_evaluators(
+    out: list[Skeleton],
+    seen: set[tuple[str, ...]],
+    facts: GoalFacts,
+    tools: Mapping[str, ToolSpec],
+    writers: Sequence[str],
+    docs: Mapping[str, set[str]],
+    readers: set[str],
+    names: Mapping[str, set[str]],
+    precise: frozenset[str],
+    fields: Mapping[str, list[tuple[set[str], bool]]] | None,
+) -> list[Skeleton]:
+    """``out`` with a chain per tool that evaluates an expression (``goal_expressions``): the
+    tool alone, or into the writer when the goal names an output. The goal's expression is no
+    word a tool's text can explain, so a chain with such a tool gets a point for taking it, as
+    a filter does for a quoted value."""
+    found = evaluators(tools)
+    for name in found:
+        chain = (name, writers[0]) if facts.outputs and writers else (name,)
+        if chain not in seen:
+            seen.add(chain)
+            prior = _explained(chain, facts, docs, readers, names, precise, fields) - STEP_COST * len(chain)
+            out.append(Skeleton(chain, prior))
+    return [Skeleton(s.tools, s.prior + 1) if set(s.tools) & set(found) else s for s in out]
 
 
 def _formatted(

@@ -42,6 +42,8 @@ _TARGET_RE = re.compile(
     r"\b(?:into|as|to)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+)",
     re.IGNORECASE,
 )
+# An arrow points at where a result goes ("count the rows of a.csv -> rows.txt").
+_ARROW_RE = re.compile(r"(?:->|→|=>)\s*([\w./-]+)")
 # "In" names where a result goes only at the very end of a goal that reads another file ("list
 # the names in people.json in names.txt"); elsewhere it names what is read ("the words in a.txt").
 _LAST_IN_RE = re.compile(
@@ -90,6 +92,8 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     lits = goal_literals(goal)
     files = [s for s in lits.strings if _FILE_RE.fullmatch(s)]
     targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
+    if refinements is not None and refinements.arrow_targets:
+        targets += [m.group(1).rstrip(".") for m in _ARROW_RE.finditer(goal)]
     named = [*goal_outputs(goal), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
     placed = (

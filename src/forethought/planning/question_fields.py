@@ -13,11 +13,19 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
+from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
+from forethought.planning.bm25 import STOP_WORDS
 from forethought.planning.tool_roles import properties
-from forethought.planning.word_classes import PERSON_FIELD_NOUNS, PERSON_NOUNS, WHO_WORDS
+from forethought.planning.word_classes import (
+    PERSON_FIELD_NOUNS,
+    PERSON_NOUNS,
+    WHO_WORDS,
+    same_word,
+    singular,
+)
 from forethought.tools.base import ToolSpec
 
 # "person": "who" asks for the doer ("who *opened* it"); "patient": for the one acted on ("who
@@ -151,3 +159,71 @@ def answering_fields(
     if asked == "date":
         return {f for f in fields if is_date_field(f, tools)}
     return set()
+
+
+# Verbs that put a result somewhere: their object is what is written ("write *the variety*
+# to a.txt", "list *the titles* in b.txt").
+_WRITING_VERBS = sorted({*SYNONYMS["write"], *GENERIC_VERBS}, key=len, reverse=True)
+_WRITING_RE = re.compile(r"\b(?:" + "|".join(_WRITING_VERBS) + r")\b", re.IGNORECASE)
+_PLACE_RE = r"\b(?:to|in|into|as|under|at)\s+(?:(?:a|an|the|new|file|named|called)\s+)*"
+# "Which plant …", "what variety …": the noun the question asks about.
+_WHICH_RE = re.compile(r"\b(?:which|what)\s+([A-Za-z]+)", re.IGNORECASE)
+_NAME_WORDS = frozenset(("name", "names"))
+
+
+def _said_by(word: str, field: str) -> bool:
+    """Whether a goal word names a field ("sowing" the ``sown`` field, "variety" ``variety``):
+    one of the field's words is the same word up to an inflection; short words must be equal."""
+    w = singular(word.lower())
+    for part in _words(field):
+        p = singular(part)
+        if w == p or (min(len(w), len(p)) >= 4 and same_word(w, p)):
+            return True
+    return False
+
+
+def written_phrase(goal: str, outputs: Sequence[str]) -> str:
+    """The noun phrase a writing verb takes before the place an output goes ("Write *the
+    plant's name* to first.txt", "put *the variety* in a.txt"), "" when the goal says none."""
+    for out in outputs:
+        place = re.compile(_PLACE_RE + re.escape(out) + r"(?![\w/-]|\.\w)", re.IGNORECASE)
+        for end in place.finditer(goal):
+            before = goal[: end.start()]
+            sentence = re.split(r"[.?!;:]\s", before)[-1]
+            verbs = list(_WRITING_RE.finditer(sentence))
+            if verbs:
+                return sentence[verbs[-1].end() :].strip()
+    return ""
+
+
+def _glossed_as_date(field: str, tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether a tool's description glosses the field as a date in parentheses right after its
+    name ("sown (the sowing date)", "added (when it was stocked)")."""
+    pattern = re.compile(rf"\b{re.escape(field)}\s*\(([^)]*)\)", re.IGNORECASE)
+    for spec in tools.values():
+        for m in pattern.finditer(spec.description):
+            if {w.lower() for w in _WORD_RE.findall(m.group(1))} & _DATE_WORDS:
+                return True
+    return False
+
+
+def written_fields(
+    goal: str, outputs: Sequence[str], fields: Mapping[str, object], tools: Mapping[str, ToolSpec]
+) -> set[str]:
+    """Of a record's fields, those the phrase a writing verb takes names ("write the plant's
+    name" → ``plant``, "the variety" → ``variety``); for a date with no field of that name
+    ("write its stocking date"), the fields that hold a date, by name or by a tool's gloss; for a
+    name ("write its name"), the field the goal's "which"/"what" noun names ("Which plant …").
+    Empty when the phrase names none (the question word decides then)."""
+    phrase = written_phrase(goal, outputs)
+    words = [w for w in _WORD_RE.findall(re.sub(r"\S*[./]\w\S*", " ", phrase)) if w.lower() not in STOP_WORDS]
+    named = {f for f in fields if any(_said_by(w, f.rsplit(".", 1)[-1]) for w in words)}
+    if named:
+        return named
+    if {w.lower() for w in words} & _DATE_WORDS:
+        last = {f: f.rsplit(".", 1)[-1] for f in fields}
+        return {f for f in fields if is_date_field(last[f], tools) or _glossed_as_date(last[f], tools)}
+    if not any(w.lower() in _NAME_WORDS for w in words):
+        return set()
+    asked = [m.group(1) for m in _WHICH_RE.finditer(goal)]
+    return {f for f in fields if any(_said_by(w, f.rsplit(".", 1)[-1]) for w in asked)}

@@ -79,6 +79,51 @@ class Refinements:
     # inflection's ending), not merely one sharing its 5-letter BM25 stem ("transport" is not
     # "transactions") (``value_filters.same_word``).
     whole_word_terms: bool = True
+    # Added after suite 10:
+    # A capital letter (or letter and digits) right after a word naming a tool's value
+    # parameter is that parameter's value, a label ("bed B", "Bed A's", "gate C2"): a value of
+    # one letter is no stray letter there (``value_filters.label_values``).
+    label_values: bool = True
+    # Capitalized words opening a sentence are a name when two or more of them run together
+    # and none is a word a tool explains, a verb or a stop word ("Tom Okafor's loans …",
+    # "Priya Shah: how many …"); the first word of a sentence is capitalized anyway, so a lone
+    # one is not (``value_filters.value_words``).
+    leading_names: bool = True
+    # Personal pronouns ("she", "him", "them") stand for a value, they never are one: "how many
+    # books has *she* borrowed" filters by nobody called "she" (``value_filters.PRONOUNS``).
+    pronouns: bool = True
+    # The noun an ordinal or superlative grades is the head of its phrase, not a value ("the
+    # first *seeds* were sown"), and placeholder nouns ("the first *thing* sown") never are
+    # values (``value_filters.PLACEHOLDER_NOUNS``).
+    head_nouns: bool = True
+    # A tool a clause chose that reads one of the goal's input files goes first in its chain,
+    # whatever the clause order ("Which variety was sown earliest? Read plantings.csv and …"):
+    # the other steps work on what it reads.
+    readers_first: bool = True
+    # The noun phrase a writing verb takes ("write *the plant's name* to a.txt", "put *the
+    # variety* in …", "write *its sowing date* …") names the record's field that is written:
+    # a field named by one of its words (up to an inflection), or, for "its name", the field
+    # the goal's "which"/"what" noun names ("*Which plant* …") (``question_fields.written_fields``).
+    written_fields: bool = True
+    # A date the goal spells out is the ISO value a date parameter takes ("1 April 2026" →
+    # 2026-04-01), a month without a day the month ("during April 2026" → 2026-04), which a
+    # tool taking a range of days (two date parameters) reads as its first and last day
+    # (``dates``); a range filter is put into chains as a one-value filter is.
+    spelled_dates: bool = True
+    # A chain gets a second filter when the goal's values are of two kinds, one for each
+    # ("Nora Quinn's books … overdue on 2026-03-30": by borrower, then by date).
+    chained_filters: bool = True
+    # A file an arrow points at ("… in plantings.csv -> march.txt") is where the result goes.
+    arrow_targets: bool = True
+    # A goal that reads two or more files and writes one ("the number of loans in a.json and in
+    # b.json to counts.txt") may run the same steps once per file; the writer then takes every
+    # run's result, one per line (``decompose._one_result_per_file``, ``slots``).
+    per_file_results: bool = True
+    # Added after the built-in tools' arithmetic went unplanned:
+    # An arithmetic expression the goal writes out ("what is (12 + 8) * 3?") is one value, taken
+    # whole by a tool's expression or formula parameter; that tool alone, or into the writer,
+    # is a chain (``goal_expressions``).
+    expression_literals: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -99,6 +144,17 @@ NO_REFINEMENTS = Refinements(
     question_fields=False,
     enumerated_values=False,
     whole_word_terms=False,
+    label_values=False,
+    leading_names=False,
+    pronouns=False,
+    head_nouns=False,
+    readers_first=False,
+    written_fields=False,
+    spelled_dates=False,
+    chained_filters=False,
+    arrow_targets=False,
+    per_file_results=False,
+    expression_literals=False,
 )
 
 # Every technique on: the planner's default.

@@ -10,21 +10,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forethought.plan._schema import fits, item_types
+from forethought.plan.dates import date_range
 from forethought.planning.bm25 import terms, tool_terms
+from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
-from forethought.planning.question_fields import answering_fields, asked_kind
+from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     is_dir_param,
     is_path_param,
+    is_reader,
     param_kind,
     param_types,
     properties,
+    range_params,
     required_params,
     value_param,
 )
-from forethought.planning.value_filters import no_value_words, value_docs, value_kind, value_words
+from forethought.planning.value_filters import (
+    PLACEHOLDER_NOUNS,
+    PRONOUNS,
+    no_value_words,
+    value_docs,
+    value_kind,
+    value_words,
+)
 from forethought.planning.word_classes import PERSON_FIELD_NOUNS
 from forethought.tools.base import ToolSpec
 
@@ -185,20 +196,33 @@ def bind(
     goal_terms = set(terms(" ".join(facts.words)))
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
-    if refinements.value_filters and any(value_param(tools[n]) is not None for n in chain):
+    ranged = refinements.spelled_dates and any(range_params(tools[n]) is not None for n in chain)
+    if refinements.value_filters and (ranged or any(value_param(tools[n]) is not None for n in chain)):
         docs = value_docs(tools, examples=refinements.example_values)
         values = value_words(facts, docs, refinements, tools)
+    # A range of days: a month's first and last day, or the goal's first two days in order.
+    days = date_range(values) if ranged else None
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
     # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.
     question = asked_kind(goal) if refinements.question_fields else ""
     asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None
-    if question:
+    # The phrase the writing verb takes names the field written ("write the plant's name"),
+    # before the question word's kind does; "who" still asks for a person.
+    by_phrase = refinements.written_fields and question not in ("person", "patient")
+    if question or by_phrase:
 
         def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
-            return answering_fields(question, fields, tools)
+            named = written_fields(goal, facts.outputs, fields, tools) if by_phrase else set()
+            return named or (answering_fields(question, fields, tools) if question else set())
 
     closed = no_value_words(goal) if refinements.fallback_classes else None
+    if closed is not None and refinements.pronouns:
+        closed |= PRONOUNS  # "has *she* borrowed": someone named elsewhere, no value itself
+    if closed is not None and refinements.head_nouns:
+        closed |= PLACEHOLDER_NOUNS  # "the first *thing* sown"
+    # Two files read, one written: a step run once per file has a result per file to write.
+    per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -224,6 +248,8 @@ def bind(
                 named_fields_only=refinements.record_fields,
                 named_numbers=refinements.whole_values,
                 closed=closed,
+                untyped_as_text=refinements.expression_literals,
+                lone_field=refinements.expression_literals,
             )
             if values and pname == value_param(spec) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
@@ -239,6 +265,20 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if per_file and isinstance(options, list) and options:
+                runs = _per_file_results(
+                    chain, tools, spec, pname, want, outputs, consumed, len(facts.inputs)
+                )
+                if runs:
+                    options = [runs]
+            bounds = range_params(spec) if days is not None else None
+            if days is not None and bounds is not None and pname in bounds:
+                options = [days[bounds.index(pname)]]
+            if refinements.expression_literals and pname == expression_param(spec):
+                # An expression the goal writes out is one value, taken whole (``goal_expressions``).
+                spans = expression_spans(goal)
+                unused = [e for e in spans if e not in used_literals]
+                options = unused + [e for e in spans if e not in unused] or options
             if options is None:
                 continue
             if not options:
@@ -259,6 +299,31 @@ def bind(
     return slots
 
 
+def _per_file_results(
+    chain: Sequence[str],
+    tools: Mapping[str, ToolSpec],
+    spec: ToolSpec,
+    pname: str,
+    want: set[str] | None,
+    outputs: Sequence[_Output],
+    consumed: set[int],
+    files: int,
+) -> str:
+    """The text a writer writes when the same step ran once per file ("count_loans" for a.json
+    and for b.json): every run's unused whole result, one per line ("${s2}\n${s4}\n"). "" when
+    this is no writer's text parameter or no step ran once per each of the ``files`` with its
+    result unused."""
+    if spec.effect == "read_only" or is_path_param(spec, pname) or want is None or "string" not in want:
+        return ""
+    fresh = [o for o in outputs if o.step not in consumed and "." not in o.text]
+    fresh = [o for o in fresh if not is_reader(tools[chain[o.step]])]
+    by_tool: dict[str, list[_Output]] = {}
+    for o in fresh:
+        by_tool.setdefault(chain[o.step], []).append(o)
+    runs = [group for group in by_tool.values() if len(group) == files]
+    return "".join(f"{o.text}\n" for o in runs[0]) if len(runs) == 1 else ""
+
+
 def _param_options(
     spec: ToolSpec,
     pname: str,
@@ -272,6 +337,8 @@ def _param_options(
     named_fields_only: bool = False,
     named_numbers: bool = False,
     closed: set[str] | None = None,
+    untyped_as_text: bool = False,
+    lone_field: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
@@ -296,7 +363,11 @@ def _param_options(
     # Outputs are consumed in order: only the oldest unused step's fitting outputs are offered.
     fresh_exact = [o for o in exact if o.step not in consumed]
     fresh_exact = [o for o in fresh_exact if o.step == fresh_exact[0].step]
-    fresh = [o.text for o in fresh_exact]
+    # An output of no declared type ("value": any) may be a number: a side-effecting tool's
+    # parameter taking only text gets it as text, interpolated, as it gets a number written out
+    # (``as_text``); a read-only tool still gets the value as it is.
+    untyped_text = untyped_as_text and want == {"string"} and spec.effect != "read_only"
+    fresh = [o.text + "\n" if untyped_text and o.types is None else o.text for o in fresh_exact]
     if not fresh:  # as text only when nothing fits as it is: fields the goal names first
         fresh_text = [o for o in as_text if o.step not in consumed]
         fresh_text = [o for o in fresh_text if o.step == fresh_text[0].step]
@@ -305,6 +376,11 @@ def _param_options(
             # The one field the goal names ("how many servings") is what is written, not the
             # record (naming two, "the vowels and digits", the whole record may be meant).
             fresh_text = [o for o in fresh_text if o.relevant]
+        if lone_field and fresh_text:
+            # A record of one field ({"result": 36}) is written as that field's value, not as JSON.
+            fields = [o for o in outputs if o.step == fresh_text[0].step and "." in o.text]
+            if len(fields) == 1 and fields[0] in fresh_text:
+                fresh_text = fields
         fresh = [o.text + "\n" for o in fresh_text]
     used = [o.text for o in reversed(exact) if o.step in consumed]
     # A plain goal word right next to the parameter's name ("the amount column") names its value.

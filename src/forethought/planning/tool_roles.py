@@ -171,3 +171,21 @@ def filter_param(spec: ToolSpec) -> str | None:
     want_items = item_types(properties(spec)[lists[0]], spec.input_schema)
     have_items = item_types(out, out)
     return texts[0] if fits({"array"}, have_items, {"array"}, want_items) else None
+
+
+def range_params(spec: ToolSpec) -> tuple[str, str] | None:
+    """The two date parameters of a tool picking items within a range of days (a read-only tool
+    taking one list and two date texts, returning a list of the same items), first day first;
+    None for any other tool."""
+    req = required_params(spec)
+    out = spec.output_schema
+    if spec.effect != "read_only" or len(req) != 3 or out is None or types_of(out, out) != {"array"}:
+        return None
+    lists = [p for p in req if param_types(spec, p) == {"array"}]
+    dates = [p for p in req if param_types(spec, p) == {"string"} and param_kind(spec, p) == "date"]
+    if len(lists) != 1 or len(dates) != 2:
+        return None
+    want_items = item_types(properties(spec)[lists[0]], spec.input_schema)
+    if not fits({"array"}, item_types(out, out), {"array"}, want_items):
+        return None
+    return dates[0], dates[1]

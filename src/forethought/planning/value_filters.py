@@ -5,19 +5,25 @@ value each is ("date", "time", "text")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
+from forethought.plan.dates import spelled_dates
+from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
 from forethought.planning.candidates import goal_names
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
-from forethought.planning.tool_roles import properties
+from forethought.planning.tool_roles import properties, value_param
 from forethought.planning.word_classes import (
+    QUANTIFIERS,
     after_number,
     amount_before,
     irregular_grade,
+    is_superlative,
     never_value,
     regular_grades,
+    same_word,
+    singular,
     strip_possessive,
     verb_after_subject,
 )
@@ -51,6 +57,16 @@ _NOT_VALUES = frozenset(
         "same",
     )
 )
+
+
+# Personal pronouns stand for someone the goal names elsewhere: never a value themselves.
+PRONOUNS = frozenset(
+    ("i", "me", "he", "him", "she", "her", "hers", "his", "it", "its", "they", "them", "their", "theirs")
+)
+
+
+# Nouns that stand in for whatever the goal asks about ("the first *thing* sown"): no value.
+PLACEHOLDER_NOUNS = frozenset(("thing", "things", "stuff", "one", "ones", "something", "anything"))
 
 
 # Function verbs (auxiliaries, modals, copulas) are a closed class: "how many hours *were*
@@ -157,24 +173,6 @@ def document_words(spec: ToolSpec) -> set[str]:
     return {singular(w.lower()) for w in words}
 
 
-def singular(word: str) -> str:
-    """``word`` with a plural "s" dropped as ``bm25.stem`` drops it, but not cut short."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def same_word(word: str, other: str) -> bool:
-    """Whether two lower-case words are forms of one word: equal but for an inflection's ending
-    ("open"/"opened", "transaction"/"transactions", "category"/"categories") -- they agree up
-    to at most two letters before the shorter one ends. "transport" and "transactions" share
-    the stem "trans" and are different words."""
-    common = 0
-    for a, b in zip(word, other, strict=False):
-        if a != b:
-            break
-        common += 1
-    return common >= min(len(word), len(other)) - 2
-
-
 def value_docs(tools: Mapping[str, ToolSpec], *, examples: bool) -> dict[str, set[str]]:
     """Each tool's document terms for ``value_words``; with ``examples``, less the terms its
     description names only as example values (``example_terms``)."""
@@ -210,9 +208,14 @@ def value_words(
     qualifies and a past-tense verb ("the hours alice worked"); function verbs ("were",
     "should") never are values."""
     whole = refinements is not None and refinements.whole_values
+    leading = whole and refinements is not None and refinements.leading_names
     classes = refinements is not None and refinements.value_classes
     forms = refinements is not None and refinements.value_forms
     subjects = refinements is not None and refinements.fallback_classes
+    pronouns = PRONOUNS if refinements is not None and refinements.pronouns else frozenset()
+    heads = refinements is not None and refinements.head_nouns
+    if heads:
+        pronouns = pronouns | PLACEHOLDER_NOUNS
     known = set().union(*docs.values()) if docs else set()
     # Words a tool enumerates as a parameter's options ("open, waiting or closed") are values
     # wherever the goal says them ("tickets that are still open"), never explained.
@@ -242,7 +245,14 @@ def value_words(
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
     found: list[str] = []
     if whole:
-        found += [m.group(0) for m in _SEPARATED_RE.finditer(masked)]
+        dated: list[tuple[int, str]] = []
+        if refinements is not None and refinements.spelled_dates:
+            # "1 April 2026" is the day 2026-04-01, "April 2026" the month 2026-04: one value each.
+            for start, end, iso in reversed(spelled_dates(masked)):
+                dated.append((start, iso))
+                masked = masked[:start] + " @ " + " " * (end - start - 3) + masked[end:]
+        dated += [(m.start(), m.group(0)) for m in _SEPARATED_RE.finditer(masked)]
+        found += [v for _, v in sorted(dated)]
         masked = _SEPARATED_RE.sub(" @ ", masked)
     if classes:  # a number with a unit's symbol is one value ("the 800 m", "5 km")
         found += [
@@ -266,7 +276,8 @@ def value_words(
         for m in _NAME_RUN_RE.finditer(masked):
             first = next((i for i, t in enumerate(spans) if t.start() == m.start()), None)
             words = m.group(0).split()
-            if first is None or first == 0 or re.search(r"[.?!]\s*\Z", masked[: m.start()]):
+            opens = first == 0 or bool(re.search(r"[.?!]\s*\Z", masked[: m.start()]))
+            if first is None or (opens and not (leading and _leading_name(words, facts, explains))):
                 continue  # a sentence's first word is capitalized anyway
             last = first + sum(1 for w in words if len(w.rstrip(".")) > 1) - 1
             name = m.group(0).rstrip(".") if len(words[-1]) > 2 else m.group(0)
@@ -282,6 +293,8 @@ def value_words(
         word = tokens[i]
         lowered = word.lower()
         if word == "@" or lowered in STOP_WORDS or lowered in facts.verbs or lowered in _NOT_VALUES:
+            return False
+        if lowered in pronouns:
             return False
         if whole and lowered in _FUNCTION_VERBS:
             return False
@@ -330,6 +343,8 @@ def value_words(
         relative = (
             whole
             and explained(i - 1)
+            # "the first seeds were sown": the noun an ordinal grades, not a value
+            and not (heads and (before in QUANTIFIERS or is_superlative(before)))
             and end + 1 < len(tokens)
             and (tokens[end + 1].lower().endswith("ed") or tokens[end + 1].lower() in _FUNCTION_VERBS)
         )
@@ -337,9 +352,65 @@ def value_words(
         if explained(end + 1) or after_of or after_prep or relative or tokens[i] in names or enumerated:
             found.append(word)
         i = end + 1
+    if tools is not None and refinements is not None and refinements.label_values:
+        found += label_values(masked, tools)
     # A one-word text the goal quotes ("start with "a"") is a value as it stands.
     found += [c for c in facts.contents if len(c.split()) == 1]
     return list(dict.fromkeys(found))
+
+
+# Verbs a goal opens a sentence with ("List …", "Count …", "Copy …"): no name's first word.
+_COMMAND_VERBS = frozenset(
+    [
+        *GENERIC_VERBS,
+        *SYNONYMS,
+        *(v for vs in SYNONYMS.values() for v in vs),
+        "count",
+        "sort",
+        "compute",
+        "sum",
+    ]
+)
+
+
+def _leading_name(words: list[str], facts: GoalFacts, explains: Callable[[str], bool]) -> bool:
+    """Whether capitalized words opening a sentence are a name ("Tom Okafor's", "Priya
+    Shah"): two or more, none a stop word, a command verb ("Count", "List"), a closed-class
+    word or a word a tool explains ("Bed A's" is a bed's label, "Write The …" a command)."""
+    plain = [strip_possessive(w).rstrip(".:,") for w in words]
+    return len(plain) >= 2 and all(
+        len(w) > 1
+        and w.lower() not in STOP_WORDS
+        and w.lower() not in _COMMAND_VERBS
+        and w.lower() not in _FUNCTION_VERBS
+        and not never_value(w.lower())
+        and not explains(w)
+        for w in plain
+    )
+
+
+# A label: a capital letter, maybe with digits ("B", "C2"), right after a word, and maybe
+# possessive ("Bed A's").
+_LABEL_RE = re.compile(r"(?<![\w'’])([A-Za-z]+)\s+([A-Z]\d*)(?:['’]s)?(?![\w'’])")
+
+
+def _name_words(name: str) -> list[str]:
+    """A parameter's name as lower-case words ("fromDate" → from, date; "bed_id" → bed, id)."""
+    return [w.lower() for w in re.findall(r"[A-Za-z][a-z]*", re.sub(r"[_\-]+", " ", name))]
+
+
+def label_values(text: str, tools: Mapping[str, ToolSpec]) -> list[str]:
+    """Capital letters (with digits) the text puts right after a word naming a tool's value
+    parameter: "in bed B" → "B" for a ``bed`` parameter, "Bed A's" → "A". A one-letter word is
+    otherwise no value (an article, a stray possessive "s"); after the parameter's noun it is
+    the value that noun is labelled by. "I" is a pronoun, never a label."""
+    params = {singular(w) for spec in tools.values() if (p := value_param(spec)) for w in _name_words(p)}
+    found = []
+    for m in _LABEL_RE.finditer(text):
+        noun, label = m.group(1).lower(), m.group(2)
+        if label != "I" and noun not in STOP_WORDS and singular(noun) in params:
+            found.append(label)
+    return found
 
 
 def no_value_words(goal: str) -> set[str]:

@@ -479,3 +479,21 @@ def verb_after_subject(word: str, before: str) -> bool:
     determiner the same form is an adjective and may be a value ("the *closed* tickets")."""
     w = word.lower()
     return word == w and before.lower() in _SUBJECTS and (w.endswith("ed") or w in COMMON_VERBS)
+
+
+def singular(word: str) -> str:
+    """``word`` with a plural "s" dropped as ``bm25.stem`` drops it, but not cut short."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def same_word(word: str, other: str) -> bool:
+    """Whether two lower-case words are forms of one word: equal but for an inflection's ending
+    ("open"/"opened", "transaction"/"transactions", "category"/"categories") -- they agree up
+    to at most two letters before the shorter one ends. "transport" and "transactions" share
+    the stem "trans" and are different words."""
+    common = 0
+    for a, b in zip(word, other, strict=False):
+        if a != b:
+            break
+        common += 1
+    return common >= min(len(word), len(other)) - 2

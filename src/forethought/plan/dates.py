@@ -1,0 +1,65 @@
+"""Dates a goal spells out in words, as the ISO text tools take: "1 April 2026" and "April 1,
+2026" are the day "2026-04-01"; "April 2026" (no day) is the month "2026-04", which a tool taking
+a range of days reads as its first and last day ("2026-04-01" to "2026-04-30").
+
+ISO 8601 is what a date parameter takes unless it says otherwise; a goal's own ISO dates are
+left as they are (``value_filters``). General English month names, nothing of a tool set's.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Sequence
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>\d{4})"
+# "1 April 2026", "1st of April 2026", "April 1, 2026", "April 1st 2026"; then "April 2026".
+_SPELLED_RES = (
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\s*,?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_DAY}\s*,?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s*,?\s+{_YEAR}\b", re.IGNORECASE),
+)
+_ISO_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ISO_MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
+
+
+def spelled_dates(text: str) -> list[tuple[int, int, str]]:
+    """The dates ``text`` spells out, as (start, end, ISO text) in the order they stand: a day
+    "2026-04-01", a month without a day "2026-04". An impossible day ("31 April") is no date."""
+    found: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _SPELLED_RES:
+        for m in pattern.finditer(text):
+            if any(s < m.end() and m.start() < e for s, e in taken) or not m.group("month")[0].isupper():
+                continue  # a month is capitalized: "may 2026" is no date
+            taken.append((m.start(), m.end()))
+            month = _MONTHS[m.group("month").lower()]
+            year = int(m.group("year"))
+            day = m.groupdict().get("day")
+            if day is None:
+                iso = f"{year:04d}-{month:02d}"
+            elif 1 <= int(day) <= calendar.monthrange(year, month)[1]:
+                iso = f"{year:04d}-{month:02d}-{int(day):02d}"
+            else:
+                continue
+            found.append((m.start(), m.end(), iso))
+    return sorted(found)
+
+
+def date_range(values: Sequence[str]) -> tuple[str, str] | None:
+    """The range of days the goal's date values give, first day to last: a month
+    ("2026-04" → "2026-04-01", "2026-04-30"), else its first two days in the goal's order
+    ("from 2026-03-01 to 2026-03-31"). None when they give no range."""
+    for v in values:
+        m = _ISO_MONTH_RE.fullmatch(v)
+        if m:
+            year, month = int(m.group(1)), int(m.group(2))
+            if 1 <= month <= 12:
+                last = calendar.monthrange(year, month)[1]
+                return f"{v}-01", f"{v}-{last:02d}"
+    days = [v for v in values if _ISO_DAY_RE.fullmatch(v)]
+    return (days[0], days[1]) if len(days) >= 2 else None
