@@ -124,3 +124,43 @@ async def test_stream_plan_garbage_ends_with_problem() -> None:
     items = [i async for i in stream_plan("g", SPECS, ScriptedModel(["{]]] nope"]))]
     assert len(items) == 1 and isinstance(items[0], PlanDone)
     assert not items[0].ok and items[0].plan is None and items[0].problems
+
+
+async def test_a_decided_chain_streams_without_a_model_call(tmp_path: Any) -> None:
+    """Every slot of the best chain decided: the plan streams at once, the same plan
+    ``make_plan`` returns, and the model is never asked (it has no answer to give)."""
+    from forethought.planning.planner import PlannerOptions, make_plan
+    from forethought.tools.base import ToolRegistry
+    from forethought.tools.builtin import builtin_tools
+
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    options = PlannerOptions(decompose=True)
+    goal = "count the words in notes.txt"
+    model = ScriptedModel([])
+    items = [item async for item in stream_plan(goal, specs, model, options=options)]
+    *steps, done = items
+    assert isinstance(done, PlanDone) and done.ok and done.plan is not None
+    assert done.calls == [] and model.requests == []
+    assert [s.tool for s in steps if isinstance(s, Step)] == ["read_file", "text_stats"]
+    assert done.streamed == tuple(s.id for s in done.plan.steps)
+    planned = await make_plan(goal, specs, ScriptedModel([]), options=options)
+    assert planned.plan is not None and planned.plan.steps == done.plan.steps
+
+
+async def test_an_undecided_chain_still_asks_the_model(tmp_path: Any) -> None:
+    from forethought.errors import ModelError
+    from forethought.planning.planner import PlannerOptions
+    from forethought.tools.base import ToolRegistry
+    from forethought.tools.builtin import builtin_tools
+
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    model = ScriptedModel([])
+    with pytest.raises(ModelError):
+        # No file named, nothing to bind a path to: the model would have to choose.
+        _ = [
+            item
+            async for item in stream_plan(
+                "tidy up my notes", specs, model, options=PlannerOptions(decompose=True)
+            )
+        ]
+    assert len(model.requests) == 1

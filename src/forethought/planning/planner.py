@@ -517,6 +517,24 @@ def best_chain(
     return best[1]
 
 
+def decided_plan_text(
+    goal: str, tools: Mapping[str, ToolSpec], model: Model, options: PlannerOptions | None = None
+) -> tuple[str, tuple[str, ...]] | None:
+    """The plan text and tool chain of the best chain when every one of its slots is decided:
+    what the forced grammar ``build_planning_request`` gives that chain would make the model
+    write, without asking it (``stream_plan`` yields it at once). None otherwise."""
+    opts = options or PlannerOptions()
+    if not tools or not opts.constrained:
+        return None
+    use, typed, _ = _decompose(opts, model)
+    if not use:
+        return None
+    chosen = best_chain(goal, tools, typed, refinements=opts.refinements)
+    if chosen is None or not chosen.slots.decided():
+        return None
+    return plan_text(chosen.slots.first_plan()), chosen.steps_tools
+
+
 async def plan_by_decomposition(
     goal: str,
     tools: Mapping[str, ToolSpec],

@@ -27,6 +27,7 @@ from forethought.planning.planner import (
     ModelCall,
     PlannerOptions,
     build_planning_request,
+    decided_plan_text,
     parse_plan_text,
     plan_request,
 )
@@ -79,6 +80,14 @@ async def stream_plan(
     (no repair round here: a caller that wants one plans again with ``make_plan``).
     """
     opts = options or PlannerOptions()
+    decided = decided_plan_text(goal, tools, model, opts)
+    if decided is not None:
+        # Every slot of the best chain is decided: the forced grammar would make the model type
+        # out exactly this plan, token by token (seconds on the embedded model). ``make_plan``
+        # returns it without a model call too, so ``run`` and ``plan`` still agree.
+        for ready in _decided_stream(goal, tools, model, *decided):
+            yield ready
+        return
     messages, schemas, strict = build_planning_request(
         goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts
     )
@@ -157,6 +166,28 @@ async def stream_plan(
         first_step_s=first,
         total_s=total,
     )
+
+
+def _decided_stream(
+    goal: str, tools: Mapping[str, ToolSpec], model: Model, text: str, chain: tuple[str, ...]
+) -> list[Step | PlanDone]:
+    """A decided plan as a stream: its steps, then its ``PlanDone`` (no model call)."""
+    start = time.perf_counter()
+    meta = {"planner": model.name, "decomposed": list(chain), "model_filled": False}
+    plan, problems = parse_plan_text(
+        text, goal, tools, metadata=meta, on_failure=planned_failure_policy(model.name)
+    )
+    steps = list(plan.steps) if plan is not None and not problems else []
+    done = PlanDone(
+        goal=goal,
+        plan=plan,
+        problems=problems,
+        streamed=tuple(s.id for s in steps),
+        accepted=tuple(steps),
+        first_step_s=(time.perf_counter() - start) if steps else None,
+        total_s=time.perf_counter() - start,
+    )
+    return [*steps, done]
 
 
 def _step_or_none(value: Any, policy: str) -> Step | None:
