@@ -14,7 +14,6 @@ from forethought.agent import Agent
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import fold
-from forethought.oversight.approvals import Approval
 from forethought.plan.model import Plan
 from forethought.runs.replay_events import execution_events, execution_start
 from forethought.runs.store.sqlite import SqliteStore
@@ -95,23 +94,8 @@ async def test_a_run_approved_later_says_it_resumed(store: SqliteStore) -> None:
     first = await agent.run(PLAN, approve="none")
     assert first.status == "awaiting_approval"
     assert CALLS == []
-    plan = first.plan
-    assert plan is not None
-    grant = Approval.grant(plan, agent.specs, approver="alice", run_id=first.run_id)
-    last = store.events(first.run_id)[-1].seq
-    store.append_many(
-        [
-            E.PlanApproved(
-                run_id=first.run_id,
-                seq=last + 1,
-                plan_hash=grant.plan_hash,
-                approver="alice",
-                tool_hashes=dict(grant.tool_hashes),
-                signature=grant.signature,
-            )
-        ]
-    )
-    resumed = await agent.resume(first.run_id)
+    resumed = await agent.approve(first.run_id, approver="alice")  # as `forethought approve`
+    assert resumed is not None
     assert resumed.status == "succeeded"
     assert CALLS == ["look db", "put db2=<db>"]
     names = kinds(store.events(first.run_id))
