@@ -445,6 +445,13 @@ def _write(sid: str, path: str, content: str) -> dict[str, Any]:
         # The answer printed is the file itself.
         ("how many lines are in notes.txt?", [_read("s1", "notes.txt")], "how many"),
         ("What is the average score in scores.csv?", [_read("s1", "scores.csv")], "average"),
+        # A step in between that says it counts, not averages: the counts were printed as the
+        # average (bench/outcomes, "what is the average qty in data.csv").
+        (
+            "What is the average qty in data.csv?",
+            [_read("s1", "data.csv"), {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}}],
+            "average",
+        ),
     ],
 )
 def test_a_value_the_goal_asks_for_is_not_covered_by_passing_on_what_was_read(

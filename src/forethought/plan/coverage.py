@@ -664,16 +664,15 @@ def _uncomputed_quantities(
     plan: Plan, goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec]
 ) -> list[Finding]:
     """``missing_action`` findings: a value the goal asks to be computed ("the largest number in
-    scores.csv") where the plan only passes on what it fetched.
+    scores.csv", "the average qty") that no step of the plan is known to compute.
 
-    Judged only when every result of the plan (what its side-effecting steps write, or its
-    read-only sinks) is the output of a root step, a step that takes no other step's output,
-    passed on unchanged: nothing processed the data in between. Such a root computes the value
-    only if its tool's name or its own arguments (the goal's literals aside) are named for it
-    (``largest_sample``, ``max(3, 5, 9)``, ``SELECT max(…)``). A tool's description and
-    parameters are not read here: "at most max_bytes" does not find a maximum. Plans with a step
-    in between, or that pick a field the goal names (``${s1.servings}`` for "how many servings"),
-    are not judged: what they do is beyond a deterministic check.
+    A step is known to compute it when its tool's name or its own arguments (the goal's literals
+    aside) are named for it (``largest_sample``, ``max(3, 5, 9)``, ``SELECT max(…)``), when it
+    picks a field so named (``${s2.mean}``), or, for a read-only step that works on another
+    step's output, when its tool's description says so ("the mean delay of some departures").
+    A fetching step's description is not read: "at most max_bytes" finds no maximum in a file
+    read whole. Parameter names are never read. A plan whose result is a field the goal names
+    (``${s1.servings}`` for "how many servings") is not judged: the record holds the answer.
     """
     blanked = goal
     for lit in literals:
@@ -681,32 +680,33 @@ def _uncomputed_quantities(
     asked = asked_quantities(blanked)
     if not asked:
         return []
-    by_id = {s.id: s for s in plan.steps}
     effectful = [s for s in plan.steps if _effect(s, tools) != "read_only"]
-    if effectful:
-        passed = [r for s in effectful for r in refs.find_references(s.args) if r.step_id in by_id]
-        goal_words = words_of(blanked)
-        if any(words_of(" ".join(str(p) for p in r.path)) & goal_words for r in passed):
-            return []  # a field the goal names is picked ("how many servings" → ``.servings``)
-        results = {r.step_id for r in passed}
-    else:
-        depended = {d for s in plan.steps for d in s.all_dependencies()}
-        results = {s.id for s in plan.steps if s.id not in depended}
-    roots = [by_id[r] for r in sorted(results)]
-    if not roots or any(s.referenced_steps() for s in roots):
-        return []
+    goal_words = words_of(blanked)
+    for s in effectful:
+        for r in refs.find_references(s.args):
+            if words_of(" ".join(str(p) for p in r.path)) & goal_words:
+                return []  # a field the goal names is picked ("how many servings" → ``.servings``)
     literal_words = set().union(*(words_of(lit.text) for lit in literals))
     said: set[str] = set()
-    for s in roots:
+    processes = False
+    for s in plan.steps:
         said |= words_of(s.tool or "")
         for value in _step_texts(s, _leaves(s.args, ("args",), [])):
             said |= words_of(value) - literal_words
+        for r in refs.find_references(s.args):
+            said |= words_of(" ".join(str(p) for p in r.path))
+        spec = tools.get(s.tool) if s.tool is not None else None
+        if spec is not None and s.referenced_steps() and spec.effect == "read_only":
+            processes = True
+            said |= words_of(spec.description or "")
+    how = (
+        "no step's tool is named or described for it"
+        if processes
+        else "the plan passes on what it read unchanged"
+    )
     return [
         Finding(
-            "missing_action",
-            f'the goal asks for "{word} …", but the plan passes on what it read unchanged: no '
-            "step computes it",
-            literal=word,
+            "missing_action", f'the goal asks for "{word} …", but {how}: no step computes it', literal=word
         )
         for word in asked
         if not set(QUANTITIES[word]) & said
