@@ -103,12 +103,14 @@ PHRASAL: Mapping[str, tuple[str, ...]] = {
     "tot up": (*_ARITHMETIC, "total"),
     "sum up": (*_ARITHMETIC, "total", *ACTIONS["summarize"]),
 }
+GENERIC_PHRASAL = frozenset({"print out", "find out", "figure out", "read out", "check out", "point out"})
+ACTIONS = {**ACTIONS, **PHRASAL}
 # Words of a goal that ask for a value to be computed from the data ("the largest number in
 # scores.csv", "the average of …", "how many lines"), with the words a step that computes it
-# would be known by: its tool's name, or the step's own arguments (``max(…)`` in an expression,
-# ``ORDER BY`` in a query, ``sort -n`` in a command); ``plan.coverage`` says when it judges. A
-# plan that only reads and writes does none of them. "first"/"last"/"most" are left out: they mostly order
-# the goal's own clauses or qualify a word ("most recent") rather than ask for a value.
+# would be known by (``plan.coverage._uncomputed_quantities`` says where it looks: a tool's name,
+# a step's arguments, a field it picks, a processing step's description). "first", "last" and
+# "most" are left out: they mostly order the goal's own clauses or qualify a word ("most
+# recent") rather than ask for a value.
 _ORDERING = ("sort", "sorted", "rank", "order")
 _MAX = ("max", "maximum", "largest", "biggest", "highest", "greatest", "top", *_ORDERING)
 _MIN = ("min", "minimum", "smallest", "lowest", "least", "fewest", *_ORDERING)
@@ -140,8 +142,6 @@ def asked_quantities(text: str) -> list[str]:
     return out
 
 
-GENERIC_PHRASAL = frozenset({"print out", "find out", "figure out", "read out", "check out", "point out"})
-ACTIONS = {**ACTIONS, **PHRASAL}
 # A full stop after a single capital is an initial ("Ursula K. Le Guin"), not a sentence's end.
 CLAUSE_SPLIT = re.compile(r"(?:[,;]|:(?=\s)|(?<!\b[A-Z])\.(?=\s|$)|\b(?:and then|and|then)\b)", re.IGNORECASE)
 LEAD_FILLERS = frozenset({"please", "then", "also", "now", "first", "finally", "next", "just", "and"})
