@@ -497,6 +497,40 @@ def test_a_value_computed_or_not_asked_for_is_not_held_against_the_plan(
     assert coverage.of_kind("missing_action") == [], coverage.missing
 
 
+def test_a_processing_step_described_in_the_past_tense_computes_the_value(ws: Path) -> None:
+    """ "The seconds of some tracks added together" says it sums them, as "adds" would."""
+    from forethought import tool
+    from forethought.plan.coverage import check_coverage
+    from forethought.plan.model import Plan
+
+    @tool
+    def play_seconds(text: str) -> int:
+        """The seconds of some tracks added together."""
+        return 0
+
+    @tool
+    def track_count(text: str) -> int:
+        """The tracks of a list, counted."""
+        return 0
+
+    specs = ToolRegistry([*builtin_tools(ws), play_seconds, track_count]).specs()
+    for tool_name, goal in (
+        ("play_seconds", "write the sum of the seconds in mix.txt to s.txt"),
+        ("track_count", "how many tracks are in mix.txt? write it to n.txt"),
+    ):
+        plan = Plan.model_validate(
+            {
+                "goal": goal,
+                "steps": [
+                    _read("s1", "mix.txt"),
+                    {"id": "s2", "tool": tool_name, "args": {"text": "${s1.content}"}},
+                    _write("s3", goal.split()[-1], "${s2}"),
+                ],
+            }
+        )
+        assert check_coverage(plan, tools=specs).of_kind("missing_action") == [], goal
+
+
 def test_a_root_tool_named_for_the_value_computes_it(ws: Path) -> None:
     """A tool's name counts; its description and parameters do not ("at most max_bytes")."""
     from forethought import tool

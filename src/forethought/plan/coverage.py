@@ -698,7 +698,7 @@ def _uncomputed_quantities(
         spec = tools.get(s.tool) if s.tool is not None else None
         if spec is not None and s.referenced_steps() and spec.effect == "read_only":
             processes = True
-            said |= words_of(spec.description or "")
+            said |= _with_stems(words_of(spec.description or ""))
     how = (
         "no step's tool is named or described for it"
         if processes
@@ -711,3 +711,15 @@ def _uncomputed_quantities(
         for word in asked
         if not set(QUANTITIES[word]) & said
     ]
+
+
+def _with_stems(words: set[str]) -> set[str]:
+    """``words`` and their stems without a verb ending, as a description writes them: "added",
+    "counted", "averaged", "summing" say "add", "count", "average", "sum"."""
+    out = set(words)
+    for w in words:
+        if w.endswith("ed") and len(w) > 4:
+            out |= {w[:-1], w[:-2], w[:-3]}  # "averaged", "added", "summed"
+        elif w.endswith("ing") and len(w) > 5:
+            out |= {w[:-3], w[:-4], w[:-3] + "e"}  # "adding", "summing", "averaging"
+    return out
