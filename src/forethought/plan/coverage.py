@@ -680,12 +680,7 @@ def _uncomputed_quantities(
     asked = asked_quantities(blanked)
     if not asked:
         return []
-    effectful = [s for s in plan.steps if _effect(s, tools) != "read_only"]
     goal_words = words_of(blanked)
-    for s in effectful:
-        for r in refs.find_references(s.args):
-            if words_of(" ".join(str(p) for p in r.path)) & goal_words:
-                return []  # a field the goal names is picked ("how many servings" → ``.servings``)
     literal_words = set().union(*(words_of(lit.text) for lit in literals))
     said: set[str] = set()
     processes = False
@@ -693,8 +688,12 @@ def _uncomputed_quantities(
         said |= words_of(s.tool or "")
         for value in _step_texts(s, _leaves(s.args, ("args",), [])):
             said |= words_of(value) - literal_words
+        effectful = _effect(s, tools) != "read_only"
         for r in refs.find_references(s.args):
-            said |= words_of(" ".join(str(p) for p in r.path))
+            field = words_of(" ".join(str(p) for p in r.path))
+            if effectful and field & goal_words:
+                return []  # a field the goal names is picked ("how many servings" → ``.servings``)
+            said |= field
         spec = tools.get(s.tool) if s.tool is not None else None
         if spec is not None and s.referenced_steps() and spec.effect == "read_only":
             processes = True

@@ -325,23 +325,24 @@ def build_planning_request(
     memory: PlanMemory | None = None,
     options: PlannerOptions | None = None,
     decompose: bool = True,
+    chain: ChosenChain | None = None,
 ) -> tuple[list[Message], dict[bool, dict[str, Any]], bool]:
     """Messages, output schemas (keyed by "strict literals?") and whether to start strict.
 
     With decompose-then-fill on (and ``decompose``), a goal whose best tool chain binds into a
     valid plan that covers the goal gets that chain's slot grammar instead of the whole-plan
     one: a single streamed call then writes the same plan ``make_plan`` returns (forced where
-    every slot is decided), so ``run`` and ``plan`` agree.
+    every slot is decided), so ``run`` and ``plan`` agree. ``chain``: that chain, when the
+    caller chose it already (``chosen_chain``; pass ``decompose=False`` with it).
     """
     opts = options or PlannerOptions()
     if not tools:
         raise PlanningError("there are no tools to plan with; pass --tools or enable built-ins")
-    if decompose and opts.constrained and _decompose(opts, model)[0]:
-        chosen = best_chain(goal, tools, _decompose(opts, model)[1], refinements=opts.refinements)
-        if chosen is not None:
-            sub = {n: tools[n] for n in dict.fromkeys(chosen.steps_tools)}
-            strict = _strict_literals(opts.literal_mode, model)
-            return _fill_messages(goal, sub, constraints), {strict: chosen.slots.schema()}, strict
+    chosen = chosen_chain(goal, tools, model, opts) if decompose else chain
+    if chosen is not None:
+        sub = {n: tools[n] for n in dict.fromkeys(chosen.steps_tools)}
+        strict = _strict_literals(opts.literal_mode, model)
+        return _fill_messages(goal, sub, constraints), {strict: chosen.slots.schema()}, strict
     tools = rank_tools(goal, tools)
     literals = goal_literals(goal)
     strict = _strict_literals(opts.literal_mode, model)
@@ -517,22 +518,18 @@ def best_chain(
     return best[1]
 
 
-def decided_plan_text(
+def chosen_chain(
     goal: str, tools: Mapping[str, ToolSpec], model: Model, options: PlannerOptions | None = None
-) -> tuple[str, tuple[str, ...]] | None:
-    """The plan text and tool chain of the best chain when every one of its slots is decided:
-    what the forced grammar ``build_planning_request`` gives that chain would make the model
-    write, without asking it (``stream_plan`` yields it at once). None otherwise."""
+) -> ChosenChain | None:
+    """The tool chain whose slot grammar a planning request uses (``best_chain``), or None when
+    decompose-then-fill is off for this model, output is unconstrained, or no chain covers the
+    goal. When every slot is decided, ``plan_text(chain.slots.first_plan())`` is the plan the
+    forced grammar would make the model write (``stream_plan`` yields it without asking)."""
     opts = options or PlannerOptions()
-    if not tools or not opts.constrained:
-        return None
     use, typed, _ = _decompose(opts, model)
-    if not use:
+    if not tools or not opts.constrained or not use:
         return None
-    chosen = best_chain(goal, tools, typed, refinements=opts.refinements)
-    if chosen is None or not chosen.slots.decided():
-        return None
-    return plan_text(chosen.slots.first_plan()), chosen.steps_tools
+    return best_chain(goal, tools, typed, refinements=opts.refinements)
 
 
 async def plan_by_decomposition(

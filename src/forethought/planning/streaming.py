@@ -24,13 +24,15 @@ from forethought.plan.validation import Problem, validate_plan
 from forethought.planning._json_stream import PlanParseError, StepScanner
 from forethought.planning.failure_policy import planned_failure_policy, planned_step
 from forethought.planning.planner import (
+    ChosenChain,
     ModelCall,
     PlannerOptions,
     build_planning_request,
-    decided_plan_text,
+    chosen_chain,
     parse_plan_text,
     plan_request,
 )
+from forethought.planning.slots import plan_text
 from forethought.planning.step_shape import PositionalIds, classic_step, ref_rewriter
 from forethought.tools.base import ToolSpec
 
@@ -80,16 +82,24 @@ async def stream_plan(
     (no repair round here: a caller that wants one plans again with ``make_plan``).
     """
     opts = options or PlannerOptions()
-    decided = decided_plan_text(goal, tools, model, opts)
-    if decided is not None:
+    chain = chosen_chain(goal, tools, model, opts)
+    if chain is not None and chain.slots.decided():
         # Every slot of the best chain is decided: the forced grammar would make the model type
         # out exactly this plan, token by token (seconds on the embedded model). ``make_plan``
         # returns it without a model call too, so ``run`` and ``plan`` still agree.
-        for ready in _decided_stream(goal, tools, model, *decided):
+        for ready in _decided_stream(goal, tools, model, chain):
             yield ready
         return
     messages, schemas, strict = build_planning_request(
-        goal, tools, model, constraints=constraints, budget=budget, memory=memory, options=opts
+        goal,
+        tools,
+        model,
+        constraints=constraints,
+        budget=budget,
+        memory=memory,
+        options=opts,
+        decompose=False,  # chosen above: not bound a second time
+        chain=chain,
     )
     request = plan_request(messages, schemas.get(strict), opts)
     scanner = StepScanner()
@@ -169,13 +179,17 @@ async def stream_plan(
 
 
 def _decided_stream(
-    goal: str, tools: Mapping[str, ToolSpec], model: Model, text: str, chain: tuple[str, ...]
+    goal: str, tools: Mapping[str, ToolSpec], model: Model, chain: ChosenChain
 ) -> list[Step | PlanDone]:
-    """A decided plan as a stream: its steps, then its ``PlanDone`` (no model call)."""
+    """A decided chain's plan as a stream: its steps, then its ``PlanDone`` (no model call)."""
     start = time.perf_counter()
-    meta = {"planner": model.name, "decomposed": list(chain), "model_filled": False}
+    meta = {"planner": model.name, "decomposed": list(chain.steps_tools), "model_filled": False}
     plan, problems = parse_plan_text(
-        text, goal, tools, metadata=meta, on_failure=planned_failure_policy(model.name)
+        plan_text(chain.slots.first_plan()),
+        goal,
+        tools,
+        metadata=meta,
+        on_failure=planned_failure_policy(model.name),
     )
     steps = list(plan.steps) if plan is not None and not problems else []
     done = PlanDone(
