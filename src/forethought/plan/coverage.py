@@ -452,6 +452,69 @@ def _unit_of_tool(
     return False
 
 
+# A list of words in a tool's text: two or more joined by commas, slashes, bars or "or"
+# ("mm, cm, m, km", "asc or desc", "csv/json").
+_WORD_LIST_RE = re.compile(r"[a-z][\w-]*(?:(?:\s*[,/|]\s*|,?\s+or\s+)[a-z][\w-]*)+")
+_NEGATIONS = frozenset(("not", "no", "except", "excluding", "without", "nor"))
+
+
+def _option_lists(spec: ToolSpec) -> list[frozenset[str]]:
+    """The word lists a tool's description and parameter descriptions give, and its enums."""
+    texts = [spec.description.lower()]
+    lists: list[frozenset[str]] = []
+    for prop in (spec.input_schema.get("properties") or {}).values():
+        if isinstance(prop, Mapping):
+            texts.append(str(prop.get("description", "")).lower())
+            if isinstance(prop.get("enum"), list):
+                lists.append(frozenset(str(v).lower() for v in prop["enum"]))
+    for text in texts:
+        for m in _WORD_LIST_RE.finditer(text):
+            lists.append(frozenset(w for w in re.split(r"[\s,/|]+", m.group(0)) if w and w != "or"))
+    return lists
+
+
+def _unchosen_options(
+    steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
+    """Goal words a step's tool lists as options ("mm, cm, m, km") that the step does not pass.
+
+    Each argument takes one option, so a step whose k arguments take options from one list
+    passes min(k, the goal's options from that list) of the goal's options, all different:
+    "convert 5 km to m" with both units bound to "m" leaves "km" out. An option word right
+    after a negation ("not closed") is no value the goal asks for; function words ("in", "or")
+    are no options the goal names."""
+    if tools is None:
+        return []
+    tokens = [t.lower() for t in _WORD_RE.findall(goal)]
+    said = {
+        t
+        for i, t in enumerate(tokens)
+        if t not in _FUNCTION_WORDS and not (i and tokens[i - 1] in _NEGATIONS)
+    }
+    findings: list[Finding] = []
+    for step in steps:
+        spec = tools.get(step.tool or "")
+        if spec is None:
+            continue
+        passed = [v.lower() for v in step.args.values() if isinstance(v, str)]
+        for options in _option_lists(spec):
+            taking = [v for v in passed if v in options]
+            wanted = said & options
+            chosen = wanted & set(taking)
+            if taking and len(chosen) < min(len(taking), len(wanted)):
+                for word in sorted(wanted - chosen):
+                    findings.append(
+                        Finding(
+                            "missing_literal",
+                            f'goal word "{word}" is one of the options {step.tool} lists, but step '
+                            f"{step.id!r} passes {', '.join(repr(v) for v in taking)}",
+                            literal=word,
+                            step_id=step.id,
+                        )
+                    )
+    return findings
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -556,6 +619,8 @@ def check_coverage(
             findings.append(
                 Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
             )
+
+    findings += _unchosen_options(steps, goal, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]

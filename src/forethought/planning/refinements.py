@@ -124,6 +124,11 @@ class Refinements:
     # whole by a tool's expression or formula parameter; that tool alone, or into the writer,
     # is a chain (``goal_expressions``).
     expression_literals: bool = True
+    # Added after "convert 5 km to m" bound both units to "m":
+    # The options a tool lists for a text parameter ("units: mm, cm, m, km") that the goal says
+    # are that parameter's values, a different one for each parameter of the list, "to_unit"
+    # taking the word after "to" (``listed_options``).
+    listed_options: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -155,6 +160,7 @@ NO_REFINEMENTS = Refinements(
     arrow_targets=False,
     per_file_results=False,
     expression_literals=False,
+    listed_options=False,
 )
 
 # Every technique on: the planner's default.

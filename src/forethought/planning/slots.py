@@ -15,6 +15,7 @@ from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
+from forethought.planning.listed_options import option_words
 from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
@@ -279,6 +280,13 @@ def bind(
                 spans = expression_spans(goal)
                 unused = [e for e in spans if e not in used_literals]
                 options = unused + [e for e in spans if e not in unused] or options
+            if refinements.listed_options and want == {"string"} and not is_path_param(spec, pname):
+                # A listed option the goal says ("5 km to m") is this parameter's value, each
+                # parameter of the list taking a different one (``listed_options``).
+                taken = [a[0] for a in args.values() if isinstance(a, list) and a and isinstance(a[0], str)]
+                picks = option_words(spec, pname, goal, taken)
+                if picks:
+                    options = picks
             if options is None:
                 continue
             if not options:
