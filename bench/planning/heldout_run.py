@@ -37,6 +37,7 @@ from heldout8 import HELD_OUT_8
 from heldout9 import HELD_OUT_9
 from heldout10 import HELD_OUT_10
 from heldout11 import HELD_OUT_11
+from heldout12 import HELD_OUT_12
 from rows import LABELS, ROWS
 
 from forethought import Agent
@@ -196,7 +197,8 @@ async def main() -> None:
         help="tool sets: documents,ledger (heldout.py); textkit,contacts (heldout2.py); "
         "agenda,numbers (heldout3.py); shop,lexicon (heldout4.py); pantry,sensors (heldout5.py); "
         "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py); "
-        "helpdesk,statement (heldout9.py); loans,garden (heldout10.py); samples,trains (heldout11.py)",
+        "helpdesk,statement (heldout9.py); loans,garden (heldout10.py); samples,trains (heldout11.py); "
+        "gym,parcels (heldout12.py)",
     )
     parser.add_argument(
         "--plan-limit",
@@ -245,6 +247,7 @@ async def main() -> None:
         *HELD_OUT_9,
         *HELD_OUT_10,
         *HELD_OUT_11,
+        *HELD_OUT_12,
     ]
     suites = [s for s in every if s.name in args.suites.split(",")]
     results = [

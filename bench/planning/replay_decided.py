@@ -31,6 +31,7 @@ from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
 from heldout9 import HELD_OUT_9
 from heldout10 import HELD_OUT_10
+from heldout12 import HELD_OUT_12
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -100,6 +101,7 @@ async def main() -> None:
         *HELD_OUT_8,
         *HELD_OUT_9,
         *HELD_OUT_10,
+        *HELD_OUT_12,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
