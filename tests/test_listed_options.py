@@ -1,7 +1,7 @@
 """Options a tool lists for a text parameter ("units: ml, l, cup, gal"): the planner binds the
 goal's options to the parameters they belong to, each a different one, and the coverage check
 flags a plan that leaves a goal's option out ("convert 5 km to m" had both units bound to "m"
-and reported success).
+and reported success). Also: the clause's verb next to a parameter's noun is no value of it.
 
 Over a made-up "pantry scales" tool set (none of the bench's suites)."""
 
@@ -145,3 +145,17 @@ def test_coverage_asks_one_option_per_parameter_and_skips_negated_ones() -> None
     # Only the options the goal says are asked for; the wrong one is still found.
     missing = check_coverage(label("label jar 7 green, not red", "blue"), tools=SPECS).missing
     assert {f.literal for f in missing if f.kind == "missing_literal"} == {"green"}
+
+
+@tool(effect="mutating")
+def reorder(code: str, amount: int) -> int:
+    """Order more units of an item by its code."""
+    return amount
+
+
+def test_the_clauses_verb_next_to_a_parameters_noun_is_no_value() -> None:
+    """ "reorder code B-200": the word before the parameter's name is the verb, not the code."""
+    specs = {"reorder": reorder.spec}
+    chosen = best_chain("reorder code B-200 with 5 units", specs, True)
+    assert chosen is not None
+    assert chosen.slots.first_plan()["steps"][0]["args"] == {"code": "B-200", "amount": 5}

@@ -263,3 +263,62 @@ async def test_a_repair_may_drop_a_read_only_step_that_already_ran(ws: Path, sto
     assert (ws / "notes-backup.txt").read_text() == "alpha beta gamma\n"
     # The count ran once under v1 and is history; the write is v2's renamed s2.
     assert started_ids(store, result.run_id) == ["s1", "s2", "s2_v2"]
+
+
+async def test_a_streamed_plan_is_repaired_the_way_make_plan_plans(
+    tmp_path: Path, store: SqliteStore
+) -> None:
+    """On the embedded model a streamed plan's repair first tries what ``make_plan`` does:
+    candidate chains whose open slots the model fills. The model is not asked to fix its own
+    plan ("restock sku B-200 with 5 units" streamed as a stock lookup, and the embedded model,
+    shown the findings, answered the same plan three times), so ``run`` ends where ``plan`` does."""
+    from forethought import tool
+
+    shelf: dict[str, int] = {"blue": 3, "widget": 1}
+
+    @tool
+    def shelf_count(code: str) -> int:
+        """How many units of an item are on the shelf."""
+        return shelf[code]
+
+    @tool(effect="mutating")
+    def top_up(code: str, amount: int) -> int:
+        """Put more units of an item on the shelf; returns the new count."""
+        shelf[code] += amount
+        return shelf[code]
+
+    goal = "top up the blue widget by 5"  # two words for the code: the model's to choose
+    lookup = {"id": "s1", "tool": "shelf_count", "args": {"code": "widget"}}
+    fill = {"id": "s1", "tool": "top_up", "args": {"code": "widget", "amount": 5}}
+    model = ScriptedModel([plan_json(lookup), plan_json(fill)], name="local:scripted")
+    looked = asyncio.Event()
+
+    class RepairAfterTheLookup:
+        """The scripted model, whose second answer comes once the streamed lookup has run
+        (a revision that drops a step under way is refused)."""
+
+        name = model.name
+
+        async def complete(self, request: Any) -> Any:
+            await looked.wait()
+            return await model.complete(request)
+
+        def stream(self, request: Any) -> Any:
+            return model.stream(request)
+
+    async def on_event(event: Any) -> None:
+        if isinstance(event, E.StepSucceeded) and event.step_id == "s1":
+            looked.set()
+
+    agent = Agent(ToolRegistry([shelf_count, top_up]), model=RepairAfterTheLookup(), store=store)
+    result = await agent.run(goal, approve="all", stream=True, on_event=on_event)
+    model.assert_all_used()
+    assert result.status == "succeeded", result.state.reason
+    assert shelf == {"blue": 3, "widget": 6}
+    # The second call filled the chosen chain's slots: only its tool was shown, no findings.
+    repair = model.requests[1]
+    assert "shelf_count" not in repair.messages[0].content
+    assert not any("does not do the whole goal" in m.content for m in repair.messages)
+    revised = events_of(store, result.run_id, E.PlanRevised)
+    assert [(e.old_version, e.new_version) for e in revised] == [(1, 2)]
+    assert result.plan is not None and result.plan.metadata.get("repair") == "coverage"

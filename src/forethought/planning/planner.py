@@ -609,11 +609,28 @@ async def repair_coverage(
     *,
     options: PlannerOptions | None = None,
 ) -> PlanResult:
-    """One repair round for a valid plan that misses its goal: the coverage findings go back to
-    the model (as the validator's problems do in ``make_plan``) and its answer becomes version
-    N+1 (``parent_version`` N, ``metadata.repair = "coverage"``), never a silent replacement.
+    """One repair round for a valid plan that misses its goal: a covering plan by decomposition
+    (as ``make_plan`` finds first), else the coverage findings go back to the model (as the
+    validator's problems do in ``make_plan``); the answer becomes version N+1 (``parent_version``
+    N, ``metadata.repair = "coverage"``), never a silent replacement.
     The caller bounds the rounds (the run's ``max_replans``) and re-checks coverage."""
     opts = options or PlannerOptions()
+    if _decompose(opts, model)[0] and tools:
+        # What ``make_plan`` tries first: candidate chains, the model filling only their open
+        # slots. A streamed plan (one answer under the whole-plan grammar) often misses what
+        # this finds, and a small model asked to repair its own plan tends to repeat it; so a
+        # covering candidate is the repair, and ``run`` ends where ``plan`` does.
+        decomposed = await plan_by_decomposition(goal, tools, model, options=opts)
+        found = decomposed.plan
+        if decomposed.ok and found is not None and found.metadata.get("covered"):
+            repaired_plan = found.model_copy(
+                update={
+                    "version": plan.version + 1,
+                    "parent_version": plan.version,
+                    "metadata": {**found.metadata, "repair": "coverage"},
+                }
+            )
+            return PlanResult(repaired_plan, [], list(decomposed.calls))
     messages, schemas, strict = build_planning_request(goal, tools, model, options=opts, decompose=False)
     messages += [
         Message(role="assistant", content=plan_json_text(plan, plan_shape(opts, model, tools))),

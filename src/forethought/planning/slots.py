@@ -147,9 +147,10 @@ def _outputs_of(
 
 
 def _near_words(pname: str, facts: GoalFacts) -> list[str]:
-    """Plain goal words right before or after the parameter's name in the goal."""
+    """Plain goal words right before or after the parameter's name in the goal, verbs not."""
     pterm = terms(pname)
-    plain = {w.lower() for w in facts.words}
+    # The clause's verb is no value ("*restock* sku B-200": the verb, then the parameter's noun).
+    plain = {w.lower() for w in facts.words} - facts.verbs
     tokens = WORDS_RE.findall(facts.goal)
     near: list[str] = []
     for i, w in enumerate(tokens):
