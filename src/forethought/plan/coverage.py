@@ -73,7 +73,9 @@ from forethought.plan.dates import spelled_dates
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
+    ITEM_ORDINALS,
     QUANTITIES,
+    asked_items,
     asked_quantities,
     clause_actions,
     names_action,
@@ -515,6 +517,102 @@ def _unchosen_options(
     return findings
 
 
+_NEGATED_RE = re.compile(r"\b(?:not|no|never|without|don't|dont|do not)\s+$", re.IGNORECASE)
+
+
+def flag_named(pname: str, goal: str) -> bool:
+    """Whether ``goal`` says a boolean parameter's name as a word ("*append* 'done' to a.txt"
+    for ``append``, "list hidden files" for ``hidden``; every word of a compound name), not right
+    after a negation ("do not append")."""
+    parts = [p for p in re.split(r"_+|(?<=[a-z])(?=[A-Z])", pname) if p]
+    if not parts:
+        return False
+    for part in parts:
+        found = [
+            m
+            for m in re.finditer(rf"\b{re.escape(part.lower())}\w*", goal.lower())
+            if not _NEGATED_RE.search(goal[: m.start()])
+        ]
+        if not found:
+            return False
+    return True
+
+
+def _unset_flags(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
+    """``missing_action`` findings: the goal says a boolean parameter's name ("append 'done' to
+    notes.txt") and the step calling its tool leaves it false (``write_file`` with ``append``
+    false replaced the file's content and reported success)."""
+    if tools is None:
+        return []
+    findings: list[Finding] = []
+    for step in steps:
+        spec = tools.get(step.tool or "")
+        if spec is None:
+            continue
+        for pname, prop in (spec.input_schema.get("properties") or {}).items():
+            if not isinstance(prop, Mapping) or prop.get("type") != "boolean" or not flag_named(pname, goal):
+                continue
+            if step.args.get(pname, prop.get("default", False)) is not False:
+                continue  # true, or a reference the run decides
+            findings.append(
+                Finding(
+                    "missing_action",
+                    f"the goal says {pname!r}, but step {step.id!r} leaves {step.tool}'s {pname!r} false",
+                    literal=pname,
+                    step_id=step.id,
+                )
+            )
+    return findings
+
+
+# "the first line", "its last word", "the longest sentence": one item picked by its place.
+_ORDINAL_ITEM_RE = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|next|"
+    r"longest|shortest|opening|closing)\s+([a-z]+)\b",
+    re.IGNORECASE,
+)
+_COUNT_ASKED_RE = re.compile(r"\b(?:how many|number of|count|counts|counting|tally)\b", re.IGNORECASE)
+
+
+def _counts_for_items(
+    steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
+    """``missing_action`` findings: the goal asks for an item by its place ("the first line of
+    notes.txt") and asks no count, but a side-effecting step is given a count of those items (an
+    integer field named for them, ``${s2.lines}`` of ``text_stats``): "1" was written to
+    first.txt, and the run reported success."""
+    if tools is None or _COUNT_ASKED_RE.search(goal):
+        return []
+    items = {_singular(m.group(1).lower()): m.group(0) for m in _ORDINAL_ITEM_RE.finditer(goal)}
+    if not items:
+        return []
+    by_id = {s.id: s for s in steps}
+    findings: list[Finding] = []
+    for step in steps:
+        if _effect(step, tools) == "read_only":
+            continue
+        for r in refs.find_references(step.args):
+            source = by_id.get(r.step_id)
+            spec = tools.get(source.tool or "") if source is not None else None
+            if spec is None or not r.path or not isinstance(r.path[-1], str):
+                continue
+            field = r.path[-1]
+            asked = items.get(_singular(field.lower()))
+            schema = _schema_at(spec.output_schema, tuple(r.path))
+            if asked is None or schema is None or schema.get("type") != "integer":
+                continue
+            findings.append(
+                Finding(
+                    "missing_action",
+                    f'the goal asks for "{asked}", but step {step.id!r} is given '
+                    f"{r.step_id}.{field}, a count of {field}",
+                    literal=asked,
+                    step_id=step.id,
+                )
+            )
+    return findings
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -621,6 +719,8 @@ def check_coverage(
             )
 
     findings += _unchosen_options(steps, goal, tools)
+    findings += _unset_flags(steps, goal, tools)
+    findings += _counts_for_items(steps, goal, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
@@ -742,8 +842,9 @@ def _uncomputed_quantities(
     blanked = goal
     for lit in literals:
         blanked = blanked.replace(lit.text, " ")
-    asked = asked_quantities(blanked)
-    if not asked:
+    wanted = {word: QUANTITIES[word] for word in asked_quantities(blanked)}
+    wanted |= {f"{ordinal} {noun}": ITEM_ORDINALS[ordinal] for ordinal, noun in asked_items(blanked)}
+    if not wanted:
         return []
     goal_words = words_of(blanked)
     literal_words = set().union(*(words_of(lit.text) for lit in literals))
@@ -753,6 +854,8 @@ def _uncomputed_quantities(
         said |= words_of(s.tool or "")
         for value in _step_texts(s, _leaves(s.args, ("args",), [])):
             said |= words_of(value) - literal_words
+            if _is_number(value) and float(value).is_integer():
+                said.add(str(int(value)))  # a place by its number ("the second column": 2)
         effectful = _effect(s, tools) != "read_only"
         for r in refs.find_references(s.args):
             field = words_of(" ".join(str(p) for p in r.path))
@@ -772,8 +875,8 @@ def _uncomputed_quantities(
         Finding(
             "missing_action", f'the goal asks for "{word} …", but {how}: no step computes it', literal=word
         )
-        for word in asked
-        if not set(QUANTITIES[word]) & said
+        for word, known_by in wanted.items()
+        if not set(known_by) & said
     ]
 
 

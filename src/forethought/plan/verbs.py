@@ -129,6 +129,24 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("how many", "number of"), _COUNT),
 }
 _QUANTITY_RE = re.compile(r"\b(how many|number of|[a-z]+)\b")
+# An item picked by its place ("the first line of notes.txt", "its last word"): the ordinal
+# before a noun, with the words a step that picks it would be known by. Before a verb or a
+# comma "first" orders the goal's clauses ("first read a.txt, then …") and asks for nothing.
+_FIRST = ("first", "head", "top", "start", "begin", "beginning", "earliest", "opening", "leading")
+_LAST = ("last", "tail", "end", "final", "latest", "closing", "trailing")
+ITEM_ORDINALS: Mapping[str, tuple[str, ...]] = {
+    "first": _FIRST,
+    "last": _LAST,
+    "final": _LAST,
+    # Counted from 1 or from 0 (a column's index): either number names the place.
+    **{
+        w: (w, str(n), str(n - 1), "nth", "index")
+        for n, w in enumerate(("second", "third", "fourth", "fifth"), 2)
+    },
+    "longest": ("longest", "long", "length", *_MAX),
+    "shortest": ("shortest", "short", "length", *_MIN),
+}
+_ITEM_RE = re.compile(r"\b(" + "|".join(ITEM_ORDINALS) + r")\s+([a-z]+)\b")
 
 
 def asked_quantities(text: str) -> list[str]:
@@ -139,6 +157,19 @@ def asked_quantities(text: str) -> list[str]:
         word = match.group(1)
         if word in QUANTITIES and word not in out:
             out.append(word)
+    return out
+
+
+def asked_items(text: str) -> list[tuple[str, str]]:
+    """(ordinal, noun) pairs of ``text`` (a goal with its literals blanked) that pick an item by
+    its place ("first line"), in order; not before a verb ("first read …")."""
+    out: list[tuple[str, str]] = []
+    for match in _ITEM_RE.finditer(text.lower()):
+        ordinal, noun = match.groups()
+        if noun in ACTIONS or noun in NOT_ACTIONS or noun in GENERIC_VERBS or noun in LEAD_FILLERS:
+            continue
+        if (ordinal, noun) not in out:
+            out.append((ordinal, noun))
     return out
 
 

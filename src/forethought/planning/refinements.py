@@ -129,6 +129,9 @@ class Refinements:
     # are that parameter's values, a different one for each parameter of the list, "to_unit"
     # taking the word after "to" (``listed_options``).
     listed_options: bool = True
+    # An optional boolean parameter the goal says by name ("*append* 'done' to notes.txt") is
+    # set true; left out, ``write_file`` replaced the file (``coverage.flag_named``).
+    named_flags: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -161,6 +164,7 @@ NO_REFINEMENTS = Refinements(
     per_file_results=False,
     expression_literals=False,
     listed_options=False,
+    named_flags=False,
 )
 
 # Every technique on: the planner's default.

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forethought.plan._schema import fits, item_types
+from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_range
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.goal_expressions import expression_param, expression_spans
@@ -288,6 +289,13 @@ def bind(
                 picks = option_words(spec, pname, goal, taken)
                 if picks:
                     options = picks
+            if (
+                options is None
+                and refinements.named_flags
+                and want == {"boolean"}
+                and flag_named(pname, goal)
+            ):
+                options = [True]  # "append 'done' to notes.txt": the flag the goal says is on
             if options is None:
                 continue
             if not options:
