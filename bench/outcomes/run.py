@@ -143,6 +143,15 @@ GOALS: list[Goal] = [
     ),
     Goal("write the smallest qty in data.csv to min.txt", "builtin", file_number("min.txt", "4")),
     Goal("what is the average qty in data.csv", "builtin", number("6.5")),
+    # Found as a new user (2026-11-27): "append" ran write_file without append=true and replaced
+    # the file, "succeeded"; "the first line" wrote text_stats' line count ("1"). The first line
+    # needs a step-wise plan that reads first, as the four above.
+    Goal("append 'done' to notes.txt", "builtin", file_equals("notes.txt", NOTES + "done")),
+    Goal(
+        "write the first line of notes.txt to first.txt",
+        "builtin",
+        lambda ws, out: text(ws, "first.txt").strip() == NOTES.splitlines()[0],
+    ),
     # ---------------------------------------------------------------- impossible, built-ins
     Goal("delete notes.txt", "builtin", None),
     Goal("send an email to bob@example.com", "builtin", None),
