@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from forethought.plan import references as refs
-from forethought.plan.dates import spelled_dates
+from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
@@ -546,7 +546,8 @@ def check_coverage(
     all_strings = _lowered(all_values)
     # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
     # or of a day of its month: its words and numbers are no literals of their own then.
-    spelled = spelled_dates(goal)
+    # So is a time of day spelled with am/pm ("between 7 and 9 am"), as its 24-hour "HH:MM".
+    spelled = sorted(spelled_dates(goal) + spelled_times(goal))
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None

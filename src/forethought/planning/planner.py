@@ -510,6 +510,7 @@ def best_chain(
             prior=skeleton.prior,
             record_fields=refine.record_fields,
             question_fields=refine.question_fields,
+            file_named=refine.file_named_values,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, ChosenChain(skeleton.tools, slots))
@@ -587,6 +588,7 @@ async def plan_by_decomposition(
             likelihood=likelihood,
             record_fields=opts.refinements.record_fields,
             question_fields=opts.refinements.question_fields,
+            file_named=opts.refinements.file_named_values,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)
