@@ -31,6 +31,7 @@ from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
 from heldout9 import HELD_OUT_9
 from heldout10 import HELD_OUT_10
+from heldout11 import HELD_OUT_11
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -66,6 +67,7 @@ def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | No
             prior=sk.prior,
             record_fields=refine.record_fields,
             question_fields=refine.question_fields,
+            file_named=refine.file_named_values,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan)
@@ -100,6 +102,7 @@ async def main() -> None:
         *HELD_OUT_8,
         *HELD_OUT_9,
         *HELD_OUT_10,
+        *HELD_OUT_11,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
