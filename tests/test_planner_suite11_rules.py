@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from forethought import tool
 from forethought.plan.dates import spelled_times, time_range
-from forethought.planning.decompose import asks_every
+from forethought.planning.answer_shapes import asks_every
 from forethought.planning.goal_facts import goal_facts
 from forethought.planning.planner import best_chain
 from forethought.planning.refinements import Refinements

@@ -85,6 +85,14 @@ from dataclasses import dataclass
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.dates import date_range, spelled_dates, time_range
 from forethought.plan.verbs import SYNONYMS
+from forethought.planning.answer_shapes import (
+    PLURAL_COST,
+    asks_every,
+    runs_per_file,
+    single_result,
+    takes_place,
+    towards,
+)
 from forethought.planning.bm25 import BM25, quantity_words, terms, tool_index, tool_terms
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
@@ -96,7 +104,6 @@ from forethought.planning.tool_roles import (
     is_path_param,
     is_reader,
     is_writer,
-    names_a_place,
     output_fields,
     param_kind,
     param_types,
@@ -116,9 +123,6 @@ STEP_COST = 0.25  # prior points per step: more steps must explain more of the g
 # Per word of a tool's name the goal does not say: a name asserts every one of its words, so
 # ``time_of_peak`` fits "the peak" worse than ``peak`` does (as much as a name match earns).
 NAME_EXTRA_COST = 0.5
-# Per chain writing one record or number where the goal asks for every item ("show every
-# departure"): more than a name's word, as a wrong kind of answer is worse than a loose word.
-PLURAL_COST = 1.0
 SUPERFLUOUS_COST = 1.0  # per middle step explaining nothing the others do not: more than a text fit
 # The verbs a writer does, whatever its description says ("write", "save", "put", ...).
 _WRITE_TERMS = frozenset(terms(" ".join(SYNONYMS["write"])))
@@ -427,12 +431,12 @@ def skeletons(
             # A taker explains the values it can take: an option the tool that lists it, any
             # other value the takers listing none ("NEURO-1 … discarded" needs both filters);
             # a place the goal goes "to" a tool taking a place, when there is one.
-            placed = {n for n in takers if _takes_place(tools[n])} if places else set()
+            placed = {n for n in takers if takes_place(tools[n])} if places else set()
 
             def takes(name: str, value: str) -> bool:
                 if option_words and (kind_of(value) == "option") != (taker(name) == "option"):
                     return False
-                return not (placed and _towards(value).search(goal)) or name in placed
+                return not (placed and towards(value).search(goal)) or name in placed
 
             given = [v for v in values if v not in facts.contents]
             docs = {
@@ -545,11 +549,11 @@ def skeletons(
                     # "Who" is explained by a step that yields a person or a person's name.
                     + (1 if persons & set(k) else 0)
                     # "Show every departure": the items, not one of them nor their number.
-                    - (PLURAL_COST if many and _single_result(k, tools) else 0)
+                    - (PLURAL_COST if many and single_result(k, tools) else 0)
                     # The writer puts each file's result on its line: that explains the layout.
                     + (
                         len(layout_terms)
-                        if per_file_layout and _runs_per_file(k, tools, len(facts.inputs))
+                        if per_file_layout and runs_per_file(k, tools, len(facts.inputs))
                         else 0
                     )
                 )
@@ -568,47 +572,6 @@ def skeletons(
         out = _with_evaluators(out, seen, facts, tools, writers, docs, set(readers), names, precise, fields)
     out.sort(key=lambda s: -s.prior)
     return out[:limit]
-
-
-# "every departure", "all of the samples", "each item": the goal asks for every item.
-_EVERY_RE = re.compile(
-    r"\b(?:every|all|each)\s+(?:(?:of\s+)?(?:the|its|their|my|our)\s+)?[a-z]", re.IGNORECASE
-)
-# Words asking for one number or one item of many: an amount, a count, an extreme, an ordinal.
-_ONE_OF_MANY_RE = re.compile(
-    r"\b(?:how\s+(?:many|much)|number|count|total|sum|average|mean|median|first|last|"
-    r"most|least|max(?:imum)?|min(?:imum)?|which\s+one|any|[a-z]+est)\b",
-    re.IGNORECASE,
-)
-
-
-def _takes_place(spec: ToolSpec) -> bool:
-    """Whether the tool's value parameter names a place (``tool_roles.names_a_place``)."""
-    pname = value_param(spec, places=True)
-    return pname is not None and names_a_place(spec, pname)
-
-
-def _towards(value: str) -> re.Pattern[str]:
-    """``value`` right after "to", "towards" or "into": where something goes."""
-    return re.compile(rf"\b(?:to|towards|into)\s+(?:the\s+)?{re.escape(value)}(?![\w-])", re.IGNORECASE)
-
-
-def asks_every(goal: str) -> bool:
-    """Whether the goal asks for every item of something ("show every departure", "all the
-    samples") and for no number or single item of them ("the total of all …", "the first of
-    all …")."""
-    return bool(_EVERY_RE.search(goal)) and not _ONE_OF_MANY_RE.search(goal)
-
-
-def _single_result(chain: Sequence[str], tools: Mapping[str, ToolSpec]) -> bool:
-    """Whether what the chain writes is one record or one number: the step before its writer
-    (or its last step) returns an object, a number or a boolean, not a list or a text."""
-    body = [n for n in chain if not is_writer(tools[n])]
-    if not body:
-        return False
-    out = tools[body[-1]].output_schema
-    kinds = types_of(out, out) if out is not None else None
-    return bool(kinds) and kinds is not None and kinds <= {"object", "integer", "number", "boolean"}
 
 
 # Between two coordinated file names: "a.json and b.json", "a.csv, b.csv", "in a.json and in b.json".
@@ -633,23 +596,6 @@ def _coordinated(goal: str, files: Sequence[str], any_preposition: bool = False)
         (_COORDINATION_ANY_RE if any_preposition else _COORDINATION_RE).fullmatch(goal[p + len(f) : q])
         is not None
         for (p, f), (q, _) in itertools.pairwise(order)
-    )
-
-
-def _runs_per_file(chain: Sequence[str], tools: Mapping[str, ToolSpec], files: int) -> bool:
-    """Whether ``chain`` is one reader and the same steps, no formatter among them, once per
-    each of ``files`` files, then its writer: each file's result is written on its own line."""
-    if files < 2 or len(chain) < 2 * files + 1 or not is_writer(tools[chain[-1]]):
-        return False
-    body = list(chain[:-1])
-    size = len(body) // files
-    runs = [tuple(body[i * size : (i + 1) * size]) for i in range(files)]
-    return (
-        size >= 2
-        and size * files == len(body)
-        and len(set(runs)) == 1
-        and is_reader(tools[runs[0][0]])
-        and not any(is_reader(tools[n]) or is_formatter(tools[n]) for n in runs[0][1:])
     )
 
 
