@@ -35,7 +35,7 @@ class Parcel(BaseModel):
 
 @tool
 def load_manifest(manifest_file: str) -> list[Parcel]:
-    """Read a depot's parcel manifest: each parcel's ID, client code, sending day, pick-up
+    """Read a depot's parcel manifest: each parcel's ID, client code, dispatch date, pick-up
     time, town and weight in kg, and its delivery stage."""
     return []
 
@@ -300,3 +300,44 @@ def test_a_spelled_time_is_used_as_its_24_hour_text() -> None:
         *steps[2:],
     ]
     assert check_coverage(Plan(goal=goal, steps=late), goal, SPECS).missing
+
+
+def test_when_asks_for_a_field_a_description_dates_by_a_word_of_its_stem() -> None:
+    from forethought.planning.question_fields import is_date_field
+
+    assert is_date_field("dispatched", SPECS, derived=True)  # "dispatch date"
+    assert not is_date_field("dispatched", SPECS)
+    assert not is_date_field("client", SPECS, derived=True)
+
+
+def test_a_formatted_filter_explains_no_value_of_another_shape() -> None:
+    from forethought.planning.decompose import skeletons
+
+    goal = "How many KX-12 parcels were sent? manifest.json -> kx.txt"
+
+    def prior(refinements: Refinements) -> float:
+        chain = ("load_manifest", "sent_after", "parcel_count", "save_text")  # no day given
+        return next(
+            s.prior for s in skeletons(goal, SPECS, limit=64, refinements=refinements) if s.tools == chain
+        )
+
+    assert prior(ON) < prior(Refinements(shaped_values=False))
+
+
+async def test_make_plan_takes_the_decided_chain_stream_plan_takes_without_a_model_call() -> None:
+    from forethought.models import ScriptedModel
+    from forethought.planning.planner import PlannerOptions, make_plan
+
+    goal = "Which parcel of the day in leith.json weighs least? Write its ID number to light.txt"
+    on = PlannerOptions(decompose=True, typed_flow=True, candidates=4)
+    chosen = best_chain(goal, SPECS, True, refinements=ON)
+    assert chosen is not None and chosen.slots.decided()
+    result = await make_plan(goal, SPECS, ScriptedModel([]), options=on)  # any call would fail
+    assert result.plan is not None and not result.calls and result.plan.metadata["covered"]
+    assert tuple(s.tool for s in result.plan.steps) == chosen.steps_tools
+    # Without the rule, chains the model fills rank before it.
+    off = PlannerOptions(
+        decompose=True, typed_flow=True, candidates=4, refinements=Refinements(decided_chain_first=False)
+    )
+    asked = await make_plan(goal, SPECS, ScriptedModel(['{"steps": []}'] * 8), options=off)
+    assert asked.calls

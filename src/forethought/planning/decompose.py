@@ -100,6 +100,7 @@ from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     filter_param,
     fits_first_need,
+    formatted_kind,
     is_formatter,
     is_path_param,
     is_reader,
@@ -427,14 +428,31 @@ def skeletons(
     selectors = [n for n, _ in index.rank(terms(goal)) if n in takers and n not in filters]
     if takers:
         value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
-        if option_words or places:
+        if option_words or places or refinements.shaped_values:
             # A taker explains the values it can take: an option the tool that lists it, any
             # other value the takers listing none ("NEURO-1 … discarded" needs both filters);
             # a place the goal goes "to" a tool taking a place, when there is one.
             placed = {n for n in takers if takes_place(tools[n])} if places else set()
+            # Takers whose value parameter spells a format ("YYYY-MM-DD") take only that kind.
+            shaped = {
+                n: ("range" if taker(n) == "range" else kind)
+                for n in takers
+                if refinements.shaped_values
+                and (
+                    taker(n) == "range"
+                    or (
+                        (pname := value_param(tools[n], places=places)) is not None
+                        and (kind := formatted_kind(tools[n], pname, places=places))
+                    )
+                )
+            }
 
             def takes(name: str, value: str) -> bool:
                 if option_words and (kind_of(value) == "option") != (taker(name) == "option"):
+                    return False
+                if shaped and shaped.get(name, kind_of(value)) not in (kind_of(value), "range"):
+                    return False  # "ONC-7" is no date a "(YYYY-MM-DD)" filter could take
+                if shaped and shaped.get(name) == "range" and kind_of(value) not in ("date", "time"):
                     return False
                 return not (placed and towards(value).search(goal)) or name in placed
 

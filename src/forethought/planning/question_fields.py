@@ -121,9 +121,10 @@ def is_person_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
     return _described_as_people(head, tools)
 
 
-def is_date_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
+def is_date_field(name: str, tools: Mapping[str, ToolSpec], *, derived: bool = False) -> bool:
     """A field that holds a date or time: by its name ("date", "due_day", "created_at") or a
-    tool's description calling it one ("the opened date", "its start time")."""
+    tool's description calling it one ("the opened date", "its start time"); with ``derived``,
+    also by a word of the same stem ("collected": "the collection date", "sown": no)."""
     words = _words(name)
     if not words:
         return False
@@ -134,6 +135,10 @@ def is_date_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
         said = _words(spec.description)
         if any(a in _plural(head) and b in _DATE_WORDS for a, b in itertools.pairwise(said)):
             return True
+        if derived and any(
+            len(head) >= 6 and a[:6] == head[:6] and b in _DATE_WORDS for a, b in itertools.pairwise(said)
+        ):
+            return True
     return False
 
 
@@ -143,7 +148,11 @@ def _is_ee_noun(head: str) -> bool:
 
 
 def answering_fields(
-    asked: Asked, fields: Mapping[str, frozenset[str] | None], tools: Mapping[str, ToolSpec]
+    asked: Asked,
+    fields: Mapping[str, frozenset[str] | None],
+    tools: Mapping[str, ToolSpec],
+    *,
+    derived: bool = False,
 ) -> set[str]:
     """Of a record's fields (name → JSON types), those of the kind the question asks. Of
     several person fields, "who" as the doer prefers those that are no "-ee" noun ("who opened
@@ -157,7 +166,7 @@ def answering_fields(
     if asked == "amount":
         return {f for f, t in fields.items() if t and t <= _NUMBER_TYPES}
     if asked == "date":
-        return {f for f in fields if is_date_field(f, tools)}
+        return {f for f in fields if is_date_field(f, tools, derived=derived)}
     return set()
 
 

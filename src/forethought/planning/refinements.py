@@ -174,6 +174,14 @@ class Refinements:
     # that filter alone: chains without a tool chosen for the clause's other words are
     # candidates too.
     filter_clauses: bool = True
+    # "When" asks for a field a tool's description calls a date by a word of the field's stem
+    # (``collected``: "the collection date"), not only by the field's own word
+    # (``question_fields.is_date_field``).
+    derived_date_fields: bool = True
+    # ``make_plan`` takes the chain ``stream_plan`` takes (``planner.best_chain``) when every
+    # slot of it is decided and it covers the goal, before any chain the model would fill: the
+    # two agree, and a goal the rules decide costs no model call.
+    decided_chain_first: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -216,6 +224,8 @@ NO_REFINEMENTS = Refinements(
     plural_lists=False,
     per_file_layout=False,
     filter_clauses=False,
+    derived_date_fields=False,
+    decided_chain_first=False,
 )
 
 # Every technique on: the planner's default.

@@ -18,6 +18,7 @@ from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCan
 from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
+    formatted_kind,
     is_dir_param,
     is_path_param,
     is_reader,
@@ -222,7 +223,10 @@ def bind(
 
         def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
             named = written_fields(goal, facts.outputs, fields, tools) if by_phrase else set()
-            return named or (answering_fields(question, fields, tools) if question else set())
+            derived = refinements.derived_date_fields
+            return named or (
+                answering_fields(question, fields, tools, derived=derived) if question else set()
+            )
 
     closed = no_value_words(goal) if refinements.fallback_classes else None
     if closed is not None and refinements.pronouns:
@@ -288,7 +292,7 @@ def bind(
             if (
                 refinements.shaped_values
                 and isinstance(options, list)
-                and (shape := _shape(spec, pname, places))
+                and (shape := formatted_kind(spec, pname, places=places))
             ):
                 # A parameter whose description gives a format ("YYYY-MM-DD", "HH:MM") takes only
                 # values of that shape ("ONC-7" is no date) or an earlier step's output.
@@ -346,23 +350,6 @@ def bind(
         slots.steps.append((name, args))
         outputs += _outputs_of(k, spec, goal_terms, person_fields, asked)
     return slots
-
-
-# A format a description spells out: a date's ("YYYY-MM-DD", "DD/MM/YYYY"), a time's ("HH:MM").
-_FORMATS = {"date": re.compile(r"\bYYYY\b|\bYYYY[-/]|[-/]YYYY\b"), "time": re.compile(r"\bHH:MM\b")}
-
-
-def _shape(spec: ToolSpec, pname: str, places: bool) -> str:
-    """The kind ("date", "time") of value a parameter takes when its own description spells
-    the format out, or its tool's does and it is the value (or a bound of the range) the tool
-    selects by; "" otherwise."""
-    kind = param_kind(spec, pname)
-    pattern = _FORMATS.get(kind)
-    if pattern is None or is_path_param(spec, pname, places=places):
-        return ""
-    own = str((properties(spec).get(pname) or {}).get("description") or "")
-    selects = pname == value_param(spec, places=places) or pname in (range_params(spec, times=True) or ())
-    return kind if pattern.search(own) or (selects and pattern.search(spec.description)) else ""
 
 
 def _option_order(options: list[Any], goal: str, pname: str) -> list[Any]:

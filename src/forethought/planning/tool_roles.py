@@ -221,3 +221,20 @@ def range_params(spec: ToolSpec, *, times: bool = False) -> tuple[str, str] | No
     if not fits({"array"}, item_types(out, out), {"array"}, want_items):
         return None
     return dates[0], dates[1]
+
+
+# A format a description spells out: a date's ("YYYY-MM-DD", "DD/MM/YYYY"), a time's ("HH:MM").
+_FORMATS = {"date": re.compile(r"\bYYYY\b|\bYYYY[-/]|[-/]YYYY\b"), "time": re.compile(r"\bHH:MM\b")}
+
+
+def formatted_kind(spec: ToolSpec, pname: str, *, places: bool = False) -> str:
+    """The kind ("date", "time") of value a parameter takes when its own description spells
+    the format out, or its tool's does and it is the value (or a bound of the range) the tool
+    selects by; "" otherwise."""
+    kind = param_kind(spec, pname)
+    pattern = _FORMATS.get(kind)
+    if pattern is None or is_path_param(spec, pname, places=places):
+        return ""
+    own = str((properties(spec).get(pname) or {}).get("description") or "")
+    selects = pname == value_param(spec, places=places) or pname in (range_params(spec, times=True) or ())
+    return kind if pattern.search(own) or (selects and pattern.search(spec.description)) else ""
