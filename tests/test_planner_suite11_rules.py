@@ -341,3 +341,21 @@ async def test_make_plan_takes_the_decided_chain_stream_plan_takes_without_a_mod
     )
     asked = await make_plan(goal, SPECS, ScriptedModel(['{"steps": []}'] * 8), options=off)
     assert asked.calls
+
+
+def test_the_phrase_after_a_label_names_the_field_and_a_dash_labels_too() -> None:
+    goal = "light.txt: the town that the lightest parcel in manifest.json goes to"
+    assert _steps(goal)[-1] == ("save_text", {"destination": "light.txt", "body": "${s2.town}"})
+    assert _steps(goal, Refinements(label_phrases=False))[-1][1]["body"] != "${s2.town}"
+    dashed = "weight.txt - the heaviest parcels in leith.json, their lines"
+    assert goal_facts(dashed, ON).outputs == ("weight.txt",)
+    assert goal_facts(dashed, Refinements(label_phrases=False)).outputs != ("weight.txt",)
+
+
+def test_a_listed_option_may_come_from_a_field_of_its_name_only() -> None:
+    goal = "light.txt: the stage of the lightest parcel in manifest.json"
+    chain = ["load_manifest", "lightest_parcel", "in_stage", "parcel_lines", "save_text"]
+    assert bind(chain, goal, SPECS).steps[2][1]["stage"] == ["${s2.stage}"]
+    goal = "light.txt: the ID of the lightest parcel in manifest.json"
+    assert not bind(chain, goal, SPECS).feasible  # an ID is no stage
+    assert bind(chain, goal, SPECS, refinements=Refinements(option_values=False)).feasible

@@ -64,21 +64,28 @@ _SUBJECT_RE = re.compile(
 )
 # A file that labels its sentence with a colon ("count.txt: how many …"): the answer's place.
 _LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*):\s")
+# Or with a dash between spaces ("hours.txt - total hours spent on …").
+_DASH_LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*)\s+[-–—]\s")
 # A file the goal reads from: right after "in", "of", "from" or "see" ("the books in
 # catalogue.json", "(see inventory.json)").
 _SOURCE_RE = re.compile(r"\b(?:in|of|from|see)\s+(?:(?:a|an|the|file)\s+)*([\w./-]+)", re.IGNORECASE)
 
 
-def output_files(goal: str, files: Sequence[str], *, lone_label: bool = False) -> tuple[str, ...] | None:
+def output_files(
+    goal: str, files: Sequence[str], *, lone_label: bool = False, dash_label: bool = False
+) -> tuple[str, ...] | None:
     """The output files by the sentence's structure, or None when it does not say: a file in
     the output position -- the subject of a modal sentence ("pages.txt should hold …") or the
     target of "into"/"to"/"as" -- when the goal also names a file it reads ("in", "of", "from"
     + file) that is not such a target. Named first or last, the target is the output. A file
     labelling a sentence with a colon is the output; with ``lone_label`` also when it is the
-    goal's only file ("bill.txt: what does … cost?")."""
+    goal's only file ("bill.txt: what does … cost?"); with ``dash_label`` a dash labels as a
+    colon does ("hours.txt - total hours spent on the tickets in archive.json")."""
     targets = [m.group(1).rstrip(".,") for m in _TARGET_RE.finditer(goal)]
     subjects = [m.group(1).rstrip(".,") for m in _SUBJECT_RE.finditer(goal)]
     labels = [m.group(1) for m in _LABEL_RE.finditer(goal) if m.group(1) in files]
+    if dash_label:
+        labels += [m.group(1) for m in _DASH_LABEL_RE.finditer(goal) if m.group(1) in files]
     placed = [f for f in dict.fromkeys([*labels, *subjects, *targets]) if f in files]
     sources = [m.group(1).rstrip(".,") for m in _SOURCE_RE.finditer(goal)]
     if labels and (lone_label or any(f not in placed for f in files)):
@@ -97,7 +104,7 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     named = [*goal_outputs(goal), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
     placed = (
-        output_files(goal, files, lone_label=refinements.lone_label)
+        output_files(goal, files, lone_label=refinements.lone_label, dash_label=refinements.label_phrases)
         if refinements is not None and refinements.output_position
         else None
     )

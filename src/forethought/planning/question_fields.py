@@ -191,9 +191,20 @@ def _said_by(word: str, field: str) -> bool:
     return False
 
 
-def written_phrase(goal: str, outputs: Sequence[str]) -> str:
+# What ends the noun phrase after a label: a relative word, a preposition of place, a clause's end.
+_PHRASE_END_RE = re.compile(r"\b(?:that|which|who|whom|whose|where|when|in|on|from|at|for)\b|[,.?!;:]")
+
+
+def written_phrase(goal: str, outputs: Sequence[str], *, labels: bool = False) -> str:
     """The noun phrase a writing verb takes before the place an output goes ("Write *the
-    plant's name* to first.txt", "put *the variety* in a.txt"), "" when the goal says none."""
+    plant's name* to first.txt", "put *the variety* in a.txt"), "" when the goal says none.
+    With ``labels``, the noun phrase after an output labelling the goal ("a.txt: *the
+    platform* that …", "a.txt - *the keeper* of …") too."""
+    if labels:
+        for out in outputs:
+            label = re.match(rf"\s*{re.escape(out)}\s*(?::|-|–|—)\s+(.*)", goal, re.DOTALL)
+            if label:
+                return _PHRASE_END_RE.split(label.group(1), maxsplit=1)[0].strip()
     for out in outputs:
         place = re.compile(_PLACE_RE + re.escape(out) + r"(?![\w/-]|\.\w)", re.IGNORECASE)
         for end in place.finditer(goal):
@@ -217,14 +228,19 @@ def _glossed_as_date(field: str, tools: Mapping[str, ToolSpec]) -> bool:
 
 
 def written_fields(
-    goal: str, outputs: Sequence[str], fields: Mapping[str, object], tools: Mapping[str, ToolSpec]
+    goal: str,
+    outputs: Sequence[str],
+    fields: Mapping[str, object],
+    tools: Mapping[str, ToolSpec],
+    *,
+    labels: bool = False,
 ) -> set[str]:
     """Of a record's fields, those the phrase a writing verb takes names ("write the plant's
     name" → ``plant``, "the variety" → ``variety``); for a date with no field of that name
     ("write its stocking date"), the fields that hold a date, by name or by a tool's gloss; for a
     name ("write its name"), the field the goal's "which"/"what" noun names ("Which plant …").
     Empty when the phrase names none (the question word decides then)."""
-    phrase = written_phrase(goal, outputs)
+    phrase = written_phrase(goal, outputs, labels=labels)
     words = [w for w in _WORD_RE.findall(re.sub(r"\S*[./]\w\S*", " ", phrase)) if w.lower() not in STOP_WORDS]
     named = {f for f in fields if any(_said_by(w, f.rsplit(".", 1)[-1]) for w in words)}
     if named:

@@ -182,6 +182,11 @@ class Refinements:
     # slot of it is decided and it covers the goal, before any chain the model would fill: the
     # two agree, and a goal the rules decide costs no model call.
     decided_chain_first: bool = True
+    # A file labelling the goal with a dash ("hours.txt - total hours spent on …") is the
+    # output as one labelling it with a colon is, and the noun phrase right after such a label
+    # ("a.txt: *the platform* that the earliest train leaves from") names the record's field
+    # written, as the phrase a writing verb takes does (``question_fields.written_phrase``).
+    label_phrases: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -226,6 +231,7 @@ NO_REFINEMENTS = Refinements(
     filter_clauses=False,
     derived_date_fields=False,
     decided_chain_first=False,
+    label_phrases=False,
 )
 
 # Every technique on: the planner's default.

@@ -222,7 +222,8 @@ def bind(
     if question or by_phrase:
 
         def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
-            named = written_fields(goal, facts.outputs, fields, tools) if by_phrase else set()
+            labels = refinements.label_phrases  # "a.txt: the platform that …"
+            named = written_fields(goal, facts.outputs, fields, tools, labels=labels) if by_phrase else set()
             derived = refinements.derived_date_fields
             return named or (
                 answering_fields(question, fields, tools, derived=derived) if question else set()
@@ -309,9 +310,13 @@ def bind(
             ):
                 # Only the options the tool lists fit ("NEURO-1", "mL" are no status); the
                 # option the goal puts right after the parameter's name ("status received")
-                # is the one; an earlier step's field may still be one (a whole output is not).
+                # is the one; an earlier record's field of its name may be one too.
                 options = _option_order(
-                    [o for o in options if isinstance(o, str) and (o.lower() in allowed or "." in o)],
+                    [
+                        o
+                        for o in options
+                        if isinstance(o, str) and (o.lower() in allowed or _same_field(o, pname))
+                    ],
                     goal,
                     pname,
                 )
@@ -350,6 +355,13 @@ def bind(
         slots.steps.append((name, args))
         outputs += _outputs_of(k, spec, goal_terms, person_fields, asked)
     return slots
+
+
+def _same_field(option: str, pname: str) -> bool:
+    """Whether ``option`` is a reference to an earlier record's field named as the parameter
+    is ("${s2.stage}" for ``stage``): one that holds one of the parameter's options."""
+    m = re.fullmatch(r"\$\{s\d+\.([A-Za-z_]\w*)\}", option)
+    return m is not None and bool(set(terms(m.group(1))) & set(terms(pname)))
 
 
 def _option_order(options: list[Any], goal: str, pname: str) -> list[Any]:
