@@ -359,3 +359,11 @@ def test_a_listed_option_may_come_from_a_field_of_its_name_only() -> None:
     goal = "light.txt: the ID of the lightest parcel in manifest.json"
     assert not bind(chain, goal, SPECS).feasible  # an ID is no stage
     assert bind(chain, goal, SPECS, refinements=Refinements(option_values=False)).feasible
+
+
+def test_the_value_right_after_a_parameters_name_is_its_value() -> None:
+    goal = "How many Dundee parcels (client KX-12) are there in manifest.json? Save the count in kx.txt"
+    chain = ["load_manifest", "for_client", "parcel_count", "save_text"]
+    assert bind(chain, goal, SPECS).steps[1][1]["client_code"] == ["KX-12"]
+    off = bind(chain, goal, SPECS, refinements=Refinements(named_after_param=False))
+    assert off.steps[1][1]["client_code"] == ["Dundee", "KX-12"]

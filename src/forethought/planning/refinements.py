@@ -187,6 +187,9 @@ class Refinements:
     # ("a.txt: *the platform* that the earliest train leaves from") names the record's field
     # written, as the phrase a writing verb takes does (``question_fields.written_phrase``).
     label_phrases: bool = True
+    # A value the goal puts right after a parameter's name ("bills (*category utilities*)",
+    # "status: open") is that parameter's value, whichever other values the goal gives.
+    named_after_param: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -232,6 +235,7 @@ NO_REFINEMENTS = Refinements(
     derived_date_fields=False,
     decided_chain_first=False,
     label_phrases=False,
+    named_after_param=False,
 )
 
 # Every technique on: the planner's default.

@@ -283,6 +283,10 @@ def bind(
                     # An option another tool lists ("discarded") is that tool's value, not this one's.
                     listed = set().union(*(enumerated_options(t, glossed=True) for t in tools.values()))
                     fitting = [v for v in fitting if v.lower() not in listed] or fitting
+                if refinements.named_after_param:
+                    # "(category utilities)", "status: open": the value right after the
+                    # parameter's name is its value.
+                    fitting = _option_order(fitting, goal, pname)
                 if places and names_a_place(spec, pname):
                     # "trains to York from Central": the value "to"/"for" leads is where things
                     # go, the one "from" leads where they leave (a source's, an origin's).
@@ -367,7 +371,14 @@ def _same_field(option: str, pname: str) -> bool:
 def _option_order(options: list[Any], goal: str, pname: str) -> list[Any]:
     """Of ``options``, the ones the goal names right after the parameter's name ("status
     received", "status: open"), if any; else all of them."""
-    name = r"[\s_-]+".join(re.escape(w) for w in re.findall(r"[A-Za-z][a-z]*", pname)) or re.escape(pname)
+    words = [w for w in re.findall(r"[A-Za-z][a-z]*", pname) if len(w) >= 3]
+    # The whole name ("due date") or one of its words ("client" for ``client_code``).
+    name = (
+        "|".join([r"[\s_-]+".join(map(re.escape, words)), *map(re.escape, words)])
+        if words
+        else re.escape(pname)
+    )
+    name = f"(?:{name})"
     named = [
         o
         for o in options
