@@ -83,6 +83,12 @@ def parcel_count(parcels: list[Parcel]) -> int:
 
 
 @tool
+def total_volume_l(parcels: list[Parcel]) -> float:
+    """Combined volume of some parcels, in litres."""
+    return 0.0
+
+
+@tool
 def lightest_parcel(parcels: list[Parcel]) -> Parcel:
     """The parcel that weighs least, with all its details."""
     return parcels[0]
@@ -109,6 +115,7 @@ _TOOLS = (
     picked_up_between,
     heavier_than,
     parcel_count,
+    total_volume_l,
     lightest_parcel,
     parcel_lines,
     save_text,
@@ -367,3 +374,15 @@ def test_the_value_right_after_a_parameters_name_is_its_value() -> None:
     assert bind(chain, goal, SPECS).steps[1][1]["client_code"] == ["KX-12"]
     off = bind(chain, goal, SPECS, refinements=Refinements(named_after_param=False))
     assert off.steps[1][1]["client_code"] == ["Dundee", "KX-12"]
+
+
+def test_how_many_before_a_unit_asks_for_an_amount() -> None:
+    from forethought.planning.word_classes import measured_amounts
+
+    assert (
+        measured_amounts("How many mL are left? how many samples?")
+        == "total number mL are left? how many samples?"
+    )
+    goal = "How many L of booked parcels does manifest.json hold? Save the amount to litres.txt"
+    assert "total_volume_l" in [t for t, _ in _steps(goal)]
+    assert "total_volume_l" not in [t for t, _ in _steps(goal, Refinements(measure_units=False))]

@@ -14,7 +14,7 @@ from forethought.planning.bm25 import STOP_WORDS, quantity_words
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import _FILE_RE, Literals, goal_literals
 from forethought.planning.refinements import Refinements
-from forethought.planning.word_classes import WHO_WORDS, regular_grades
+from forethought.planning.word_classes import WHO_WORDS, measured_amounts, regular_grades
 
 WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -117,6 +117,8 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
     # "the best score" asks for the highest: said as the regular words a tool would use.
     said = regular_grades(goal) if refinements is not None and refinements.value_forms else goal
+    if refinements is not None and refinements.measure_units:
+        said = measured_amounts(said)  # "how many mL of …": an amount
     clauses = tuple(split_clauses(said))
     masked = plain_words(said)
     for s in lits.strings:

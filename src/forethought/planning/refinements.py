@@ -190,6 +190,9 @@ class Refinements:
     # A value the goal puts right after a parameter's name ("bills (*category utilities*)",
     # "status: open") is that parameter's value, whichever other values the goal gives.
     named_after_param: bool = True
+    # "How many" before a unit of measure, symbol or word ("how many mL of …", "how many
+    # litres"), asks for an amount, summed, not for a count (``word_classes.measured_amounts``).
+    measure_units: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -236,6 +239,7 @@ NO_REFINEMENTS = Refinements(
     decided_chain_first=False,
     label_phrases=False,
     named_after_param=False,
+    measure_units=False,
 )
 
 # Every technique on: the planner's default.
