@@ -31,6 +31,7 @@ class Parcel(BaseModel):
     town: str
     weight_kg: int
     stage: str
+    transit_min: int
 
 
 @tool
@@ -362,10 +363,12 @@ def test_the_phrase_after_a_label_names_the_field_and_a_dash_labels_too() -> Non
 def test_a_listed_option_may_come_from_a_field_of_its_name_only() -> None:
     goal = "light.txt: the stage of the lightest parcel in manifest.json"
     chain = ["load_manifest", "lightest_parcel", "in_stage", "parcel_lines", "save_text"]
-    assert bind(chain, goal, SPECS).steps[2][1]["stage"] == ["${s2.stage}"]
+    no_sameness = Refinements(same_as_filters=False)  # any field reference offered
+    assert bind(chain, goal, SPECS, refinements=no_sameness).steps[2][1]["stage"] == ["${s2.stage}"]
     goal = "light.txt: the ID of the lightest parcel in manifest.json"
-    assert not bind(chain, goal, SPECS).feasible  # an ID is no stage
-    assert bind(chain, goal, SPECS, refinements=Refinements(option_values=False)).feasible
+    assert not bind(chain, goal, SPECS, refinements=no_sameness).feasible  # an ID is no stage
+    options_off = Refinements(option_values=False, same_as_filters=False)
+    assert bind(chain, goal, SPECS, refinements=options_off).feasible
 
 
 def test_the_value_right_after_a_parameters_name_is_its_value() -> None:
@@ -386,3 +389,34 @@ def test_how_many_before_a_unit_asks_for_an_amount() -> None:
     goal = "How many L of booked parcels does manifest.json hold? Save the amount to litres.txt"
     assert "total_volume_l" in [t for t, _ in _steps(goal)]
     assert "total_volume_l" not in [t for t, _ in _steps(goal, Refinements(measure_units=False))]
+
+
+def test_a_filter_by_a_field_of_a_picked_record_needs_a_word_of_sameness() -> None:
+    chain = ["load_manifest", "lightest_parcel", "in_stage", "parcel_lines", "save_text"]
+    goal = "light.txt: the stage of the lightest parcel in manifest.json"
+    assert not bind(chain, goal, SPECS).feasible
+    assert bind(chain, goal, SPECS, refinements=Refinements(same_as_filters=False)).feasible
+    same = "light.txt: the stage of the lightest parcel in manifest.json and its like"
+    assert bind(chain, same, SPECS).steps[2][1]["stage"] == ["${s2.stage}"]
+    numeric = ["load_manifest", "lightest_parcel", "heavier_than", "parcel_lines", "save_text"]
+    assert not bind(numeric, "light.txt: the weight of the lightest parcel in manifest.json", SPECS).feasible
+
+
+def test_a_written_field_shortening_a_goal_word_is_named_by_it() -> None:
+    from forethought.plan.coverage import check_coverage
+    from forethought.plan.model import Plan, Step
+    from forethought.planning.candidates import score_candidate
+
+    goal = "How many minutes did the lightest parcel in manifest.json take on the road? Answer in t.txt"
+    plan = Plan(
+        goal=goal,
+        steps=[
+            Step(id="s1", tool="load_manifest", args={"manifest_file": "manifest.json"}),
+            Step(id="s2", tool="lightest_parcel", args={"parcels": "${s1}"}),
+            Step(id="s3", tool="save_text", args={"destination": "t.txt", "body": "${s2.transit_min}"}),
+        ],
+    )
+    assert not check_coverage(plan, goal, SPECS, abbreviations=True).missing
+    assert check_coverage(plan, goal, SPECS).missing  # "how many": no step counts
+    assert score_candidate(plan, [], goal, SPECS, abbreviations=True).findings == 0
+    assert score_candidate(plan, [], goal, SPECS).findings == 1

@@ -68,6 +68,7 @@ def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | No
             record_fields=refine.record_fields,
             question_fields=refine.question_fields,
             file_named=refine.file_named_values,
+            abbreviations=refine.abbreviated_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan)

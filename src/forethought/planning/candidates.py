@@ -231,11 +231,12 @@ def score_candidate(
     record_fields: bool = False,
     question_fields: bool = False,
     file_named: bool = False,
+    abbreviations: bool = False,
 ) -> CandidateScore:
     if plan is None:
         return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
     findings = (
-        len(check_coverage(plan, goal, tools).missing)
+        len(check_coverage(plan, goal, tools, abbreviations=abbreviations).missing)
         + unused_outputs(plan, tools)
         + unused_names(plan, goal, tools if file_named else None)
     )

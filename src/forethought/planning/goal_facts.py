@@ -72,7 +72,12 @@ _SOURCE_RE = re.compile(r"\b(?:in|of|from|see)\s+(?:(?:a|an|the|file)\s+)*([\w./
 
 
 def output_files(
-    goal: str, files: Sequence[str], *, lone_label: bool = False, dash_label: bool = False
+    goal: str,
+    files: Sequence[str],
+    *,
+    lone_label: bool = False,
+    dash_label: bool = False,
+    label_sources: bool = False,
 ) -> tuple[str, ...] | None:
     """The output files by the sentence's structure, or None when it does not say: a file in
     the output position -- the subject of a modal sentence ("pages.txt should hold …") or the
@@ -80,12 +85,16 @@ def output_files(
     + file) that is not such a target. Named first or last, the target is the output. A file
     labelling a sentence with a colon is the output; with ``lone_label`` also when it is the
     goal's only file ("bill.txt: what does … cost?"); with ``dash_label`` a dash labels as a
-    colon does ("hours.txt - total hours spent on the tickets in archive.json")."""
+    colon does ("hours.txt - total hours spent on the tickets in archive.json"). With
+    ``label_sources``, a label is what the goal reads when another file is the target of "to",
+    "into" or "as" ("b.json: how late is the first train? Write the minutes to late.txt")."""
     targets = [m.group(1).rstrip(".,") for m in _TARGET_RE.finditer(goal)]
     subjects = [m.group(1).rstrip(".,") for m in _SUBJECT_RE.finditer(goal)]
     labels = [m.group(1) for m in _LABEL_RE.finditer(goal) if m.group(1) in files]
     if dash_label:
         labels += [m.group(1) for m in _DASH_LABEL_RE.finditer(goal) if m.group(1) in files]
+    if label_sources and any(t in files and t not in labels for t in targets):
+        labels = [f for f in labels if f in targets]  # the other file is where the answer goes
     placed = [f for f in dict.fromkeys([*labels, *subjects, *targets]) if f in files]
     sources = [m.group(1).rstrip(".,") for m in _SOURCE_RE.finditer(goal)]
     if labels and (lone_label or any(f not in placed for f in files)):
@@ -104,7 +113,13 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     named = [*goal_outputs(goal), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
     placed = (
-        output_files(goal, files, lone_label=refinements.lone_label, dash_label=refinements.label_phrases)
+        output_files(
+            goal,
+            files,
+            lone_label=refinements.lone_label,
+            dash_label=refinements.label_phrases,
+            label_sources=refinements.label_sources,
+        )
         if refinements is not None and refinements.output_position
         else None
     )

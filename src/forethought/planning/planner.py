@@ -511,6 +511,7 @@ def best_chain(
             record_fields=refine.record_fields,
             question_fields=refine.question_fields,
             file_named=refine.file_named_values,
+            abbreviations=refine.abbreviated_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, ChosenChain(skeleton.tools, slots))
@@ -605,6 +606,7 @@ async def plan_by_decomposition(
             record_fields=opts.refinements.record_fields,
             question_fields=opts.refinements.question_fields,
             file_named=opts.refinements.file_named_values,
+            abbreviations=opts.refinements.abbreviated_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)

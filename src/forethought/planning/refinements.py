@@ -193,6 +193,18 @@ class Refinements:
     # "How many" before a unit of measure, symbol or word ("how many mL of …", "how many
     # litres"), asks for an amount, summed, not for a count (``word_classes.measured_amounts``).
     measure_units: bool = True
+    # A file labelling the goal is what it reads, not where the answer goes, when another file
+    # is the target of "to"/"into"/"as" ("b.json: how late is the first train? Write the
+    # minutes to late.txt") (``goal_facts.output_files``).
+    label_sources: bool = True
+    # A filter's value is a field of a record an earlier step picked ("the trains as late as
+    # the first one") only when the goal asks for sameness ("same", "as", "like"): "how late
+    # is the first train to York" filters by York and writes the first train's delay.
+    same_as_filters: bool = True
+    # A written field whose name shortens a goal word ("delay_min" for "how many minutes
+    # late") is a field the goal names: the coverage check asks for no step computing it
+    # (``plan.coverage.check_coverage(abbreviations=True)``, from ``score_candidate``).
+    abbreviated_fields: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -240,6 +252,9 @@ NO_REFINEMENTS = Refinements(
     label_phrases=False,
     named_after_param=False,
     measure_units=False,
+    label_sources=False,
+    same_as_filters=False,
+    abbreviated_fields=False,
 )
 
 # Every technique on: the planner's default.

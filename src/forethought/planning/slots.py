@@ -307,6 +307,15 @@ def bind(
                     if not isinstance(o, str) or o.startswith("${") or value_kind(o) == shape
                 ]
             if (
+                refinements.same_as_filters
+                and isinstance(options, list)
+                and _selects_by(spec, pname, places)
+                and not _SAMENESS_RE.search(goal)
+            ):
+                # "the first train to York": a filter by a field of a record an earlier step
+                # picked ("trains as late as the first one") is asked for by "same"/"as" only.
+                options = [o for o in options if not (isinstance(o, str) and _FIELD_REF_RE.fullmatch(o))]
+            if (
                 refinements.option_values
                 and isinstance(options, list)
                 and pname == value_param(spec, places=places)
@@ -359,6 +368,26 @@ def bind(
         slots.steps.append((name, args))
         outputs += _outputs_of(k, spec, goal_terms, person_fields, asked)
     return slots
+
+
+# Words asking for items like another ("the same course as", "as late as", "like the first").
+_SAMENESS_RE = re.compile(r"\b(?:same|as|like|also|too|matching|shared?)\b", re.IGNORECASE)
+_FIELD_REF_RE = re.compile(r"\$\{s\d+\.[A-Za-z_]\w*\}\n?")
+
+
+def _selects_by(spec: ToolSpec, pname: str, places: bool) -> bool:
+    """Whether ``pname`` is what a read-only tool taking a list selects its items by: its
+    value parameter, or a number or text beside the list ("min_minutes", "below")."""
+    if pname == value_param(spec, places=places):
+        return True
+    kinds = param_types(spec, pname) or set()
+    lists = [p for p in required_params(spec) if param_types(spec, p) == {"array"}]
+    return (
+        spec.effect == "read_only"
+        and bool(lists)
+        and pname not in lists
+        and kinds <= {"integer", "number", "string"}
+    )
 
 
 def _same_field(option: str, pname: str) -> bool:
