@@ -420,3 +420,12 @@ def test_a_written_field_shortening_a_goal_word_is_named_by_it() -> None:
     assert check_coverage(plan, goal, SPECS).missing  # "how many": no step counts
     assert score_candidate(plan, [], goal, SPECS, abbreviations=True).findings == 0
     assert score_candidate(plan, [], goal, SPECS).findings == 1
+
+
+def test_a_label_is_read_when_another_file_is_written_to() -> None:
+    goal = "leith.json: which parcel weighs least? Write its ID to light_id.txt"
+    facts = goal_facts(goal, ON)
+    assert (facts.inputs, facts.outputs) == (("leith.json",), ("light_id.txt",))
+    off = goal_facts(goal, Refinements(label_sources=False))
+    assert "leith.json" in off.outputs
+    assert goal_facts("count.txt: how many parcels are in leith.json?", ON).outputs == ("count.txt",)
