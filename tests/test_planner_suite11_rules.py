@@ -32,6 +32,7 @@ class Parcel(BaseModel):
     weight_kg: int
     stage: str
     transit_min: int
+    dispatched: str
 
 
 @tool
@@ -429,3 +430,12 @@ def test_a_label_is_read_when_another_file_is_written_to() -> None:
     off = goal_facts(goal, Refinements(label_sources=False))
     assert "leith.json" in off.outputs
     assert goal_facts("count.txt: how many parcels are in leith.json?", ON).outputs == ("count.txt",)
+
+
+def test_the_date_written_is_a_field_a_description_dates_by_a_word_of_its_stem() -> None:
+    goal = "The lightest parcel in manifest.json: put the date in d.txt"
+    chain = ["load_manifest", "lightest_parcel", "save_text"]
+    # "picked_up" is one by its own word ("pick-up time"), "dispatched" by "dispatch date".
+    assert bind(chain, goal, SPECS).steps[2][1]["body"] == ["${s2.picked_up}", "${s2.dispatched}"]
+    off = bind(chain, goal, SPECS, refinements=Refinements(derived_date_fields=False))
+    assert off.steps[2][1]["body"] == ["${s2.picked_up}"]

@@ -234,6 +234,7 @@ def written_fields(
     tools: Mapping[str, ToolSpec],
     *,
     labels: bool = False,
+    derived: bool = False,
 ) -> set[str]:
     """Of a record's fields, those the phrase a writing verb takes names ("write the plant's
     name" → ``plant``, "the variety" → ``variety``); for a date with no field of that name
@@ -247,7 +248,11 @@ def written_fields(
         return named
     if {w.lower() for w in words} & _DATE_WORDS:
         last = {f: f.rsplit(".", 1)[-1] for f in fields}
-        return {f for f in fields if is_date_field(last[f], tools) or _glossed_as_date(last[f], tools)}
+        return {
+            f
+            for f in fields
+            if is_date_field(last[f], tools, derived=derived) or _glossed_as_date(last[f], tools)
+        }
     if not any(w.lower() in _NAME_WORDS for w in words):
         return set()
     asked = [m.group(1) for m in _WHICH_RE.finditer(goal)]

@@ -223,7 +223,12 @@ def bind(
 
         def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
             labels = refinements.label_phrases  # "a.txt: the platform that …"
-            named = written_fields(goal, facts.outputs, fields, tools, labels=labels) if by_phrase else set()
+            derived = refinements.derived_date_fields  # "departs": "the departure time"
+            named = (
+                written_fields(goal, facts.outputs, fields, tools, labels=labels, derived=derived)
+                if by_phrase
+                else set()
+            )
             derived = refinements.derived_date_fields
             return named or (
                 answering_fields(question, fields, tools, derived=derived) if question else set()
