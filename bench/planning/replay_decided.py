@@ -31,6 +31,7 @@ from heldout7 import HELD_OUT_7
 from heldout8 import HELD_OUT_8
 from heldout9 import HELD_OUT_9
 from heldout10 import HELD_OUT_10
+from heldout11 import HELD_OUT_11
 from heldout12 import HELD_OUT_12
 
 from forethought import Agent
@@ -67,6 +68,8 @@ def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | No
             prior=sk.prior,
             record_fields=refine.record_fields,
             question_fields=refine.question_fields,
+            file_named=refine.file_named_values,
+            abbreviations=refine.abbreviated_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan)
@@ -101,6 +104,7 @@ async def main() -> None:
         *HELD_OUT_8,
         *HELD_OUT_9,
         *HELD_OUT_10,
+        *HELD_OUT_11,
         *HELD_OUT_12,
     ]
     parser = argparse.ArgumentParser()

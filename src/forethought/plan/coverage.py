@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from forethought.plan import references as refs
-from forethought.plan.dates import spelled_dates
+from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.model import Plan, Step
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
@@ -685,13 +685,18 @@ def _unspelled(value: Any, spelled: Sequence[tuple[int, int, str]]) -> Any:
 
 
 def check_coverage(
-    plan: Plan, goal: str | None = None, tools: Mapping[str, ToolSpec] | None = None
+    plan: Plan,
+    goal: str | None = None,
+    tools: Mapping[str, ToolSpec] | None = None,
+    *,
+    abbreviations: bool = False,
 ) -> Coverage:
     """Compare ``plan`` with ``goal`` (default: the plan's own goal). Pure; never raises.
 
     ``tools`` gives each tool's effect and input schema; without a spec a step's effect is
     unknown, so it is neither called dead nor held to produce nothing, and its arguments are
-    compared with the goal only.
+    compared with the goal only. With ``abbreviations``, a written field whose name shortens a
+    goal word ("delay_min" for "how many minutes") is a field the goal names.
     """
     goal = plan.goal if goal is None else goal
     literals = goal_literals(goal)
@@ -707,7 +712,8 @@ def check_coverage(
     all_strings = _lowered(all_values)
     # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
     # or of a day of its month: its words and numbers are no literals of their own then.
-    spelled = spelled_dates(goal)
+    # So is a time of day spelled with am/pm ("between 7 and 9 am"), as its 24-hour "HH:MM".
+    spelled = sorted(spelled_dates(goal) + spelled_times(goal))
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None
@@ -764,7 +770,7 @@ def check_coverage(
             )
         )
 
-    findings += _missing_actions(plan, goal, literals, tools)
+    findings += _missing_actions(plan, goal, literals, tools, abbreviations)
 
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
@@ -794,7 +800,11 @@ def check_coverage(
 
 
 def _missing_actions(
-    plan: Plan, goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec] | None
+    plan: Plan,
+    goal: str,
+    literals: tuple[GoalLiteral, ...],
+    tools: Mapping[str, ToolSpec] | None,
+    abbreviations: bool = False,
 ) -> list[Finding]:
     """``missing_action`` findings: a verb of the goal, and its object, that no used tool names."""
     if tools is None or not plan.steps:
@@ -821,12 +831,16 @@ def _missing_actions(
                 literal=verb,
             )
         )
-    out += _uncomputed_quantities(plan, goal, literals, tools)
+    out += _uncomputed_quantities(plan, goal, literals, tools, abbreviations)
     return out
 
 
 def _uncomputed_quantities(
-    plan: Plan, goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec]
+    plan: Plan,
+    goal: str,
+    literals: tuple[GoalLiteral, ...],
+    tools: Mapping[str, ToolSpec],
+    abbreviations: bool = False,
 ) -> list[Finding]:
     """``missing_action`` findings: a value the goal asks to be computed ("the largest number in
     scores.csv", "the average qty") that no step of the plan is known to compute.
@@ -859,7 +873,7 @@ def _uncomputed_quantities(
         effectful = _effect(s, tools) != "read_only"
         for r in refs.find_references(s.args):
             field = words_of(" ".join(str(p) for p in r.path))
-            if effectful and field & goal_words:
+            if effectful and (field & goal_words or (abbreviations and _shortens(field, goal_words))):
                 return []  # a field the goal names is picked ("how many servings" → ``.servings``)
             said |= field
         spec = tools.get(s.tool) if s.tool is not None else None
@@ -878,6 +892,13 @@ def _uncomputed_quantities(
         for word, known_by in wanted.items()
         if not set(known_by) & said
     ]
+
+
+def _shortens(field: set[str], words: set[str]) -> bool:
+    """Whether a word of a field's name is a short form, three letters or more, that a goal word
+    starts with and is three letters or more longer than ("min" of "minutes", "temp" of
+    "temperature"; "sample" is no short form of "samples")."""
+    return any(len(f) >= 3 and len(w) >= len(f) + 3 and w.startswith(f) for f in field for w in words)
 
 
 def _with_stems(words: set[str]) -> set[str]:

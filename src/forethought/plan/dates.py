@@ -63,3 +63,52 @@ def date_range(values: Sequence[str]) -> tuple[str, str] | None:
                 return f"{v}-01", f"{v}-{last:02d}"
     days = [v for v in values if _ISO_DAY_RE.fullmatch(v)]
     return (days[0], days[1]) if len(days) >= 2 else None
+
+
+# "7 am", "9.30 pm", "12:15 p.m."; "between 7 and 9 am" gives the second's half of the day to
+# the first as well, "from 10 to 11:30 am" likewise.
+_CLOCK = r"(?P<h{n}>[01]?\d)(?:[:.](?P<m{n}>[0-5]\d))?"
+_HALF = r"(?P<half{n}>a\.?m\.?|p\.?m\.?)(?![\w])"
+_SPELLED_TIME_RANGE_RE = re.compile(
+    rf"\b(?:between|from)\s+{_CLOCK.format(n=1)}\s*(?:{_HALF.format(n=1)})?\s+(?:and|to|until|till)\s+"
+    rf"{_CLOCK.format(n=2)}\s*{_HALF.format(n=2)}",
+    re.IGNORECASE,
+)
+_SPELLED_TIME_RE = re.compile(rf"(?<![\w:.]){_CLOCK.format(n=1)}\s*{_HALF.format(n=1)}", re.IGNORECASE)
+
+
+def _clock(hour: str, minute: str | None, half: str) -> str | None:
+    h, m = int(hour), int(minute or 0)
+    if not 1 <= h <= 12:
+        return None
+    h = h % 12 + (12 if half.lower().startswith("p") else 0)
+    return f"{h:02d}:{m:02d}"
+
+
+def spelled_times(text: str) -> list[tuple[int, int, str]]:
+    """The times of day ``text`` spells with am/pm, as (start, end, 24-hour "HH:MM") in the
+    order they stand: "7 am" → "07:00", "9.30 pm" → "21:30"; in "between 7 and 9 am" both
+    numbers are times of the morning. "13 pm" is no time."""
+    found: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for m in _SPELLED_TIME_RANGE_RE.finditer(text):
+        second = _clock(m.group("h2"), m.group("m2"), m.group("half2"))
+        first = _clock(m.group("h1"), m.group("m1"), m.group("half1") or m.group("half2"))
+        if first is None or second is None:
+            continue
+        taken.append((m.start(), m.end()))
+        first_end = m.end("half1") if m.group("half1") else m.end("m1") if m.group("m1") else m.end("h1")
+        found += [(m.start("h1"), first_end, first), (m.start("h2"), m.end(), second)]
+    for m in _SPELLED_TIME_RE.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        clock = _clock(m.group("h1"), m.group("m1"), m.group("half1"))
+        if clock is not None:
+            found.append((m.start(), m.end(), clock))
+    return sorted(found)
+
+
+def time_range(values: Sequence[str]) -> tuple[str, str] | None:
+    """The goal's first two times of day ("HH:MM"), in its order; None without two."""
+    clocks = [v for v in values if re.fullmatch(r"\d{2}:\d{2}", v)]
+    return (clocks[0], clocks[1]) if len(clocks) >= 2 else None

@@ -91,9 +91,22 @@ def goal_names(goal: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def unused_names(plan: Plan, goal: str) -> int:
-    """Names of the goal (``goal_names``) that no argument of the plan mentions."""
+def unused_names(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None = None) -> int:
+    """Names of the goal (``goal_names``) that no argument of the plan mentions. With ``tools``
+    (``Refinements.file_named_values``), a name is used by a read-only step reading the file
+    of that name too ("the Parkway board (parkway.json)")."""
     texts = " ".join(json.dumps(s.args) for s in plan.steps)
+    if tools is not None:
+        read = [
+            v
+            for s in plan.steps
+            if s.tool is not None and s.tool in tools and tools[s.tool].effect == "read_only"
+            for v in s.args.values()
+            if isinstance(v, str)
+        ]
+        texts += " " + " ".join(
+            re.sub(r"\.[^./]*$", "", v.rsplit("/", 1)[-1]) for v in read if _FILE_NAME_RE.fullmatch(v)
+        )
     # A month the goal spells ("April 2026") is used as the ISO text of its day or month.
     for start, end, iso in reversed(spelled_dates(goal)):
         if iso in texts:
@@ -106,6 +119,7 @@ def unused_names(plan: Plan, goal: str) -> int:
     )
 
 
+_FILE_NAME_RE = re.compile(r"[\w./-]+\.[A-Za-z][A-Za-z0-9]{0,5}")
 _FIELD_REF_RE = re.compile(r"\$\{(s\d+)\.([A-Za-z_]\w*)")
 
 
@@ -216,13 +230,15 @@ def score_candidate(
     likelihood: float | None = None,
     record_fields: bool = False,
     question_fields: bool = False,
+    file_named: bool = False,
+    abbreviations: bool = False,
 ) -> CandidateScore:
     if plan is None:
         return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
     findings = (
-        len(check_coverage(plan, goal, tools).missing)
+        len(check_coverage(plan, goal, tools, abbreviations=abbreviations).missing)
         + unused_outputs(plan, tools)
-        + unused_names(plan, goal)
+        + unused_names(plan, goal, tools if file_named else None)
     )
     q = question_fields
     field_cost = FIELD_COST * unreferenced_fields(plan, goal, tools, questions=q) if record_fields else 0.0

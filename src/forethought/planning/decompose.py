@@ -83,8 +83,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
-from forethought.plan.dates import date_range, spelled_dates
+from forethought.plan.dates import date_range, spelled_dates, time_range
 from forethought.plan.verbs import SYNONYMS
+from forethought.planning.answer_shapes import (
+    PLURAL_COST,
+    asks_every,
+    runs_per_file,
+    single_result,
+    takes_place,
+    towards,
+)
 from forethought.planning.bm25 import BM25, quantity_words, terms, tool_index, tool_terms
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
@@ -92,6 +100,7 @@ from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     filter_param,
     fits_first_need,
+    formatted_kind,
     is_formatter,
     is_path_param,
     is_reader,
@@ -107,7 +116,7 @@ from forethought.planning.tool_roles import (
     taker_kind,
     value_param,
 )
-from forethought.planning.value_filters import value_docs, value_kind, value_words
+from forethought.planning.value_filters import enumerated_options, value_docs, value_kind, value_words
 from forethought.planning.word_classes import PERSON_FIELD_NOUNS, PERSON_NOUNS
 from forethought.tools.base import ToolSpec
 
@@ -357,17 +366,39 @@ def skeletons(
         if refinements.value_filters
         else []
     )
-    filters = [n for n, _ in index.rank(terms(goal)) if filter_param(tools[n]) is not None] if values else []
+    places = refinements.place_params  # "for a given destination": a town, not a file
+    times = refinements.spelled_times  # two times of day are a range, as two days are
+    # An option a tool lists ("received, processed or discarded") is a value of its own kind,
+    # taken by that tool alone ("NEURO-1 samples … discarded": a filter for each).
+    option_words = (
+        set().union(*(enumerated_options(spec, glossed=True) for spec in tools.values()))
+        if refinements.option_values
+        else set()
+    )
+
+    def kind_of(value: str) -> str:
+        return "option" if value.lower() in option_words else value_kind(value)
+
+    def taker(name: str) -> str:
+        return _filter_kind(tools[name], places, bool(option_words)) or taker_kind(tools[name], places=places)
+
+    filters = (
+        [n for n, _ in index.rank(terms(goal)) if filter_param(tools[n], places=places) is not None]
+        if values
+        else []
+    )
     # Any tool that takes a short text besides its data ("the region column": a column's name)
     # explains a value by taking it; only filters are put in where the chain lacks one.
-    takers = [n for n, spec in tools.items() if value_param(spec) is not None] if values else []
+    takers = (
+        [n for n, spec in tools.items() if value_param(spec, places=places) is not None] if values else []
+    )
     if refinements.whole_values:
         # A date goes to a date's parameter, a name not: takers of no value's kind explain none.
         # A date goes to a date's parameter, never to a name's; a day's parameter may still
         # take a word ("on Monday"). Takers of the values' own kinds come first.
-        kinds = {value_kind(v) for v in values}
-        takers = [n for n in takers if taker_kind(tools[n]) in kinds or taker_kind(tools[n]) != "text"]
-        filters = sorted((n for n in filters if n in takers), key=lambda n: taker_kind(tools[n]) not in kinds)
+        kinds = {kind_of(v) for v in values}
+        takers = [n for n in takers if taker(n) in kinds or taker(n) not in ("text", "option")]
+        filters = sorted((n for n in filters if n in takers), key=lambda n: taker(n) not in kinds)
     # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
     # is a value a tool with two date parameters filters by, as a one-value filter does.
     ranges = (
@@ -375,15 +406,63 @@ def skeletons(
         if refinements.spelled_dates and date_range(values) is not None
         else []
     )
+    if refinements.spelled_times and time_range(values) is not None:
+        # Two times of day ("between 7 and 9 am", "between 12:00 and 18:00"): a range of times.
+        ranges += [
+            n
+            for n, _ in index.rank(terms(goal))
+            if (b := range_params(tools[n], times=True)) is not None and param_kind(tools[n], b[0]) == "time"
+        ]
     # The kinds of value the goal gives: a second filter is put in only for a kind it gives.
-    value_kinds = {value_kind(v) for v in values} | ({"range"} if ranges else set())
+    value_kinds = {kind_of(v) for v in values} | ({"range"} if ranges else set())
     if ranges:
         filters = ranges + filters
         takers = takers + ranges
+    if refinements.filter_clauses and filters:
+        # "Which parcels go to Dundee?": the filter put in for the value answers the clause; it
+        # needs no tool of its own besides (a count, an extreme) -- the chain may leave it out.
+        per_clause = [
+            [*options, ()] if () not in options and any(v in clause for v in values) else options
+            for clause, options in zip(facts.clauses, per_clause, strict=True)
+        ]
     selectors = [n for n, _ in index.rank(terms(goal)) if n in takers and n not in filters]
     if takers:
         value_terms = set(terms(" ".join(v for v in values if v not in facts.contents)))
-        docs = {n: (d | value_terms if n in takers else d) for n, d in docs.items()}
+        if option_words or places or refinements.shaped_values:
+            # A taker explains the values it can take: an option the tool that lists it, any
+            # other value the takers listing none ("NEURO-1 … discarded" needs both filters);
+            # a place the goal goes "to" a tool taking a place, when there is one.
+            placed = {n for n in takers if takes_place(tools[n])} if places else set()
+            # Takers whose value parameter spells a format ("YYYY-MM-DD") take only that kind.
+            shaped = {
+                n: ("range" if taker(n) == "range" else kind)
+                for n in takers
+                if refinements.shaped_values
+                and (
+                    taker(n) == "range"
+                    or (
+                        (pname := value_param(tools[n], places=places)) is not None
+                        and (kind := formatted_kind(tools[n], pname, places=places))
+                    )
+                )
+            }
+
+            def takes(name: str, value: str) -> bool:
+                if option_words and (kind_of(value) == "option") != (taker(name) == "option"):
+                    return False
+                if shaped and shaped.get(name, kind_of(value)) not in (kind_of(value), "range"):
+                    return False  # "ONC-7" is no date a "(YYYY-MM-DD)" filter could take
+                if shaped and shaped.get(name) == "range" and kind_of(value) not in ("date", "time"):
+                    return False
+                return not (placed and towards(value).search(goal)) or name in placed
+
+            given = [v for v in values if v not in facts.contents]
+            docs = {
+                n: (d | set(terms(" ".join(v for v in given if takes(n, v)))) if n in takers else d)
+                for n, d in docs.items()
+            }
+        else:
+            docs = {n: (d | value_terms if n in takers else d) for n, d in docs.items()}
         if refinements.spelled_dates:
             # A date the goal spells ("during April 2026") is explained, word by word, by the
             # tools taking a date or a range of days: they take it as ISO text.
@@ -391,13 +470,18 @@ def skeletons(
             dated = {
                 n
                 for n in takers
-                if _filter_kind(tools[n]) in ("date", "range") or taker_kind(tools[n]) == "date"
+                if _filter_kind(tools[n], places) in ("date", "range")
+                or taker_kind(tools[n], places=places) == "date"
             }
             docs = {n: (d | spelled if n in dated else d) for n, d in docs.items()}
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
         _person_tools(tools, names, set(readers)) if refinements.who_person and facts.asks_who else set()
     )
+    many = refinements.plural_lists and asks_every(goal)
+    # "…, one per line" in a goal whose steps run once per file: the lines are the files' results.
+    layout_terms = set(terms(" ".join(split_layout(c)[1] for c in facts.clauses)))
+    per_file_layout = refinements.per_file_layout and bool(layout_terms)
     # Two files read, one written: a chain may run once per file (``_one_result_per_file``).
     per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
     seen: set[tuple[str, ...]] = set()
@@ -426,11 +510,18 @@ def skeletons(
             )
             if per_input is not None:
                 variants.insert(0, per_input + chain)
-            elif per_file and _one_result_per_file(chain, facts, tools):
+            elif per_file and _one_result_per_file(chain, facts, tools, refinements.per_file_layout):
                 # "the number of loans in a.json and in b.json": the same steps for each file,
                 # every result to the one writer.
                 body = chain[:-1]
                 variants += [[n for _ in facts.inputs for n in (r, *body)] + chain[-1:] for r in fitting[:1]]
+                bare = [n for n in body if not is_formatter(tools[n])]
+                if per_file_layout and bare and bare != body:
+                    # "…, one per line": each file's result goes on a line of its own already;
+                    # a formatter laying out one file's items is not what the layout asks for.
+                    variants += [
+                        [n for _ in facts.inputs for n in (r, *bare)] + chain[-1:] for r in fitting[:1]
+                    ]
         if not any(n in filters for n in chain):
             variants += [
                 list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
@@ -442,13 +533,20 @@ def skeletons(
                 for v in list(variants)
                 for n in filters
                 if n not in v
-                and (kind := _filter_kind(tools[n])) in value_kinds
-                and any(_filter_kind(tools[m]) not in ("", kind) for m in v if m in filters)
+                and (kind := _filter_kind(tools[n], places, bool(option_words), times)) in value_kinds
+                and any(
+                    _filter_kind(tools[m], places, bool(option_words), times) not in ("", kind)
+                    for m in v
+                    if m in filters
+                )
                 and (f := _with_filter(v, n, tools))
             ]
         if not any(n in takers for n in chain):
             variants += [
-                list(f) for v in list(variants) for n in selectors[:2] if (f := _with_selector(v, n, tools))
+                list(f)
+                for v in list(variants)
+                for n in selectors[:2]
+                if (f := _with_selector(v, n, tools, places))
             ]
         for v in variants:
             key = tuple(v)
@@ -468,6 +566,14 @@ def skeletons(
                     + (len(quoted_values) if any(n in takers for n in k) else 0)
                     # "Who" is explained by a step that yields a person or a person's name.
                     + (1 if persons & set(k) else 0)
+                    # "Show every departure": the items, not one of them nor their number.
+                    - (PLURAL_COST if many and single_result(k, tools) else 0)
+                    # The writer puts each file's result on its line: that explains the layout.
+                    + (
+                        len(layout_terms)
+                        if per_file_layout and runs_per_file(k, tools, len(facts.inputs))
+                        else 0
+                    )
                 )
                 out.append(Skeleton(k, prior))
     # A field of the record a reader returns, named by the goal ("how many servings does
@@ -490,7 +596,13 @@ def skeletons(
 _COORDINATION_RE = re.compile(r"\s*(?:,|and|&|,\s*and)\s+(?:(?:in|of|from|the|file)\s+)*", re.IGNORECASE)
 
 
-def _coordinated(goal: str, files: Sequence[str]) -> bool:
+# With any preposition of place repeated: "on a.json and on b.json", "at a.csv and at b.csv".
+_COORDINATION_ANY_RE = re.compile(
+    r"\s*(?:,|and|&|,\s*and)\s+(?:(?:in|of|from|the|file|on|at|for|inside|within)\s+)*", re.IGNORECASE
+)
+
+
+def _coordinated(goal: str, files: Sequence[str], any_preposition: bool = False) -> bool:
     """Whether the goal names the files side by side, joined by "and" or a comma ("the totals of
     a.csv and b.csv"), as things the same is asked of -- not one compared with the other
     ("the items on a.txt not stocked in b.json")."""
@@ -499,30 +611,36 @@ def _coordinated(goal: str, files: Sequence[str]) -> bool:
         return False
     order = sorted(zip(places, files, strict=True))
     return all(
-        _COORDINATION_RE.fullmatch(goal[p + len(f) : q]) is not None
+        (_COORDINATION_ANY_RE if any_preposition else _COORDINATION_RE).fullmatch(goal[p + len(f) : q])
+        is not None
         for (p, f), (q, _) in itertools.pairwise(order)
     )
 
 
-def _one_result_per_file(chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec]) -> bool:
+def _one_result_per_file(
+    chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec], any_preposition: bool = False
+) -> bool:
     """Whether ``chain`` may run once per input file, each run's result written by its last
     step: the goal reads two or more files and writes one, the chain ends in that writer after
     at least one step, and its first step takes one piece of data (not a file each)."""
     if len(facts.inputs) < 2 or len(facts.outputs) != 1 or len(chain) < 2 or not is_writer(tools[chain[-1]]):
         return False
-    if not _coordinated(facts.goal, facts.inputs):
+    if not _coordinated(facts.goal, facts.inputs, any_preposition):
         return False
     first = tools[chain[0]]
     data = [p for p in required_params(first) if not is_path_param(first, p)]
     return not is_writer(first) and len(data) == 1
 
 
-def _filter_kind(spec: ToolSpec) -> str:
-    """What a filter filters by: "range" (two dates), else its text parameter's kind ("date",
-    "time", "text"); "" for no filter."""
-    if range_params(spec) is not None:
+def _filter_kind(spec: ToolSpec, places: bool = False, options: bool = False, times: bool = False) -> str:
+    """What a filter filters by: "range" (two dates; with ``times``, two times of day too), else
+    its text parameter's kind ("date", "time", "text", with ``options`` "option" for one the
+    tool lists the options of); "" for no filter."""
+    if range_params(spec, times=times) is not None:
         return "range"
-    pname = filter_param(spec)
+    pname = filter_param(spec, places=places)
+    if options and pname is not None and enumerated_options(spec, glossed=True):
+        return "option"
     return param_kind(spec, pname) if pname is not None else ""
 
 
@@ -573,13 +691,15 @@ def _formatted(
     return None
 
 
-def _with_selector(chain: Sequence[str], name: str, tools: Mapping[str, ToolSpec]) -> tuple[str, ...] | None:
+def _with_selector(
+    chain: Sequence[str], name: str, tools: Mapping[str, ToolSpec], places: bool = False
+) -> tuple[str, ...] | None:
     """``chain`` with ``name`` (a tool taking the goal's value besides its data, not a filter)
     right after the first step whose whole output its data parameter takes, where what it returns
     fits the next step (or the next step writes it): "the region column of a.csv as a list" →
     the sheet, the column named "region", the list. None when there is no such place."""
     spec = tools[name]
-    value = value_param(spec)
+    value = value_param(spec, places=places)
     data = [p for p in required_params(spec) if p != value]
     if len(data) != 1 or spec.output_schema is None:
         return None

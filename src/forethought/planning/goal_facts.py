@@ -14,7 +14,7 @@ from forethought.planning.bm25 import STOP_WORDS, quantity_words
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import _FILE_RE, Literals, goal_literals
 from forethought.planning.refinements import Refinements
-from forethought.planning.word_classes import WHO_WORDS, regular_grades
+from forethought.planning.word_classes import WHO_WORDS, measured_amounts, regular_grades
 
 WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -64,21 +64,37 @@ _SUBJECT_RE = re.compile(
 )
 # A file that labels its sentence with a colon ("count.txt: how many …"): the answer's place.
 _LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*):\s")
+# Or with a dash between spaces ("hours.txt - total hours spent on …").
+_DASH_LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*)\s+[-–—]\s")
 # A file the goal reads from: right after "in", "of", "from" or "see" ("the books in
 # catalogue.json", "(see inventory.json)").
 _SOURCE_RE = re.compile(r"\b(?:in|of|from|see)\s+(?:(?:a|an|the|file)\s+)*([\w./-]+)", re.IGNORECASE)
 
 
-def output_files(goal: str, files: Sequence[str], *, lone_label: bool = False) -> tuple[str, ...] | None:
+def output_files(
+    goal: str,
+    files: Sequence[str],
+    *,
+    lone_label: bool = False,
+    dash_label: bool = False,
+    label_sources: bool = False,
+) -> tuple[str, ...] | None:
     """The output files by the sentence's structure, or None when it does not say: a file in
     the output position -- the subject of a modal sentence ("pages.txt should hold …") or the
     target of "into"/"to"/"as" -- when the goal also names a file it reads ("in", "of", "from"
     + file) that is not such a target. Named first or last, the target is the output. A file
     labelling a sentence with a colon is the output; with ``lone_label`` also when it is the
-    goal's only file ("bill.txt: what does … cost?")."""
+    goal's only file ("bill.txt: what does … cost?"); with ``dash_label`` a dash labels as a
+    colon does ("hours.txt - total hours spent on the tickets in archive.json"). With
+    ``label_sources``, a label is what the goal reads when another file is the target of "to",
+    "into" or "as" ("b.json: how late is the first train? Write the minutes to late.txt")."""
     targets = [m.group(1).rstrip(".,") for m in _TARGET_RE.finditer(goal)]
     subjects = [m.group(1).rstrip(".,") for m in _SUBJECT_RE.finditer(goal)]
     labels = [m.group(1) for m in _LABEL_RE.finditer(goal) if m.group(1) in files]
+    if dash_label:
+        labels += [m.group(1) for m in _DASH_LABEL_RE.finditer(goal) if m.group(1) in files]
+    if label_sources and any(t in files and t not in labels for t in targets):
+        labels = [f for f in labels if f in targets]  # the other file is where the answer goes
     placed = [f for f in dict.fromkeys([*labels, *subjects, *targets]) if f in files]
     sources = [m.group(1).rstrip(".,") for m in _SOURCE_RE.finditer(goal)]
     if labels and (lone_label or any(f not in placed for f in files)):
@@ -97,7 +113,13 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     named = [*goal_outputs(goal), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
     placed = (
-        output_files(goal, files, lone_label=refinements.lone_label)
+        output_files(
+            goal,
+            files,
+            lone_label=refinements.lone_label,
+            dash_label=refinements.label_phrases,
+            label_sources=refinements.label_sources,
+        )
         if refinements is not None and refinements.output_position
         else None
     )
@@ -110,6 +132,8 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
     # "the best score" asks for the highest: said as the regular words a tool would use.
     said = regular_grades(goal) if refinements is not None and refinements.value_forms else goal
+    if refinements is not None and refinements.measure_units:
+        said = measured_amounts(said)  # "how many mL of …": an amount
     clauses = tuple(split_clauses(said))
     masked = plain_words(said)
     for s in lits.strings:

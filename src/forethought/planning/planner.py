@@ -510,6 +510,8 @@ def best_chain(
             prior=skeleton.prior,
             record_fields=refine.record_fields,
             question_fields=refine.question_fields,
+            file_named=refine.file_named_values,
+            abbreviations=refine.abbreviated_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, ChosenChain(skeleton.tools, slots))
@@ -550,6 +552,22 @@ async def plan_by_decomposition(
     opts = options or PlannerOptions()
     _, typed, count = _decompose(opts, model)
     result = PlanResult(plan=None)
+    if opts.refinements.decided_chain_first:
+        # The chain ``stream_plan`` takes without a model call, when every slot is decided and
+        # it covers the goal: ``plan`` agrees with ``run``, and no model fills a chain first.
+        chosen = chosen_chain(goal, tools, model, opts)
+        if chosen is not None and chosen.slots.decided():
+            decided = {"planner": model.name, "decomposed": list(chosen.steps_tools), "model_filled": False}
+            plan, problems = parse_plan_text(
+                plan_text(chosen.slots.first_plan()),
+                goal,
+                tools,
+                metadata={**decided, "covered": True},
+                on_failure=planned_failure_policy(model.name),
+            )
+            if plan is not None and not problems:
+                result.plan, result.problems = plan, problems
+                return result
     best: tuple[CandidateScore, Plan, list[Problem]] | None = None
     tried = 0
     for skeleton in skeletons(goal, tools, limit=8 * count, refinements=opts.refinements):
@@ -587,6 +605,8 @@ async def plan_by_decomposition(
             likelihood=likelihood,
             record_fields=opts.refinements.record_fields,
             question_fields=opts.refinements.question_fields,
+            file_named=opts.refinements.file_named_values,
+            abbreviations=opts.refinements.abbreviated_fields,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)

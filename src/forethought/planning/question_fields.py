@@ -121,9 +121,10 @@ def is_person_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
     return _described_as_people(head, tools)
 
 
-def is_date_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
+def is_date_field(name: str, tools: Mapping[str, ToolSpec], *, derived: bool = False) -> bool:
     """A field that holds a date or time: by its name ("date", "due_day", "created_at") or a
-    tool's description calling it one ("the opened date", "its start time")."""
+    tool's description calling it one ("the opened date", "its start time"); with ``derived``,
+    also by a word of the same stem ("collected": "the collection date", "sown": no)."""
     words = _words(name)
     if not words:
         return False
@@ -134,6 +135,10 @@ def is_date_field(name: str, tools: Mapping[str, ToolSpec]) -> bool:
         said = _words(spec.description)
         if any(a in _plural(head) and b in _DATE_WORDS for a, b in itertools.pairwise(said)):
             return True
+        if derived and any(
+            len(head) >= 6 and a[:6] == head[:6] and b in _DATE_WORDS for a, b in itertools.pairwise(said)
+        ):
+            return True
     return False
 
 
@@ -143,7 +148,11 @@ def _is_ee_noun(head: str) -> bool:
 
 
 def answering_fields(
-    asked: Asked, fields: Mapping[str, frozenset[str] | None], tools: Mapping[str, ToolSpec]
+    asked: Asked,
+    fields: Mapping[str, frozenset[str] | None],
+    tools: Mapping[str, ToolSpec],
+    *,
+    derived: bool = False,
 ) -> set[str]:
     """Of a record's fields (name → JSON types), those of the kind the question asks. Of
     several person fields, "who" as the doer prefers those that are no "-ee" noun ("who opened
@@ -157,7 +166,7 @@ def answering_fields(
     if asked == "amount":
         return {f for f, t in fields.items() if t and t <= _NUMBER_TYPES}
     if asked == "date":
-        return {f for f in fields if is_date_field(f, tools)}
+        return {f for f in fields if is_date_field(f, tools, derived=derived)}
     return set()
 
 
@@ -182,9 +191,20 @@ def _said_by(word: str, field: str) -> bool:
     return False
 
 
-def written_phrase(goal: str, outputs: Sequence[str]) -> str:
+# What ends the noun phrase after a label: a relative word, a preposition of place, a clause's end.
+_PHRASE_END_RE = re.compile(r"\b(?:that|which|who|whom|whose|where|when|in|on|from|at|for)\b|[,.?!;:]")
+
+
+def written_phrase(goal: str, outputs: Sequence[str], *, labels: bool = False) -> str:
     """The noun phrase a writing verb takes before the place an output goes ("Write *the
-    plant's name* to first.txt", "put *the variety* in a.txt"), "" when the goal says none."""
+    plant's name* to first.txt", "put *the variety* in a.txt"), "" when the goal says none.
+    With ``labels``, the noun phrase after an output labelling the goal ("a.txt: *the
+    platform* that …", "a.txt - *the keeper* of …") too."""
+    if labels:
+        for out in outputs:
+            label = re.match(rf"\s*{re.escape(out)}\s*(?::|-|–|—)\s+(.*)", goal, re.DOTALL)
+            if label:
+                return _PHRASE_END_RE.split(label.group(1), maxsplit=1)[0].strip()
     for out in outputs:
         place = re.compile(_PLACE_RE + re.escape(out) + r"(?![\w/-]|\.\w)", re.IGNORECASE)
         for end in place.finditer(goal):
@@ -208,21 +228,31 @@ def _glossed_as_date(field: str, tools: Mapping[str, ToolSpec]) -> bool:
 
 
 def written_fields(
-    goal: str, outputs: Sequence[str], fields: Mapping[str, object], tools: Mapping[str, ToolSpec]
+    goal: str,
+    outputs: Sequence[str],
+    fields: Mapping[str, object],
+    tools: Mapping[str, ToolSpec],
+    *,
+    labels: bool = False,
+    derived: bool = False,
 ) -> set[str]:
     """Of a record's fields, those the phrase a writing verb takes names ("write the plant's
     name" → ``plant``, "the variety" → ``variety``); for a date with no field of that name
     ("write its stocking date"), the fields that hold a date, by name or by a tool's gloss; for a
     name ("write its name"), the field the goal's "which"/"what" noun names ("Which plant …").
     Empty when the phrase names none (the question word decides then)."""
-    phrase = written_phrase(goal, outputs)
+    phrase = written_phrase(goal, outputs, labels=labels)
     words = [w for w in _WORD_RE.findall(re.sub(r"\S*[./]\w\S*", " ", phrase)) if w.lower() not in STOP_WORDS]
     named = {f for f in fields if any(_said_by(w, f.rsplit(".", 1)[-1]) for w in words)}
     if named:
         return named
     if {w.lower() for w in words} & _DATE_WORDS:
         last = {f: f.rsplit(".", 1)[-1] for f in fields}
-        return {f for f in fields if is_date_field(last[f], tools) or _glossed_as_date(last[f], tools)}
+        return {
+            f
+            for f in fields
+            if is_date_field(last[f], tools, derived=derived) or _glossed_as_date(last[f], tools)
+        }
     if not any(w.lower() in _NAME_WORDS for w in words):
         return set()
     asked = [m.group(1) for m in _WHICH_RE.finditer(goal)]

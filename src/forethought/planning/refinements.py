@@ -124,6 +124,87 @@ class Refinements:
     # whole by a tool's expression or formula parameter; that tool alone, or into the writer,
     # is a chain (``goal_expressions``).
     expression_literals: bool = True
+    # Added after suite 11:
+    # A read-only tool's parameter named like a file's ("destination", "source", "target") beside
+    # its data, with no file in its description, names a place or a thing ("the departures
+    # heading for a given destination"): it is the tool's value parameter, not a file name; a
+    # value right after "to"/"for"/"towards" goes to it first (``tool_roles.names_a_place``).
+    place_params: bool = True
+    # A parameter whose tool enumerates its options ("one processing state: received (waiting
+    # to be processed), processed or discarded", glosses in parentheses allowed) takes only
+    # those: a code ("NEURO-1"), a unit ("mL") or other goal words do not fit it, and a value
+    # that is one of the options is a kind of its own, so a goal with a code and an option gets
+    # a filter for each (``value_filters.enumerated_options``).
+    option_values: bool = True
+    # A parameter whose description spells out a format ("a date (YYYY-MM-DD)", "HH:MM") takes
+    # only values of that shape or an earlier step's output: a code ("ONC-7") or another goal
+    # word is no date, whatever else fits (``slots._shape``).
+    shaped_values: bool = True
+    # A code -- capital letters and digits, maybe joined by a hyphen ("ONC-7", "CARD-2",
+    # "AB12") -- is a value wherever the goal puts it ("for project ONC-7, …"): no tool explains
+    # an identifier (``value_filters.CODE_RE``).
+    code_values: bool = True
+    # A capitalized goal word that is the name of one of the goal's input files ("the Parkway
+    # board (parkway.json)") says which file is read; the reader takes it, it is no value to
+    # filter by.
+    file_named_values: bool = True
+    # Times of day the goal spells with am/pm are the 24-hour values a time parameter takes
+    # ("9.30 pm" → 21:30; "between 7 and 9 am" → 07:00 and 09:00), and two times of day are a
+    # range a tool with two time parameters ("earliest", "latest" as HH:MM) filters by, as two
+    # days are for one with two date parameters (``plan.dates.spelled_times``).
+    spelled_times: bool = True
+    # A value the goal negates ("received but *not processed*", "other than discarded",
+    # "except Leeds") is nothing to select by: no filter takes it; negations and contrasts
+    # ("not", "but", "except") never are values themselves (``value_filters.NEGATION_WORDS``).
+    negated_values: bool = True
+    # A number the goal names by a numeric parameter ("at least *10 minutes* late" for
+    # ``min_minutes``) is that parameter's value before any earlier step's number.
+    named_numbers_first: bool = True
+    # A goal asking for every item ("show every departure", "all the samples") and for no
+    # number or single one of them is answered by a list or its text, not by a step returning
+    # one record or a number: such a chain's prior loses ``decompose.PLURAL_COST``.
+    plural_lists: bool = True
+    # A goal whose steps run once per file ("the number of samples in a.tsv and in b.tsv, one
+    # per line") gets its layout from the writer, one result per line: the chain without the
+    # formatter that lays out one file's items is a candidate too, and it explains the layout
+    # words (``per_file_results``); files joined under any preposition of place ("on a.json
+    # and on b.json") are side by side as "in a.json and in b.json" are.
+    per_file_layout: bool = True
+    # A clause holding a value a filter takes ("Which trains go to York?") may be answered by
+    # that filter alone: chains without a tool chosen for the clause's other words are
+    # candidates too.
+    filter_clauses: bool = True
+    # "When" asks for a field a tool's description calls a date by a word of the field's stem
+    # (``collected``: "the collection date"), not only by the field's own word
+    # (``question_fields.is_date_field``).
+    derived_date_fields: bool = True
+    # ``make_plan`` takes the chain ``stream_plan`` takes (``planner.best_chain``) when every
+    # slot of it is decided and it covers the goal, before any chain the model would fill: the
+    # two agree, and a goal the rules decide costs no model call.
+    decided_chain_first: bool = True
+    # A file labelling the goal with a dash ("hours.txt - total hours spent on …") is the
+    # output as one labelling it with a colon is, and the noun phrase right after such a label
+    # ("a.txt: *the platform* that the earliest train leaves from") names the record's field
+    # written, as the phrase a writing verb takes does (``question_fields.written_phrase``).
+    label_phrases: bool = True
+    # A value the goal puts right after a parameter's name ("bills (*category utilities*)",
+    # "status: open") is that parameter's value, whichever other values the goal gives.
+    named_after_param: bool = True
+    # "How many" before a unit of measure, symbol or word ("how many mL of …", "how many
+    # litres"), asks for an amount, summed, not for a count (``word_classes.measured_amounts``).
+    measure_units: bool = True
+    # A file labelling the goal is what it reads, not where the answer goes, when another file
+    # is the target of "to"/"into"/"as" ("b.json: how late is the first train? Write the
+    # minutes to late.txt") (``goal_facts.output_files``).
+    label_sources: bool = True
+    # A filter's value is a field of a record an earlier step picked ("the trains as late as
+    # the first one") only when the goal asks for sameness ("same", "as", "like"): "how late
+    # is the first train to York" filters by York and writes the first train's delay.
+    same_as_filters: bool = True
+    # A written field whose name shortens a goal word ("delay_min" for "how many minutes
+    # late") is a field the goal names: the coverage check asks for no step computing it
+    # (``plan.coverage.check_coverage(abbreviations=True)``, from ``score_candidate``).
+    abbreviated_fields: bool = True
     # Added after "convert 5 km to m" bound both units to "m":
     # The options a tool lists for a text parameter ("units: mm, cm, m, km") that the goal says
     # are that parameter's values, a different one for each parameter of the list, "to_unit"
@@ -163,6 +244,25 @@ NO_REFINEMENTS = Refinements(
     arrow_targets=False,
     per_file_results=False,
     expression_literals=False,
+    place_params=False,
+    option_values=False,
+    shaped_values=False,
+    code_values=False,
+    file_named_values=False,
+    spelled_times=False,
+    negated_values=False,
+    named_numbers_first=False,
+    plural_lists=False,
+    per_file_layout=False,
+    filter_clauses=False,
+    derived_date_fields=False,
+    decided_chain_first=False,
+    label_phrases=False,
+    named_after_param=False,
+    measure_units=False,
+    label_sources=False,
+    same_as_filters=False,
+    abbreviated_fields=False,
     listed_options=False,
     named_flags=False,
 )

@@ -11,7 +11,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
-from forethought.plan.dates import date_range
+from forethought.plan.dates import date_range, time_range
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
@@ -20,9 +20,11 @@ from forethought.planning.listed_options import option_words
 from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
+    formatted_kind,
     is_dir_param,
     is_path_param,
     is_reader,
+    names_a_place,
     param_kind,
     param_types,
     properties,
@@ -31,8 +33,10 @@ from forethought.planning.tool_roles import (
     value_param,
 )
 from forethought.planning.value_filters import (
+    NEGATION_WORDS,
     PLACEHOLDER_NOUNS,
     PRONOUNS,
+    enumerated_options,
     no_value_words,
     value_docs,
     value_kind,
@@ -199,12 +203,17 @@ def bind(
     goal_terms = set(terms(" ".join(facts.words)))
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
-    ranged = refinements.spelled_dates and any(range_params(tools[n]) is not None for n in chain)
-    if refinements.value_filters and (ranged or any(value_param(tools[n]) is not None for n in chain)):
+    times = refinements.spelled_times  # a range of times of day, as of days
+    ranged = refinements.spelled_dates and any(range_params(tools[n], times=times) is not None for n in chain)
+    places = refinements.place_params  # "for a given destination": a town, not a file
+    if refinements.value_filters and (
+        ranged or any(value_param(tools[n], places=places) is not None for n in chain)
+    ):
         docs = value_docs(tools, examples=refinements.example_values)
         values = value_words(facts, docs, refinements, tools)
     # A range of days: a month's first and last day, or the goal's first two days in order.
     days = date_range(values) if ranged else None
+    hours = time_range(values) if ranged and times else None
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
     # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.
@@ -216,14 +225,25 @@ def bind(
     if question or by_phrase:
 
         def asked(fields: Mapping[str, frozenset[str] | None]) -> set[str]:
-            named = written_fields(goal, facts.outputs, fields, tools) if by_phrase else set()
-            return named or (answering_fields(question, fields, tools) if question else set())
+            labels = refinements.label_phrases  # "a.txt: the platform that …"
+            derived = refinements.derived_date_fields  # "departs": "the departure time"
+            named = (
+                written_fields(goal, facts.outputs, fields, tools, labels=labels, derived=derived)
+                if by_phrase
+                else set()
+            )
+            derived = refinements.derived_date_fields
+            return named or (
+                answering_fields(question, fields, tools, derived=derived) if question else set()
+            )
 
     closed = no_value_words(goal) if refinements.fallback_classes else None
     if closed is not None and refinements.pronouns:
         closed |= PRONOUNS  # "has *she* borrowed": someone named elsewhere, no value itself
     if closed is not None and refinements.head_nouns:
         closed |= PLACEHOLDER_NOUNS  # "the first *thing* sown"
+    if closed is not None and refinements.negated_values:
+        closed |= NEGATION_WORDS  # "received *but not* processed"
     # Two files read, one written: a step run once per file has a result per file to write.
     per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
     slots = Slots()
@@ -250,11 +270,13 @@ def bind(
                 explained,
                 named_fields_only=refinements.record_fields,
                 named_numbers=refinements.whole_values,
+                numbers_first=refinements.named_numbers_first,
                 closed=closed,
                 untyped_as_text=refinements.expression_literals,
                 lone_field=refinements.expression_literals,
+                places=places,
             )
-            if values and pname == value_param(spec) and isinstance(options, list):
+            if values and pname == value_param(spec, places=places) and isinstance(options, list):
                 # A filter's text takes the goal's value words when it can (a literal the goal
                 # quotes or a word next to the parameter's name stays first).
                 fitting = [v for v in values if v in options]
@@ -265,18 +287,72 @@ def bind(
                     fitting = [v for v in values if value_kind(v) == kind] or (
                         [v for v in fitting if value_kind(v) == "text"] if kind != "text" else []
                     )
+                if refinements.option_values and not enumerated_options(spec, glossed=True):
+                    # An option another tool lists ("discarded") is that tool's value, not this one's.
+                    listed = set().union(*(enumerated_options(t, glossed=True) for t in tools.values()))
+                    fitting = [v for v in fitting if v.lower() not in listed] or fitting
+                if refinements.named_after_param:
+                    # "(category utilities)", "status: open": the value right after the
+                    # parameter's name is its value.
+                    fitting = _option_order(fitting, goal, pname)
+                if places and names_a_place(spec, pname):
+                    # "trains to York from Central": the value "to"/"for" leads is where things
+                    # go, the one "from" leads where they leave (a source's, an origin's).
+                    fitting = _place_order(fitting, goal, pname) or fitting
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if (
+                refinements.shaped_values
+                and isinstance(options, list)
+                and (shape := formatted_kind(spec, pname, places=places))
+            ):
+                # A parameter whose description gives a format ("YYYY-MM-DD", "HH:MM") takes only
+                # values of that shape ("ONC-7" is no date) or an earlier step's output.
+                options = [
+                    o
+                    for o in options
+                    if not isinstance(o, str) or o.startswith("${") or value_kind(o) == shape
+                ]
+            if (
+                refinements.same_as_filters
+                and isinstance(options, list)
+                and _selects_by(spec, pname, places)
+                and not _SAMENESS_RE.search(goal)
+            ):
+                # "the first train to York": a filter by a field of a record an earlier step
+                # picked ("trains as late as the first one") is asked for by "same"/"as" only.
+                options = [o for o in options if not (isinstance(o, str) and _FIELD_REF_RE.fullmatch(o))]
+            if (
+                refinements.option_values
+                and isinstance(options, list)
+                and pname == value_param(spec, places=places)
+                and (allowed := enumerated_options(spec, glossed=True))
+            ):
+                # Only the options the tool lists fit ("NEURO-1", "mL" are no status); the
+                # option the goal puts right after the parameter's name ("status received")
+                # is the one; an earlier record's field of its name may be one too.
+                options = _option_order(
+                    [
+                        o
+                        for o in options
+                        if isinstance(o, str) and (o.lower() in allowed or _same_field(o, pname))
+                    ],
+                    goal,
+                    pname,
+                )
             if per_file and isinstance(options, list) and options:
                 runs = _per_file_results(
                     chain, tools, spec, pname, want, outputs, consumed, len(facts.inputs)
                 )
                 if runs:
                     options = [runs]
-            bounds = range_params(spec) if days is not None else None
-            if days is not None and bounds is not None and pname in bounds:
-                options = [days[bounds.index(pname)]]
+            bounds = range_params(spec, times=times)
+            if bounds is not None and pname in bounds:
+                # A range of days, or (``spelled_times``) of times of day: each bound its value.
+                span = days if param_kind(spec, pname) == "date" else hours
+                if span is not None:
+                    options = [span[bounds.index(pname)]]
             if refinements.expression_literals and pname == expression_param(spec):
                 # An expression the goal writes out is one value, taken whole (``goal_expressions``).
                 spans = expression_spans(goal)
@@ -314,6 +390,64 @@ def bind(
         slots.steps.append((name, args))
         outputs += _outputs_of(k, spec, goal_terms, person_fields, asked)
     return slots
+
+
+# Words asking for items like another ("the same course as", "as late as", "like the first").
+_SAMENESS_RE = re.compile(r"\b(?:same|as|like|also|too|matching|shared?)\b", re.IGNORECASE)
+_FIELD_REF_RE = re.compile(r"\$\{s\d+\.[A-Za-z_]\w*\}\n?")
+
+
+def _selects_by(spec: ToolSpec, pname: str, places: bool) -> bool:
+    """Whether ``pname`` is what a read-only tool taking a list selects its items by: its
+    value parameter, or a number or text beside the list ("min_minutes", "below")."""
+    if pname == value_param(spec, places=places):
+        return True
+    kinds = param_types(spec, pname) or set()
+    lists = [p for p in required_params(spec) if param_types(spec, p) == {"array"}]
+    return (
+        spec.effect == "read_only"
+        and bool(lists)
+        and pname not in lists
+        and kinds <= {"integer", "number", "string"}
+    )
+
+
+def _same_field(option: str, pname: str) -> bool:
+    """Whether ``option`` is a reference to an earlier record's field named as the parameter
+    is ("${s2.stage}" for ``stage``): one that holds one of the parameter's options."""
+    m = re.fullmatch(r"\$\{s\d+\.([A-Za-z_]\w*)\}", option)
+    return m is not None and bool(set(terms(m.group(1))) & set(terms(pname)))
+
+
+def _option_order(options: list[Any], goal: str, pname: str) -> list[Any]:
+    """Of ``options``, the ones the goal names right after the parameter's name ("status
+    received", "status: open"), if any; else all of them."""
+    words = [w for w in re.findall(r"[A-Za-z][a-z]*", pname) if len(w) >= 3]
+    # The whole name ("due date") or one of its words ("client" for ``client_code``).
+    name = (
+        "|".join([r"[\s_-]+".join(map(re.escape, words)), *map(re.escape, words)])
+        if words
+        else re.escape(pname)
+    )
+    name = f"(?:{name})"
+    named = [
+        o
+        for o in options
+        if isinstance(o, str) and re.search(rf"\b{name}\s*(?:[:=]|is)?\s*{re.escape(o)}\b", goal, re.I)
+    ]
+    return named or options
+
+
+_TOWARDS_PARAM_RE = re.compile(r"dest|target", re.IGNORECASE)
+
+
+def _place_order(values: Sequence[str], goal: str, pname: str) -> list[str]:
+    """Of the goal's values, those a place parameter takes: after "to"/"for"/"towards" for a
+    destination's or a target's, after "from" for a source's or an origin's; [] when none is."""
+    leads = r"to|for|towards|into" if _TOWARDS_PARAM_RE.search(pname) else r"from|out\s+of"
+    return [
+        v for v in values if re.search(rf"\b(?:{leads})\s+(?:the\s+)?{re.escape(v)}(?![\w-])", goal, re.I)
+    ]
 
 
 def _per_file_results(
@@ -356,13 +490,15 @@ def _param_options(
     closed: set[str] | None = None,
     untyped_as_text: bool = False,
     lone_field: bool = False,
+    places: bool = False,
+    numbers_first: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
     pschema = pschema if isinstance(pschema, Mapping) else {}
     if any(k in pschema for k in ("enum", "const")) or want == {"boolean"}:
         return dict(pschema) if required else None
-    path = is_path_param(spec, pname)
+    path = is_path_param(spec, pname, places=places)
     if is_dir_param(spec, pname):
         dirs = list(facts.literals.directories)
         return dirs if dirs else ([] if required else None)
@@ -409,6 +545,16 @@ def _param_options(
         # Literals are consumed in the goal's order: the first unused one, else any.
         unused = [s for s in pool if s not in used_literals][:1]
         return (unused or list(pool)) or fresh + used or ([] if required else None)
+    if fresh and numbers_first and want is not None and want & {"integer", "number"} and "string" not in want:
+        # "at least 10 minutes late": the number the goal names by the parameter ("min_minutes")
+        # is its value, not whatever number an earlier step computes.
+        named = [
+            n
+            for n in _numbers_named(pname, facts.goal, partly=True)
+            if "number" in want or float(n).is_integer()
+        ]
+        if named:
+            return named
     if fresh:
         return fresh
     literals: list[Any] = []
@@ -435,13 +581,15 @@ _NUMBER_WORDS_RE = re.compile(
 )
 
 
-def _numbers_named(pname: str, goal: str) -> list[float | int]:
+def _numbers_named(pname: str, goal: str, *, partly: bool = False) -> list[float | int]:
     """The goal's numbers that the parameter's name stands next to: the noun after the number
-    ("12.5 hours") or the word before it, with or without "of"/"at" ("a rate of 64")."""
+    ("12.5 hours") or the word before it, with or without "of"/"at" ("a rate of 64"); with
+    ``partly``, a noun that is one word of the name ("10 minutes" for ``min_minutes``)."""
     pterms = terms(pname)
     found: list[float | int] = []
     for m in _NUMBER_WORDS_RE.finditer(goal):
-        if pterms and pterms in (terms(m.group(1) or ""), terms(m.group(3) or "")):
+        near = (terms(m.group(1) or ""), terms(m.group(3) or ""))
+        if (pterms and pterms in near) or (partly and any(t and set(t) <= set(pterms) for t in near)):
             value = float(m.group(2))
             found.append(int(value) if value.is_integer() else value)
     return found

@@ -36,9 +36,36 @@ def param_types(spec: ToolSpec, pname: str) -> set[str] | None:
     return types_of(properties(spec).get(pname, {}), spec.input_schema)
 
 
-def is_path_param(spec: ToolSpec, pname: str) -> bool:
-    """A parameter that takes a file name (not a directory): ``grammar.takes_file_name``."""
-    return takes_file_name(spec, pname)
+def is_path_param(spec: ToolSpec, pname: str, *, places: bool = False) -> bool:
+    """A parameter that takes a file name (not a directory): ``grammar.takes_file_name``; with
+    ``places``, not a parameter that names a place (``names_a_place``)."""
+    return takes_file_name(spec, pname) and not (places and names_a_place(spec, pname))
+
+
+# Parameter names a file's as often as a place's or a thing's: "destination" is where a writer
+# puts a file, or the town a train goes to. "path" and "file" are a file's only.
+_PLACE_NAME_RE = re.compile(r"dest|source|src|target|origin", re.IGNORECASE)
+_FILE_NAME_RE = re.compile(r"path|file|dir|folder", re.IGNORECASE)
+_FILE_TEXT_RE = re.compile(r"\bfiles?\b|\bpaths?\b|\bfolders?\b|\bdirector(?:y|ies)\b", re.IGNORECASE)
+
+
+def names_a_place(spec: ToolSpec, pname: str) -> bool:
+    """Whether a parameter named like a file's ("destination", "source", "target") names a
+    place or a thing instead: the tool only reads, it takes data (a list or a record) beside the
+    parameter, and neither its description nor the parameter's speaks of files -- "the
+    departures heading for a given destination" filters by a town, it opens no file."""
+    props = properties(spec)
+    if spec.effect != "read_only" or not _PLACE_NAME_RE.search(pname) or _FILE_NAME_RE.search(pname):
+        return False
+    described = " ".join((spec.description, str((props.get(pname) or {}).get("description") or "")))
+    if _FILE_TEXT_RE.search(described):
+        return False
+    data = [
+        p
+        for p in required_params(spec)
+        if p != pname and (param_types(spec, p) or set()) & {"array", "object"}
+    ]
+    return bool(data)
 
 
 def is_dir_param(spec: ToolSpec, pname: str) -> bool:
@@ -129,12 +156,12 @@ def param_kind(spec: ToolSpec, pname: str) -> str:
     return "text"
 
 
-def taker_kind(spec: ToolSpec) -> str:
-    pname = value_param(spec)
+def taker_kind(spec: ToolSpec, *, places: bool = False) -> str:
+    pname = value_param(spec, places=places)
     return param_kind(spec, pname) if pname is not None else "text"
 
 
-def value_param(spec: ToolSpec) -> str | None:
+def value_param(spec: ToolSpec, *, places: bool = False) -> str | None:
     """The one short-text parameter of a read-only tool that also takes data: the value it
     selects, filters or looks up by (a column's name, a category). None for any other tool."""
     if spec.effect != "read_only":
@@ -144,13 +171,13 @@ def value_param(spec: ToolSpec) -> str | None:
         p
         for p in req
         if param_types(spec, p) == {"string"}
-        and not is_path_param(spec, p)
+        and not is_path_param(spec, p, places=places)
         and not any(k in (properties(spec).get(p) or {}) for k in ("enum", "const"))
     ]
     return texts[0] if len(texts) == 1 and len(req) >= 2 else None
 
 
-def filter_param(spec: ToolSpec) -> str | None:
+def filter_param(spec: ToolSpec, *, places: bool = False) -> str | None:
     """The text parameter of a filtering tool, or None: a read-only tool taking one list and one
     short text (not a file name, not an enum) and returning a list of the same items -- some of
     the items, chosen by the text."""
@@ -163,7 +190,7 @@ def filter_param(spec: ToolSpec) -> str | None:
         p
         for p in req
         if param_types(spec, p) == {"string"}
-        and not is_path_param(spec, p)
+        and not is_path_param(spec, p, places=places)
         and not any(k in (properties(spec).get(p) or {}) for k in ("enum", "const"))
     ]
     if len(lists) != 1 or len(texts) != 1:
@@ -173,19 +200,41 @@ def filter_param(spec: ToolSpec) -> str | None:
     return texts[0] if fits({"array"}, have_items, {"array"}, want_items) else None
 
 
-def range_params(spec: ToolSpec) -> tuple[str, str] | None:
+def range_params(spec: ToolSpec, *, times: bool = False) -> tuple[str, str] | None:
     """The two date parameters of a tool picking items within a range of days (a read-only tool
     taking one list and two date texts, returning a list of the same items), first day first;
-    None for any other tool."""
+    with ``times``, the two time parameters of one picking items within a range of times of
+    day ("from earliest to latest (HH:MM)") too; None for any other tool."""
     req = required_params(spec)
     out = spec.output_schema
     if spec.effect != "read_only" or len(req) != 3 or out is None or types_of(out, out) != {"array"}:
         return None
     lists = [p for p in req if param_types(spec, p) == {"array"}]
-    dates = [p for p in req if param_types(spec, p) == {"string"} and param_kind(spec, p) == "date"]
+    dates: list[str] = []
+    for kind in ("date", "time") if times else ("date",):
+        dates = [p for p in req if param_types(spec, p) == {"string"} and param_kind(spec, p) == kind]
+        if len(dates) == 2:
+            break
     if len(lists) != 1 or len(dates) != 2:
         return None
     want_items = item_types(properties(spec)[lists[0]], spec.input_schema)
     if not fits({"array"}, item_types(out, out), {"array"}, want_items):
         return None
     return dates[0], dates[1]
+
+
+# A format a description spells out: a date's ("YYYY-MM-DD", "DD/MM/YYYY"), a time's ("HH:MM").
+_FORMATS = {"date": re.compile(r"\bYYYY\b|\bYYYY[-/]|[-/]YYYY\b"), "time": re.compile(r"\bHH:MM\b")}
+
+
+def formatted_kind(spec: ToolSpec, pname: str, *, places: bool = False) -> str:
+    """The kind ("date", "time") of value a parameter takes when its own description spells
+    the format out, or its tool's does and it is the value (or a bound of the range) the tool
+    selects by; "" otherwise."""
+    kind = param_kind(spec, pname)
+    pattern = _FORMATS.get(kind)
+    if pattern is None or is_path_param(spec, pname, places=places):
+        return ""
+    own = str((properties(spec).get(pname) or {}).get("description") or "")
+    selects = pname == value_param(spec, places=places) or pname in (range_params(spec, times=True) or ())
+    return kind if pattern.search(own) or (selects and pattern.search(spec.description)) else ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from forethought.plan.dates import spelled_dates
+from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
 from forethought.planning.candidates import goal_names
@@ -112,6 +112,24 @@ _SEPARATED_RE = re.compile(r"(?<![\w.:/-])\d+(?:[-/:]\d+)+(?![\w/:-]|\.\d)")
 _MEASURE_RE = re.compile(
     r"(?<![\w.])\d+(?:\.\d+)?\s?(?:m|km|cm|mm|mi|kg|g|mg|lb|oz|l|ml|s|ms|min|h|hr|kb|mb|gb)(?![\w.])"
 )
+# Negations and contrasts: closed-class words that join or deny values, never one themselves.
+NEGATION_WORDS = frozenset(("not", "but", "nor", "except", "excluding", "without", "unless", "neither"))
+
+
+def _negated(value: str) -> re.Pattern[str]:
+    """The value right after a negation ("not", "never", "except", "other than", "excluding",
+    with "yet", "been", "be" between)."""
+    return re.compile(
+        r"\b(?:not|never|except|excluding|other\s+than|n't)\s+(?:(?:yet|been|be|being)\s+)*"
+        + re.escape(value)
+        + r"(?![\w-])",
+        re.IGNORECASE,
+    )
+
+
+# A code: capital letters then digits, maybe joined by hyphens ("ONC-7", "CARD-2", "AB12",
+# "X-9-B"): an identifier, never a word a tool explains.
+CODE_RE = re.compile(r"[A-Z][A-Z]*-?\d+(?:-[A-Z0-9]+)*|[A-Z]{2,}(?:-[A-Z]+)*-\d+[A-Z0-9]*")
 # A multi-word proper name: capitalized words and initials in a row ("Ursula K. Le Guin"),
 # joined by "&" too ("Bolt & Co").
 _NAME_RUN_RE = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:&\s+)?(?:[A-Z]\.|[A-Z][\w'-]*))+")
@@ -143,17 +161,26 @@ _OPTIONS_RE = re.compile(
 _QUOTED_OPTION_RE = re.compile(r"[\"'`“]([A-Za-z][\w-]*)[\"'`”]")
 
 
-def enumerated_options(spec: ToolSpec) -> set[str]:
+# A gloss in parentheses ("received (waiting to be processed), processed or discarded").
+_GLOSS_RE = re.compile(r"\s*\([^()]*\)")
+
+
+def enumerated_options(spec: ToolSpec, *, glossed: bool = False) -> set[str]:
     """The lower-case words a tool enumerates as a parameter's allowed values: a schema
     ``enum``, a list of options in its or a parameter's description ("status: open, waiting or
     closed", "one of low, high"), a quoted option. Such a goal word is a value to filter by, not
-    a word the tool explains."""
+    a word the tool explains. With ``glossed``, a list whose options carry a gloss in
+    parentheses ("received (waiting to be processed), processed or discarded") counts too."""
     texts = [spec.description]
+    if glossed:
+        texts.append(_GLOSS_RE.sub("", spec.description))
     options: set[str] = set()
     for prop in (spec.input_schema.get("properties") or {}).values():
         if not isinstance(prop, dict):
             continue
         texts.append(str(prop.get("description", "")))
+        if glossed:
+            texts.append(_GLOSS_RE.sub("", texts[-1]))
         options |= {str(v).lower() for v in prop.get("enum") or () if re.fullmatch(r"[A-Za-z][\w-]*", str(v))}
     for text in texts:
         for m in _OPTIONS_RE.finditer(text):
@@ -208,6 +235,8 @@ def value_words(
     qualifies and a past-tense verb ("the hours alice worked"); function verbs ("were",
     "should") never are values."""
     whole = refinements is not None and refinements.whole_values
+    codes = refinements is not None and refinements.code_values
+    negations = refinements is not None and refinements.negated_values
     leading = whole and refinements is not None and refinements.leading_names
     classes = refinements is not None and refinements.value_classes
     forms = refinements is not None and refinements.value_forms
@@ -221,7 +250,8 @@ def value_words(
     # wherever the goal says them ("tickets that are still open"), never explained.
     options: set[str] = set()
     if tools is not None and refinements is not None and refinements.enumerated_values:
-        options = set().union(*(enumerated_options(spec) for spec in tools.values()))
+        glossed = refinements.option_values
+        options = set().union(*(enumerated_options(spec, glossed=glossed) for spec in tools.values()))
     # A goal word is explained only by a tool word of the same word, not one sharing its
     # 5-letter stem ("transport" is not "transactions").
     tool_words: set[str] | None = None
@@ -248,7 +278,10 @@ def value_words(
         dated: list[tuple[int, str]] = []
         if refinements is not None and refinements.spelled_dates:
             # "1 April 2026" is the day 2026-04-01, "April 2026" the month 2026-04: one value each.
-            for start, end, iso in reversed(spelled_dates(masked)):
+            spelled = spelled_dates(masked)
+            if refinements.spelled_times:  # "between 7 and 9 am": the times 07:00 and 09:00
+                spelled = sorted(spelled + spelled_times(masked))
+            for start, end, iso in reversed(spelled):
                 dated.append((start, iso))
                 masked = masked[:start] + " @ " + " " * (end - start - 3) + masked[end:]
         dated += [(m.start(), m.group(0)) for m in _SEPARATED_RE.finditer(masked)]
@@ -296,6 +329,8 @@ def value_words(
             return False
         if lowered in pronouns:
             return False
+        if negations and lowered in NEGATION_WORDS:
+            return False  # "received *but not* processed"
         if whole and lowered in _FUNCTION_VERBS:
             return False
         if classes and never_value(
@@ -349,13 +384,30 @@ def value_words(
             and (tokens[end + 1].lower().endswith("ed") or tokens[end + 1].lower() in _FUNCTION_VERBS)
         )
         enumerated = end == i and tokens[i].lower() in options
-        if explained(end + 1) or after_of or after_prep or relative or tokens[i] in names or enumerated:
+        code = codes and end == i and bool(CODE_RE.fullmatch(tokens[i]))
+        if (
+            explained(end + 1)
+            or after_of
+            or after_prep
+            or relative
+            or tokens[i] in names
+            or enumerated
+            or code
+        ):
             found.append(word)
         i = end + 1
     if tools is not None and refinements is not None and refinements.label_values:
-        found += label_values(masked, tools)
+        found += label_values(masked, tools, places=refinements.place_params)
     # A one-word text the goal quotes ("start with "a"") is a value as it stands.
     found += [c for c in facts.contents if len(c.split()) == 1]
+    if refinements is not None and refinements.negated_values:
+        # "received but not processed", "other than discarded": what the goal excludes is
+        # nothing to select by.
+        found = [v for v in found if not _negated(v).search(facts.goal)]
+    if refinements is not None and refinements.file_named_values:
+        # "the Parkway board (parkway.json)": the word names the file read, not a value in it.
+        stems = {re.sub(r"\.[^.]*$", "", f.rsplit("/", 1)[-1]).lower() for f in facts.inputs}
+        found = [v for v in found if v.lower() not in stems or v in facts.contents]
     return list(dict.fromkeys(found))
 
 
@@ -399,12 +451,17 @@ def _name_words(name: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[A-Za-z][a-z]*", re.sub(r"[_\-]+", " ", name))]
 
 
-def label_values(text: str, tools: Mapping[str, ToolSpec]) -> list[str]:
+def label_values(text: str, tools: Mapping[str, ToolSpec], *, places: bool = False) -> list[str]:
     """Capital letters (with digits) the text puts right after a word naming a tool's value
     parameter: "in bed B" → "B" for a ``bed`` parameter, "Bed A's" → "A". A one-letter word is
     otherwise no value (an article, a stray possessive "s"); after the parameter's noun it is
     the value that noun is labelled by. "I" is a pronoun, never a label."""
-    params = {singular(w) for spec in tools.values() if (p := value_param(spec)) for w in _name_words(p)}
+    params = {
+        singular(w)
+        for spec in tools.values()
+        if (p := value_param(spec, places=places))
+        for w in _name_words(p)
+    }
     found = []
     for m in _LABEL_RE.finditer(text):
         noun, label = m.group(1).lower(), m.group(2)

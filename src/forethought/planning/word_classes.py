@@ -497,3 +497,21 @@ def same_word(word: str, other: str) -> bool:
             break
         common += 1
     return common >= min(len(word), len(other)) - 2
+
+
+# Units of measure, as symbols and as words, beyond those ``bm25`` knows: "how many *mL*"
+# asks for an amount, summed -- not for a count.
+_MEASURES = (
+    "ml|cl|dl|l|mg|g|kg|t|mm|cm|m|km|mi|ft|in|oz|lb|lbs|kwh|wh|w|kw|v|a|mah|"
+    "millilitres?|milliliters?|centilitres?|litres?|liters?|milligrams?|grams?|tonnes?|tons?|"
+    "metres?|meters?|millimetres?|millimeters?|kilowatts?|watts?|volts?|amps?|amperes?|"
+    "percent|degrees?"
+)
+_HOW_MANY_MEASURE_RE = re.compile(rf"\bhow\s+many(?=\s+(?:{_MEASURES})\b)", re.IGNORECASE)
+
+
+def measured_amounts(text: str) -> str:
+    """``text`` with "how many" before a unit of measure ("how many mL of …", "how many
+    litres") said as "total number", as ``bm25.quantity_words`` says it before the units it
+    knows: it asks for an amount, summed, not a count."""
+    return _HOW_MANY_MEASURE_RE.sub("total number", text)
