@@ -33,6 +33,7 @@ from heldout9 import HELD_OUT_9
 from heldout10 import HELD_OUT_10
 from heldout11 import HELD_OUT_11
 from heldout12 import HELD_OUT_12
+from heldout13 import HELD_OUT_13
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -106,6 +107,7 @@ async def main() -> None:
         *HELD_OUT_10,
         *HELD_OUT_11,
         *HELD_OUT_12,
+        *HELD_OUT_13,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
