@@ -159,9 +159,14 @@ class Step(_Frozen):
     # malformed ones), and both read the same result when they get the same step object. One
     # cached value, not one per question: each first access of a cached property costs ~0.5 µs
     # (its lock), and a fresh plan pays it per step.
+    #
+    # Arguments without any reference (most steps of a large plan) share one value: a fresh
+    # tuple per step was one more object per step for the cyclic collector to walk.
     @cached_property
     def _arg_facts(self) -> _ArgFacts:
         found = refs.scan(self.args, ("args",))
+        if found is refs.NO_REFERENCES:
+            return _NO_ARG_FACTS
         return _ArgFacts(found, _dependencies(self.depends_on, found), _bindings(found))
 
     @property
@@ -196,7 +201,8 @@ class Step(_Frozen):
 
     def all_dependencies(self) -> tuple[str, ...]:
         """Explicit dependencies plus the ones implied by references, in a stable order."""
-        return self._arg_facts.dependencies
+        implied = self._arg_facts.dependencies
+        return self.depends_on if implied is None else implied
 
 
 Binding = tuple[str, str, refs.Reference | None]
@@ -206,8 +212,12 @@ class _ArgFacts(NamedTuple):
     """What a step's arguments say, computed once per step object (see ``Step._arg_facts``)."""
 
     scan: refs.ArgScan
-    dependencies: tuple[str, ...]
+    dependencies: tuple[str, ...] | None  # None: ``depends_on`` alone (no references)
     bindings: tuple[Binding, ...] | None
+
+
+# What a step whose arguments hold no reference, escape or ``${env...}`` says (shared).
+_NO_ARG_FACTS = _ArgFacts(refs.NO_REFERENCES, None, ())
 
 
 def _dependencies(depends_on: tuple[str, ...], found: refs.ArgScan) -> tuple[str, ...]:
