@@ -169,8 +169,11 @@ class Materializer:
         if run is None:
             run = self._runs[e.run_id] = _RunPatch(e.run_id, e.ts, e.ts, e.seq)
         run.last_ts, run.last_seq = e.ts, e.seq
-        # The two events of every step first: most of a long run's events are these.
-        if type(e) is StepStarted:
+        # The events of every step first: most of a long run's events are these (a queued
+        # step's ``step_ready`` went through eight ``isinstance`` tests to get to its branch).
+        if type(e) is StepReady:
+            self._step(e.run_id, e.step_id).status = "ready"
+        elif type(e) is StepStarted:
             s = self._step(e.run_id, e.step_id)
             s.status, s.attempts = "running", max(s.attempts, e.attempt)
             if s.started_at is None:
