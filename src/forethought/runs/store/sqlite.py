@@ -42,6 +42,7 @@ from forethought.runs.store._owners import owner_is_dead as _owner_is_dead
 from forethought.runs.store._rows import append_inputs
 from forethought.runs.store._rows import parse_bodies as _parse_bodies
 from forethought.runs.store._rows import stored_head as _stored_head
+from forethought.runs.store._sqlite_rows import execute_rows
 from forethought.runs.store.base import (
     ChainRow,
     Lease,
@@ -368,9 +369,11 @@ class SqliteStore:
             prev = heads[e.run_id]
             rows.append((e.run_id, e.seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
             heads[e.run_id] = _chain.link(prev, body.encode())
-        conn.executemany(
-            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) "
-            "VALUES (?,?,?,?,?,?,?)",
+        # Many rows per statement, not one per row (``_sqlite_rows``: the GIL).
+        execute_rows(
+            conn,
+            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) VALUES ",
+            "(?,?,?,?,?,?,?)",
             rows,
         )
         mat = Materializer(plan_texts)
