@@ -11,12 +11,16 @@ one step: one release per statement.
 
 Statements hold at most ``CHUNK_ROWS`` rows; a batch is cut into chunks of that size and then
 powers of two, so a connection's statement cache sees at most a dozen statement texts per table.
+A row the caller marks ``alone`` (an event whose body is a large plan) gets a statement of its
+own, as ``executemany`` gave it: SQLite held two more copies of a 31 MB ``plan_proposed`` body
+while it ran in a multi-row statement, and the writer thread's allocator kept them resident
+(peak RSS of exec of 100,000 steps +60 MB).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -30,14 +34,36 @@ def _statement(head: str, row: str, tail: str, n: int) -> str:
 
 
 def execute_rows(
-    conn: sqlite3.Connection, head: str, row: str, rows: Sequence[Sequence[Any]], tail: str = ""
+    conn: sqlite3.Connection,
+    head: str,
+    row: str,
+    rows: Sequence[Sequence[Any]],
+    tail: str = "",
+    *,
+    alone: Callable[[Sequence[Any]], bool] | None = None,
 ) -> None:
     """Execute ``head + row,row,... + tail`` over ``rows``, many rows per statement.
 
     ``row`` is one row's placeholders (``"(?,?,?)"``); ``head`` and ``tail`` surround the list
     of rows (an ``INSERT ... VALUES`` or a ``WITH p(...) AS (VALUES`` ... ``) INSERT ...``).
-    Rows are written in order; a statement must not depend on rows of a later chunk.
+    Rows are written in order; a statement must not depend on rows of a later chunk. A row for
+    which ``alone`` is true is written by a statement of its own.
     """
+    if alone is None:
+        _execute_chunks(conn, head, row, rows, tail)
+        return
+    start = 0
+    for i, values in enumerate(rows):
+        if alone(values):
+            _execute_chunks(conn, head, row, rows[start:i], tail)
+            _execute_chunks(conn, head, row, rows[i : i + 1], tail)
+            start = i + 1
+    _execute_chunks(conn, head, row, rows[start:], tail)
+
+
+def _execute_chunks(
+    conn: sqlite3.Connection, head: str, row: str, rows: Sequence[Sequence[Any]], tail: str
+) -> None:
     start, total = 0, len(rows)
     while start < total:
         left = total - start
