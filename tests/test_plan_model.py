@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from forethought.plan.model import Plan, RetryPolicy, Step
+from forethought.plan.model import STEP_ID_PATTERN, Plan, RetryPolicy, Step
 
 
 def make(**step: object) -> Plan:
@@ -46,6 +46,22 @@ def test_ids_with_dots_or_spaces_are_rejected() -> None:
     for bad in ("a.b", "a b", "", "x" * 200):
         with pytest.raises(ValidationError):
             Step.model_validate({"id": bad, "tool": "t"})
+
+
+def test_dependencies_given_as_any_sequence_are_normalized_and_deduplicated() -> None:
+    step = Step(id="s", tool="t", depends_on=("b", 1, "b", "1"))
+    assert step.depends_on == ("b", "1")
+    assert Step(id="s", tool="t", depends_on=iter(["q", "q"])).depends_on == ("q",)
+    for bad in ([True], ["a.b"], [None], {"a": 1}):
+        with pytest.raises(ValidationError):
+            Step.model_validate({"id": "s", "tool": "t", "depends_on": bad})
+
+
+def test_plan_schema_states_the_step_id_pattern() -> None:
+    # pydantic-core checks the pattern itself (no Python wrapper per id), and says so in the schema.
+    step = Plan.model_json_schema()["$defs"]["Step"]["properties"]
+    assert step["id"]["pattern"] == STEP_ID_PATTERN
+    assert step["depends_on"]["items"]["pattern"] == STEP_ID_PATTERN
 
 
 def test_plan_is_frozen() -> None:

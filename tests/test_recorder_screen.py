@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forethought.events.kinds import Event, StepStarted, StepSucceeded, event_to_json
+from forethought.events.kinds import Event, StepReady, StepStarted, StepSucceeded, event_to_json
 from forethought.execution._events import step_started, step_succeeded
 from forethought.oversight.redaction import Redactor, make_redactor
 from forethought.runs.store.recorder import payload_text, redacted_json
@@ -62,6 +62,7 @@ def test_payload_screen_stores_what_the_whole_text_screen_stored(
 ) -> None:
     r = _redactor()
     for event in (
+        StepReady(run_id=run_id, seq=2, ts=1.5, step_id=step_id, retry_by=key),
         step_started(run_id, 3, 1.5, 1, step_id, 1, key, args, "local"),
         step_succeeded(run_id, 4, 1.5, 1, step_id, 1, output, 0.25),
     ):
@@ -72,11 +73,14 @@ def test_payload_screen_stores_what_the_whole_text_screen_stored(
 
 
 def test_the_cut_is_after_the_structural_fields() -> None:
-    for cls in (StepStarted, StepSucceeded):
+    for cls in (StepReady, StepStarted, StepSucceeded):
         assert list(cls.model_fields)[:5] == ["run_id", "seq", "ts", "plan_version", "kind"]
     e = step_started('api,"kind":"x', 1, 1.0, 1, "s1", 1, "k", {"a": 'token,"kind":"y'}, "local")
     text = payload_text(e, event_to_json(e))
     assert text.startswith(',"step_id":"s1"') and "token" in text and "api" not in text
+    ready = StepReady(run_id='api,"kind":"x', seq=1, step_id="s1", retry_by="token")
+    text = payload_text(ready, event_to_json(ready))
+    assert text == ',"step_id":"s1","retry_by":"token"}'
 
 
 def test_a_secret_in_the_payload_is_still_removed() -> None:

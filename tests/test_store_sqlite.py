@@ -308,3 +308,32 @@ def _downgrade_to_v1(db: Path) -> None:
 def _schema_text_fresh(tmp_path: Path) -> str:
     SqliteStore(tmp_path / "fresh.db").close()
     return _schema_text(tmp_path / "fresh.db")
+
+
+def test_a_batch_larger_than_one_statement_keeps_order_and_chain(tmp_path: Path) -> None:
+    # 1,300 events are written as statements of 512, 512, 256, 16 and 4 rows (``_sqlite_rows``).
+    from forethought.events import kinds as E
+    from forethought.runs.integrity import check_run
+
+    events: list[E.Event] = [E.RunCreated(run_id="big", seq=0, goal="g")]
+    events += [E.StepReady(run_id="big", seq=i, step_id=f"s{i}") for i in range(1, 1300)]
+    with SqliteStore(tmp_path / "r.db") as s:
+        s.append_many(events[:3])
+        s.append_many(events[3:])
+        assert [e.seq for e in s.events("big")] == list(range(1300))
+        assert s.events("big") == events
+        assert check_run(s, "big").problem is None
+
+
+def test_a_large_body_between_small_ones_keeps_its_place(tmp_path: Path) -> None:
+    # A body past 64 KiB (a large plan) is inserted by a statement of its own, between chunks.
+    from forethought.events import kinds as E
+    from forethought.runs.integrity import check_run
+
+    events: list[E.Event] = [E.RunCreated(run_id="mix", seq=0, goal="g" * 100_000)]
+    events += [E.StepReady(run_id="mix", seq=i, step_id=f"s{i}") for i in range(1, 600)]
+    events.append(E.StepReady(run_id="mix", seq=600, step_id="s" + "x" * 100))
+    with SqliteStore(tmp_path / "r.db") as s:
+        s.append_many(events)
+        assert s.events("mix") == events
+        assert check_run(s, "mix").problem is None

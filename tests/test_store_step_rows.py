@@ -1,5 +1,6 @@
-"""The SQLite store writes a batch's step summaries with numbered parameters from tuples; the
-named form (dicts) stays for the PostgreSQL store. Both must leave the same ``steps`` rows."""
+"""The SQLite store writes a batch's step summaries many rows per statement, merged with the
+stored rows in SQL, bound from tuples; the one-row upsert with named parameters (dicts) stays
+for the PostgreSQL store and is the rule. Both must leave the same ``steps`` rows."""
 
 from __future__ import annotations
 
@@ -87,3 +88,16 @@ def test_the_tuple_follows_the_named_parameters() -> None:
     assert rows[0]["error"] == "e0" and rows[0]["status"] == "failed"
     assert [rows[0][n] for n in names] == ["r", "a", "failed", 2, None, 0.0, "e0"]
     assert _step_params(("r", "a"), next(iter(mat._steps.values())))["ended_set"] is True
+
+
+def test_batches_larger_than_a_statement_equal_the_named_rows(tmp_path: Path) -> None:
+    # 1,300 steps: statements of 512, 512, 256, 16 and 4 rows; each batch touches every step.
+    ids = [f"s{i}" for i in range(1300)]
+    kinds = ("ready", "started", "succeeded", "failed")
+    batches = [
+        [_event(kind, sid, 1 + n % 2, n * 1300 + i) for i, sid in enumerate(ids)]
+        for n, kind in enumerate(kinds)
+    ]
+    named = _steps_table(tmp_path / "named.db", batches, named=True)
+    merged = _steps_table(tmp_path / "merged.db", batches, named=False)
+    assert merged == named and len(named) == 1300

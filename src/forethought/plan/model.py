@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Annotated, Any, Literal, NamedTuple, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from forethought.plan import references as refs
 
@@ -37,14 +37,24 @@ def _normalize_step_id(value: Any) -> Any:
     return value
 
 
-StepId = Annotated[str, BeforeValidator(_normalize_step_id), Field(pattern=STEP_ID_PATTERN)]
+# The pattern first, the normalization around it: pydantic-core then checks the pattern inside
+# its own string validator. In the other order the pattern applies to a function's result, which
+# pydantic can only do through a Python wrapper: three Python calls a step on a large plan, and
+# the plan's JSON Schema lost the pattern.
+_PatternId = Annotated[str, Field(pattern=STEP_ID_PATTERN)]
+StepId = Annotated[_PatternId, BeforeValidator(_normalize_step_id)]
 
 
 def _ids_tuple(value: Any) -> Any:
+    """``depends_on`` as given → its ids normalized, in the author's order, repeats dropped
+    (``[a, a]`` means the same as ``[a]``); anything else is left for pydantic to reject."""
     if isinstance(value, (str, int)) and not isinstance(value, bool):
-        value = [value]
-    if isinstance(value, list):
-        return tuple(_normalize_step_id(v) for v in value)
+        return (_normalize_step_id(value),)
+    if isinstance(value, (list, tuple)) or (
+        isinstance(value, Iterable) and not isinstance(value, (bytes, bytearray, Mapping))
+    ):
+        ids = tuple(_normalize_step_id(v) for v in value)
+        return ids if len(ids) < 2 else tuple(dict.fromkeys(ids))
     return value
 
 
@@ -125,7 +135,8 @@ class Step(_Frozen):
     tool: str | None = Field(default=None, min_length=1)
     agent: str | None = Field(default=None, min_length=1, description="Instruction for the executor model.")
     args: dict[str, Any] = Field(default_factory=dict)
-    depends_on: Annotated[tuple[StepId, ...], BeforeValidator(_ids_tuple)] = ()
+    # Items are normalized by ``_ids_tuple`` already: the pattern alone is left to check.
+    depends_on: Annotated[tuple[_PatternId, ...], BeforeValidator(_ids_tuple)] = ()
     check: Check | None = None
     # One shared default (the policy is frozen): a fresh one per step was ~0.5 KB of every step.
     retry: RetryPolicy = Field(default=_NO_RETRY)
@@ -143,20 +154,19 @@ class Step(_Frozen):
             raise ValueError("a step needs exactly one of `tool`, `agent` or `phase`")
         return self
 
-    @field_validator("depends_on")
-    @classmethod
-    def _unique_deps(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        # Keep the author's order but drop repeats: `[a, a]` means the same as `[a]`.
-        return tuple(dict.fromkeys(value))
-
     # Cached: the model is frozen. One walk of ``args`` answers every question validation and
     # the executor ask of them (references, bindings, dependencies, ``${env...}``, escapes,
     # malformed ones), and both read the same result when they get the same step object. One
     # cached value, not one per question: each first access of a cached property costs ~0.5 µs
     # (its lock), and a fresh plan pays it per step.
+    #
+    # Arguments without any reference (most steps of a large plan) share one value: a fresh
+    # tuple per step was one more object per step for the cyclic collector to walk.
     @cached_property
     def _arg_facts(self) -> _ArgFacts:
         found = refs.scan(self.args, ("args",))
+        if found is refs.NO_REFERENCES:
+            return _NO_ARG_FACTS
         return _ArgFacts(found, _dependencies(self.depends_on, found), _bindings(found))
 
     @property
@@ -191,7 +201,8 @@ class Step(_Frozen):
 
     def all_dependencies(self) -> tuple[str, ...]:
         """Explicit dependencies plus the ones implied by references, in a stable order."""
-        return self._arg_facts.dependencies
+        implied = self._arg_facts.dependencies
+        return self.depends_on if implied is None else implied
 
 
 Binding = tuple[str, str, refs.Reference | None]
@@ -201,8 +212,12 @@ class _ArgFacts(NamedTuple):
     """What a step's arguments say, computed once per step object (see ``Step._arg_facts``)."""
 
     scan: refs.ArgScan
-    dependencies: tuple[str, ...]
+    dependencies: tuple[str, ...] | None  # None: ``depends_on`` alone (no references)
     bindings: tuple[Binding, ...] | None
+
+
+# What a step whose arguments hold no reference, escape or ``${env...}`` says (shared).
+_NO_ARG_FACTS = _ArgFacts(refs.NO_REFERENCES, None, ())
 
 
 def _dependencies(depends_on: tuple[str, ...], found: refs.ArgScan) -> tuple[str, ...]:

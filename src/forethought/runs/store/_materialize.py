@@ -34,6 +34,7 @@ from forethought.events.kinds import (
     StepSucceeded,
 )
 from forethought.plan.model import canonical_dumps
+from forethought.runs.store._sqlite_rows import execute_rows
 
 _UNSET: Any = object()
 
@@ -92,19 +93,33 @@ ON CONFLICT (run_id, step_id) DO UPDATE SET
     error = CASE WHEN :error_set THEN excluded.error ELSE steps.error END
 """
 
-# The same upsert with numbered parameters, bound from a tuple: SQLite binds a named parameter by
-# building its name as a string and looking it up in the row's dict, per parameter and row, which
-# made this statement ~45 % dearer (two rows per step: its start and its end usually land in
-# different commits). ``row_params`` keeps the named form for the PostgreSQL store's dialect.
-_STEP_UPSERT_NUMBERED = """
+# The SQLite store writes the same rule for many rows in one statement (``_sqlite_rows``: one
+# ``executemany`` step per row gave the GIL away per row). An upsert's ``DO UPDATE`` sees only
+# the table's columns of the row it inserts (``excluded``), not a row's flags, so the rows are
+# merged with the stored ones first, by ``_STEP_UPSERT``'s rules, and the merged values inserted
+# or written over (``tests/test_store_step_rows.py`` compares the two). Rows are bound from
+# tuples: binding a named parameter builds its name and looks it up in a dict, per parameter and
+# row (~45 % dearer). A batch holds each step once (``Materializer._steps``). ``row_params``
+# keeps the named form for the PostgreSQL store's dialect.
+_STEP_MERGE_HEAD = """
+WITH p(run_id, step_id, status, attempts, started_at, ended_at, error, status_set, ended_set, error_set)
+AS (VALUES """
+_STEP_MERGE_TAIL = """)
 INSERT INTO steps (run_id, step_id, status, attempts, started_at, ended_at, error)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+SELECT p.run_id, p.step_id,
+    CASE WHEN s.run_id IS NULL OR p.status_set THEN p.status ELSE s.status END,
+    CASE WHEN s.run_id IS NULL THEN p.attempts ELSE max(s.attempts, p.attempts) END,
+    CASE WHEN s.run_id IS NULL THEN p.started_at ELSE COALESCE(s.started_at, p.started_at) END,
+    CASE WHEN s.run_id IS NULL OR p.ended_set THEN p.ended_at ELSE s.ended_at END,
+    CASE WHEN s.run_id IS NULL OR p.error_set THEN p.error ELSE s.error END
+FROM p LEFT JOIN steps AS s ON s.run_id = p.run_id AND s.step_id = p.step_id
+WHERE true
 ON CONFLICT (run_id, step_id) DO UPDATE SET
-    status = CASE WHEN ?8 THEN excluded.status ELSE steps.status END,
-    attempts = max(steps.attempts, excluded.attempts),
-    started_at = COALESCE(steps.started_at, excluded.started_at),
-    ended_at = CASE WHEN ?9 THEN excluded.ended_at ELSE steps.ended_at END,
-    error = CASE WHEN ?10 THEN excluded.error ELSE steps.error END
+    status = excluded.status,
+    attempts = excluded.attempts,
+    started_at = excluded.started_at,
+    ended_at = excluded.ended_at,
+    error = excluded.error
 """
 
 _PLAN_UPSERT = """
@@ -169,8 +184,11 @@ class Materializer:
         if run is None:
             run = self._runs[e.run_id] = _RunPatch(e.run_id, e.ts, e.ts, e.seq)
         run.last_ts, run.last_seq = e.ts, e.seq
-        # The two events of every step first: most of a long run's events are these.
-        if type(e) is StepStarted:
+        # The events of every step first: most of a long run's events are these (a queued
+        # step's ``step_ready`` went through eight ``isinstance`` tests to get to its branch).
+        if type(e) is StepReady:
+            self._step(e.run_id, e.step_id).status = "ready"
+        elif type(e) is StepStarted:
             s = self._step(e.run_id, e.step_id)
             s.status, s.attempts = "running", max(s.attempts, e.attempt)
             if s.started_at is None:
@@ -225,7 +243,8 @@ class Materializer:
         runs = [_run_params(p, *chain[p.run_id]) for p in self._runs.values()]
         conn.executemany(_RUN_UPSERT, runs)
         if self._steps:
-            conn.executemany(_STEP_UPSERT_NUMBERED, [_step_row(k, p) for k, p in self._steps.items()])
+            rows = [_step_row(k, p) for k, p in self._steps.items()]
+            execute_rows(conn, _STEP_MERGE_HEAD, "(?,?,?,?,?,?,?,?,?,?)", rows, _STEP_MERGE_TAIL)
         if self._plans:
             conn.executemany(_PLAN_UPSERT, self._plans)
 
@@ -266,7 +285,7 @@ def _run_params(p: _RunPatch, chain_head: str, chain_seal: str) -> dict[str, Any
 
 
 def _step_row(key: tuple[str, str], p: _StepPatch) -> tuple[Any, ...]:
-    """``_step_params`` as a tuple, in ``_STEP_UPSERT_NUMBERED``'s parameter order."""
+    """``_step_params`` as a tuple, in the order of ``_STEP_MERGE_HEAD``'s columns."""
     status, ended, error = p.status, p.ended_at, p.error
     return (
         key[0],

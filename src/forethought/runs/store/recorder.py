@@ -31,21 +31,22 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor  # imported now, not at the first commit
 
 from forethought.errors import StoreError
-from forethought.events.kinds import Event, StepStarted, StepSucceeded, event_to_json
+from forethought.events.kinds import Event, StepReady, StepStarted, StepSucceeded, event_to_json
 from forethought.oversight.redaction import Redactor, default_redactor
 from forethought.runs.store.base import LeaseLost, Store
 
 _log = logging.getLogger(__name__)
 
-# The two events of every step: their JSON starts with the structural fields, ``kind`` last of
-# them (``tests/test_recorder_screen.py`` checks the field order of both classes).
-_KIND_FIRST_AFTER_BASE = (StepStarted, StepSucceeded)
+# The events of every step (``step_ready`` too when a concurrency limit queues it): their JSON
+# starts with the structural fields, ``kind`` last of them (``tests/test_recorder_screen.py``
+# checks the field order of these classes).
+_KIND_FIRST_AFTER_BASE = (StepReady, StepStarted, StepSucceeded)
 _KIND_FIELD = ',"kind":"'
 
 
 def payload_text(event: Event, body: str) -> str:
     """What of ``body`` (``event``'s JSON) the secret screen must read: all but its structural
-    fields (run id, seq, ts, plan version, kind) for the two per-step events, else all of it.
+    fields (run id, seq, ts, plan version, kind) for the per-step events, else all of it.
 
     What the redactor may rewrite (payload values and keys) lies wholly after the cut, so an
     event the full walk would change has an anchor there too; an anchor in the structural fields

@@ -42,6 +42,7 @@ from forethought.runs.store._owners import owner_is_dead as _owner_is_dead
 from forethought.runs.store._rows import append_inputs
 from forethought.runs.store._rows import parse_bodies as _parse_bodies
 from forethought.runs.store._rows import stored_head as _stored_head
+from forethought.runs.store._sqlite_rows import execute_rows
 from forethought.runs.store.base import (
     ChainRow,
     Lease,
@@ -137,6 +138,15 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
         return True
     text = str(exc).lower()
     return "locked" in text or "busy" in text
+
+
+# An event body this long (a large plan's ``plan_proposed``) is inserted by a statement of its
+# own (``_sqlite_rows.execute_rows``); the rows of the events table keep the body sixth.
+_ALONE_BODY_CHARS = 64 * 1024
+
+
+def _large_body(row: Sequence[Any]) -> bool:
+    return len(row[5]) > _ALONE_BODY_CHARS
 
 
 class SqliteStore:
@@ -368,10 +378,13 @@ class SqliteStore:
             prev = heads[e.run_id]
             rows.append((e.run_id, e.seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
             heads[e.run_id] = _chain.link(prev, body.encode())
-        conn.executemany(
-            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) "
-            "VALUES (?,?,?,?,?,?,?)",
+        # Many rows per statement, not one per row (``_sqlite_rows``: the GIL).
+        execute_rows(
+            conn,
+            "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) VALUES ",
+            "(?,?,?,?,?,?,?)",
             rows,
+            alone=_large_body,
         )
         mat = Materializer(plan_texts)
         for e in events:
