@@ -10,11 +10,17 @@ check already passes on the seed files alone (it would prove nothing).
 
     PYTHONPATH=src .venv/bin/python bench/planning/heldout6_selfcheck.py   # or heldout7_selfcheck.py
 
-Each suite's script names its tool sets and reference plans and calls ``main`` here.
+Each suite's script names its tool sets and reference plans and calls ``main`` here (or ``cli``,
+which adds ``--broken``: wrong plans in place of some reference plans, to show the checks reject
+wrong answers).
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -92,3 +98,41 @@ async def main(suite: Sequence[ToolSet], reference_plans: Mapping[str, Mapping[s
                 )
     print(f"{achieved}/{total} reference plans valid and achieved")
     return 1 if failures else 0
+
+
+async def broken(
+    suite: Sequence[ToolSet],
+    reference_plans: Mapping[str, Mapping[str, list[Call]]],
+    wrong_plans: Mapping[str, Mapping[str, list[Call]]],
+) -> int:
+    """Run ``suite`` with ``wrong_plans`` in place of their goals' reference plans (each runs to
+    completion but writes a wrong answer); 0 when exactly those goals fail, by their check."""
+    plans = {name: {**goals, **wrong_plans.get(name, {})} for name, goals in reference_plans.items()}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        await main(suite, plans)
+    print(out.getvalue(), end="")
+    failed = [line for line in out.getvalue().splitlines() if line.startswith("FAIL")]
+    expected = [goal for goals in wrong_plans.values() for goal in goals]
+    as_expected = len(failed) == len(expected) and all(
+        any(f"{goal!r}: check failed" in line for line in failed) for goal in expected
+    )
+    print("the checks rejected every wrong answer" if as_expected else "UNEXPECTED: see the FAIL lines")
+    return 0 if as_expected else 1
+
+
+def cli(
+    doc: str | None,
+    suite: Sequence[ToolSet],
+    reference_plans: Mapping[str, Mapping[str, list[Call]]],
+    wrong_plans: Mapping[str, Mapping[str, list[Call]]],
+) -> None:
+    """A suite's self-check command: the reference plans, or with ``--broken`` the wrong ones."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    wrong = sum(len(goals) for goals in wrong_plans.values())
+    parser.add_argument(
+        "--broken", action="store_true", help=f"break {wrong} reference plans; expect them to fail"
+    )
+    if parser.parse_args().broken:
+        sys.exit(asyncio.run(broken(suite, reference_plans, wrong_plans)))
+    sys.exit(asyncio.run(main(suite, reference_plans)))
