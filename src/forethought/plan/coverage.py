@@ -71,6 +71,7 @@ from typing import Any, Literal
 from forethought.plan import references as refs
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.model import Plan, Step
+from forethought.plan.number_words import NUMBER_WORDS, spelled_numbers
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
     ITEM_ORDINALS,
@@ -328,7 +329,8 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
             add(m.group(1), "path", m.start(1), m.end(1))
     for m in (*_CONTENT_RE.finditer(goal), *_NAMED_CONTENT_RE.finditer(goal)):
         obj = m.group(1)
-        first = obj.split()[0].lower()
+        # "Write it, in kilograms, to a.txt": the determiner's comma does not make it content.
+        first = obj.split()[0].lower().rstrip(".,;:!?")
         if first not in _DETERMINERS and free(m.start(1), m.end(1)):
             add(obj, "content", m.start(1), m.end(1))
     for m in _NUMBER_RE.finditer(goal):
@@ -713,7 +715,7 @@ def check_coverage(
     # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
     # or of a day of its month: its words and numbers are no literals of their own then.
     # So is a time of day spelled with am/pm ("between 7 and 9 am"), as its 24-hour "HH:MM".
-    spelled = sorted(spelled_dates(goal) + spelled_times(goal))
+    spelled = sorted(spelled_dates(goal, ordinals=True) + spelled_times(goal))
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None
@@ -774,6 +776,7 @@ def check_coverage(
 
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
+    goal_numbers |= spelled_numbers(goal)  # "between two and five": 2 and 5 are the goal's
     allowed_at: dict[tuple[str, FieldPath], list[Any]] = {}
     for s in steps:
         if s.tool is None:
@@ -819,6 +822,8 @@ def _missing_actions(
     lowered = [lit.text.lower() for lit in literals]
     out: list[Finding] = []
     for verb, obj in clause_actions(goal):
+        if verb.lower() in NUMBER_WORDS:
+            continue  # "between two and *five* kilos": a number after "and", no verb
         if not obj or any(lit in obj.lower() for lit in lowered) or names_action(verb, used):
             continue  # its object is what the plan works on ("open notes.txt"), or a tool does it
         if object_words(obj) & used:
@@ -854,6 +859,9 @@ def _uncomputed_quantities(
     (``${s1.servings}`` for "how many servings") is not judged: the record holds the answer.
     """
     blanked = goal
+    # "from the third to the twelfth of May 2026": days of a date, no item asked for.
+    for start, end, _ in reversed(spelled_dates(goal, ordinals=True)):
+        blanked = blanked[:start] + " " * (end - start) + blanked[end:]
     for lit in literals:
         blanked = blanked.replace(lit.text, " ")
     wanted = {word: QUANTITIES[word] for word in asked_quantities(blanked)}

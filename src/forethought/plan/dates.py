@@ -24,14 +24,64 @@ _SPELLED_RES = (
     re.compile(rf"\b{_MONTH}\s*,?\s+{_YEAR}\b", re.IGNORECASE),
 )
 _ISO_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+# Days as ordinal words ("the eighth", "twenty-first"): English, 1 to 31.
+_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_TEENS = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth")
+_ORDINALS = {w: i + 1 for i, w in enumerate((*_UNITS, *_TEENS, "seventeenth", "eighteenth", "nineteenth"))}
+_ORDINALS |= {"twentieth": 20, "thirtieth": 30, "thirty-first": 31}
+_ORDINALS |= {f"twenty-{w}": 21 + i for i, w in enumerate(_UNITS)}
+_ORDINAL_WORDS = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+
+
+def _day(name: str) -> str:
+    """A day of the month: digits with an optional ordinal ending, or an ordinal word."""
+    return rf"(?:the\s+)?(?P<{name}>[0-3]?\d(?:st|nd|rd|th)?|{_ORDINAL_WORDS})"
+
+
+# "the eighth of March 2026"; "from the eighth to the twenty-first of March 2026", "between 23
+# and 31 March 2026": two days of one month.
+_ORDINAL_RES = (
+    re.compile(
+        rf"\b{_day('first')}\s+(?:to|and|until|till|through|-|–)\s+{_day('day')}\s+(?:of\s+)?{_MONTH}\s*,?\s+{_YEAR}\b",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"\b{_day('day')}\s+(?:of\s+)?{_MONTH}\s*,?\s+{_YEAR}\b", re.IGNORECASE),
+)
+
+
+def _day_number(text: str) -> int:
+    word = text.lower()
+    return _ORDINALS[word] if word in _ORDINALS else int(re.sub(r"\D", "", word))
+
+
 _ISO_MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
 
 
-def spelled_dates(text: str) -> list[tuple[int, int, str]]:
+def spelled_dates(text: str, *, ordinals: bool = False) -> list[tuple[int, int, str]]:
     """The dates ``text`` spells out, as (start, end, ISO text) in the order they stand: a day
-    "2026-04-01", a month without a day "2026-04". An impossible day ("31 April") is no date."""
+    "2026-04-01", a month without a day "2026-04". An impossible day ("31 April") is no date.
+    With ``ordinals`` (``Refinements.spelled_ordinals``), a day may be an ordinal word ("the
+    eighth of March 2026"), and two days before one month are two dates ("from the eighth to
+    the twenty-first of March 2026")."""
     found: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
+    if ordinals:
+        for pattern in _ORDINAL_RES:
+            for m in pattern.finditer(text):
+                if any(s < m.end() and m.start() < e for s, e in taken) or not m.group("month")[0].isupper():
+                    continue
+                month, year = _MONTHS[m.group("month").lower()], int(m.group("year"))
+                groups = m.groupdict()
+                days = [_day_number(groups[g]) for g in ("first", "day") if groups.get(g)]
+                if not all(1 <= d <= calendar.monthrange(year, month)[1] for d in days):
+                    continue
+                taken.append((m.start(), m.end()))
+                cut = m.start("day") if len(days) == 2 else m.start()
+                spans = [(m.start(), cut), (cut, m.end())] if len(days) == 2 else [(m.start(), m.end())]
+                found += [
+                    (a, b, f"{year:04d}-{month:02d}-{d:02d}") for (a, b), d in zip(spans, days, strict=True)
+                ]
     for pattern in _SPELLED_RES:
         for m in pattern.finditer(text):
             if any(s < m.end() and m.start() < e for s, e in taken) or not m.group("month")[0].isupper():

@@ -104,11 +104,14 @@ def unused_names(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None = N
             for v in s.args.values()
             if isinstance(v, str)
         ]
+        # Each word of the name counts: "February" is used by reading february_bookings.csv.
         texts += " " + " ".join(
-            re.sub(r"\.[^./]*$", "", v.rsplit("/", 1)[-1]) for v in read if _FILE_NAME_RE.fullmatch(v)
+            re.sub(r"[_-]+", " ", re.sub(r"\.[^./]*$", "", v.rsplit("/", 1)[-1]))
+            for v in read
+            if _FILE_NAME_RE.fullmatch(v)
         )
     # A month the goal spells ("April 2026") is used as the ISO text of its day or month.
-    for start, end, iso in reversed(spelled_dates(goal)):
+    for start, end, iso in reversed(spelled_dates(goal, ordinals=True)):
         if iso in texts:
             goal = goal[:start] + " " + goal[end:]
     # As a word of its own: "friday.txt" does not use the name Friday.

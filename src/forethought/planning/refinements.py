@@ -213,6 +213,28 @@ class Refinements:
     # An optional boolean parameter the goal says by name ("*append* 'done' to notes.txt") is
     # set true; left out, ``write_file`` replaced the file (``coverage.flag_named``).
     named_flags: bool = True
+    # Added after suite 12:
+    # A word of an input file's name ("the north depot (north_depot.jsonl)"), capitalized or
+    # not, says which file is read: it is no value to filter by (``value_filters``).
+    file_word_values: bool = True
+    # Text a writing verb takes ("Write *it,* in kilograms, to a.txt") is a value only stripped
+    # of punctuation and never when it is a pronoun or a stop word (``value_filters``).
+    bare_contents: bool = True
+    # A filter's required boolean is decided from the goal: false when the goal negates what
+    # the tool keeps ("who *didn't* turn up", "were *no-shows*") or says the description's word
+    # for false, else true (``boolean_values``).
+    boolean_polarity: bool = True
+    # A CamelCase word ("ParcelLine", "QuickShip") is a name, a value, even when its parts are
+    # words a tool explains (``value_filters``).
+    camel_case_names: bool = True
+    # Days spelled as ordinal words ("the eighth", "twenty-first") are days as "8th" is, and a
+    # range of days sharing one month ("from the eighth to the twenty-first of March 2026",
+    # "between 23 and 31 March 2026") is two dates (``plan.dates.spelled_dates``).
+    spelled_ordinals: bool = True
+    # A tool's pair of numeric bounds ("min_kg", "max_kg") takes the range the goal says:
+    # "between two and five kilos" both, "at most 1 kg" the high one only; numbers may be words
+    # ("one" to "twenty") (``number_ranges``, ``plan.number_words``).
+    number_ranges: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -265,6 +287,12 @@ NO_REFINEMENTS = Refinements(
     abbreviated_fields=False,
     listed_options=False,
     named_flags=False,
+    file_word_values=False,
+    bare_contents=False,
+    boolean_polarity=False,
+    camel_case_names=False,
+    spelled_ordinals=False,
+    number_ranges=False,
 )
 
 # Every technique on: the planner's default.

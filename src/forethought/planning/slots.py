@@ -12,11 +12,14 @@ from typing import Any
 from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_range, time_range
+from forethought.plan.number_words import range_bounds
 from forethought.planning.bm25 import terms, tool_terms
+from forethought.planning.boolean_values import boolean_options
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
 from forethought.planning.listed_options import option_words
+from forethought.planning.number_ranges import bound_params
 from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
@@ -365,6 +368,14 @@ def bind(
                 picks = option_words(spec, pname, goal, taken)
                 if picks:
                     options = picks
+            if refinements.number_ranges and (pair := bound_params(spec)) is not None and pname in pair:
+                # "between two and five kilos": the low bound 2, the high bound 5 (``number_ranges``).
+                bound = range_bounds(goal)[pair.index(pname)]
+                if bound is not None:
+                    options = [float(bound) if "integer" not in (want or set()) else int(bound)]
+            if refinements.boolean_polarity and want == {"boolean"} and isinstance(options, dict):
+                # A required flag is no choice for the model: the goal negates it or not.
+                options = boolean_options(spec, pname, goal)
             if (
                 options is None
                 and refinements.named_flags

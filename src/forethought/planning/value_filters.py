@@ -243,6 +243,7 @@ def value_words(
     subjects = refinements is not None and refinements.fallback_classes
     pronouns = PRONOUNS if refinements is not None and refinements.pronouns else frozenset()
     heads = refinements is not None and refinements.head_nouns
+    camels = refinements is not None and refinements.camel_case_names
     if heads:
         pronouns = pronouns | PLACEHOLDER_NOUNS
     known = set().union(*docs.values()) if docs else set()
@@ -278,7 +279,7 @@ def value_words(
         dated: list[tuple[int, str]] = []
         if refinements is not None and refinements.spelled_dates:
             # "1 April 2026" is the day 2026-04-01, "April 2026" the month 2026-04: one value each.
-            spelled = spelled_dates(masked)
+            spelled = spelled_dates(masked, ordinals=refinements.spelled_ordinals)
             if refinements.spelled_times:  # "between 7 and 9 am": the times 07:00 and 09:00
                 spelled = sorted(spelled + spelled_times(masked))
             for start, end, iso in reversed(spelled):
@@ -331,6 +332,8 @@ def value_words(
             return False
         if negations and lowered in NEGATION_WORDS:
             return False  # "received *but not* processed"
+        if negations and re.match(r"['’]t\b", masked[spans[i].end() :]):
+            return False  # "weren't", "didn't": a negated verb cut at its apostrophe
         if whole and lowered in _FUNCTION_VERBS:
             return False
         if classes and never_value(
@@ -345,6 +348,8 @@ def value_words(
             return False  # "the best score", "80 points": a grade, a unit -- no value
         if subjects and verb_after_subject(word, tokens[i - 1] if i >= 1 else ""):
             return False  # "who opened …": the clause's verb
+        if camels and _CAMEL_NAME_RE.fullmatch(word):
+            return True  # "ParcelLine": a name, whatever words its parts are
         return bool(terms(word)) and not explains(word)
 
     def adjacent(i: int, j: int) -> bool:  # only spaces between the two tokens
@@ -399,7 +404,11 @@ def value_words(
     if tools is not None and refinements is not None and refinements.label_values:
         found += label_values(masked, tools, places=refinements.place_params)
     # A one-word text the goal quotes ("start with "a"") is a value as it stands.
-    found += [c for c in facts.contents if len(c.split()) == 1]
+    if refinements is not None and refinements.bare_contents:
+        # "Write *it,* in kilograms, to a.txt": unquoted, a pronoun with its comma is no value.
+        found += [c for c in (_bare_content(c, facts.goal) for c in facts.contents) if c]
+    else:
+        found += [c for c in facts.contents if len(c.split()) == 1]
     if refinements is not None and refinements.negated_values:
         # "received but not processed", "other than discarded": what the goal excludes is
         # nothing to select by.
@@ -408,7 +417,37 @@ def value_words(
         # "the Parkway board (parkway.json)": the word names the file read, not a value in it.
         stems = {re.sub(r"\.[^.]*$", "", f.rsplit("/", 1)[-1]).lower() for f in facts.inputs}
         found = [v for v in found if v.lower() not in stems or v in facts.contents]
+    if refinements is not None and refinements.file_word_values:
+        # "the north depot (north_depot.jsonl)": a word of the file's name names the file read.
+        parts = {w for f in facts.inputs for w in re.split(r"[^a-z0-9]+", _file_stem(f)) if w}
+        found = [v for v in found if v in facts.contents or not _all_words_in(v, parts)]
     return list(dict.fromkeys(found))
+
+
+# A CamelCase name: capitalized parts run together ("ParcelLine", "QuickShip").
+_CAMEL_NAME_RE = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+")
+
+
+def _file_stem(path: str) -> str:
+    """A file's name without folders and extension, lower case ("in/north_depot.jsonl" → north_depot)."""
+    return re.sub(r"\.[^.]*$", "", path.rsplit("/", 1)[-1]).lower()
+
+
+def _all_words_in(value: str, parts: set[str]) -> bool:
+    """Whether every word of a value is one of ``parts`` ("north" of north_depot)."""
+    words = [strip_possessive(w).lower() for w in re.findall(r"[A-Za-z0-9][\w'’]*", value)]
+    return bool(words) and all(w in parts for w in words)
+
+
+def _bare_content(content: str, goal: str) -> str:
+    """A one-word text the goal gives as a value: as quoted, or, unquoted, stripped of
+    punctuation; "" for more words, or an unquoted pronoun or stop word ("write *it,* to …")."""
+    if len(content.split()) != 1:
+        return ""
+    if re.search(rf"[\"'`“]{re.escape(content)}[\"'`”]", goal):
+        return content
+    word = content.strip(".,;:!?")
+    return "" if word.lower() in PRONOUNS or word.lower() in STOP_WORDS else word
 
 
 # Verbs a goal opens a sentence with ("List …", "Count …", "Copy …"): no name's first word.

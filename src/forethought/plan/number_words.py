@@ -1,0 +1,75 @@
+"""Numbers a goal spells for a range or a bound ("between two and five kilos", "at most one
+kilogram", "at least 10"): the low and high bound, numbers as digits or English words ("one" to
+"twenty"). Used by the planner's ``number_ranges`` and by the coverage check, which counts such a
+number as the goal's.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
+NUMBER_WORDS = {w: i for i, w in enumerate(_WORDS)}
+_NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
+_BOTH_RES = (
+    re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}\b", re.IGNORECASE),
+    re.compile(rf"\bfrom\s+{_NUMBER}\s+(?:to|until|through)\s+{_NUMBER}\b", re.IGNORECASE),
+)
+_HIGH_RE = re.compile(
+    rf"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|under|below|less\s+than)\s+{_NUMBER}\b",
+    re.IGNORECASE,
+)
+_LOW_RE = re.compile(
+    rf"\b(?:at\s+least|no\s+less\s+than|not\s+less\s+than|over|above|more\s+than)\s+{_NUMBER}\b",
+    re.IGNORECASE,
+)
+
+
+def spelled_number(text: str) -> float | int:
+    """A number as digits or an English word ("five" → 5, "2.5" → 2.5)."""
+    word = text.lower()
+    value = float(NUMBER_WORDS[word]) if word in NUMBER_WORDS else float(word)
+    return int(value) if value.is_integer() else value
+
+
+def range_bounds(goal: str) -> tuple[float | int | None, float | int | None]:
+    """The low and high bound the goal says (None for one it leaves open)."""
+    for pattern in _BOTH_RES:
+        m = pattern.search(goal)
+        if m:
+            a, b = spelled_number(m.group(1)), spelled_number(m.group(2))
+            return min(a, b), max(a, b)
+    high = _HIGH_RE.search(goal)
+    low = _LOW_RE.search(goal)
+    return (spelled_number(low.group(1)) if low else None), (spelled_number(high.group(1)) if high else None)
+
+
+def spelled_numbers(goal: str) -> set[float]:
+    """The numbers the goal spells as words in a range or bound ("between two and five")."""
+    found: set[float] = set()
+    for pattern in (*_BOTH_RES, _HIGH_RE, _LOW_RE):
+        for m in pattern.finditer(goal):
+            found |= {float(spelled_number(g)) for g in m.groups() if g is not None}
+    return found
