@@ -13,10 +13,6 @@ achieved.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import contextlib
-import io
 import sys
 from pathlib import Path
 
@@ -24,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from heldout13 import HELD_OUT_13
 from heldout13_reference import REFERENCE_PLANS, Call, _note, _summary
-from heldout_selfcheck import main
+from heldout_selfcheck import cli
 
 LONGEST_GUEST = (
     "Who is staying the longest? Look in reservations.csv and write the guest's name to longest_guest.txt"
@@ -53,25 +49,5 @@ WRONG_PLANS: dict[str, dict[str, list[Call]]] = {
 }
 
 
-async def broken() -> int:
-    """Run the suite with the two wrong plans; 0 when exactly those two goals fail, by their check."""
-    plans = {name: {**goals, **WRONG_PLANS.get(name, {})} for name, goals in REFERENCE_PLANS.items()}
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        await main(HELD_OUT_13, plans)
-    print(out.getvalue(), end="")
-    failed = [line for line in out.getvalue().splitlines() if line.startswith("FAIL")]
-    expected = [LONGEST_GUEST, MID_SIZE]
-    as_expected = len(failed) == len(expected) and all(
-        any(f"{goal!r}: check failed" in line for line in failed) for goal in expected
-    )
-    print("the checks rejected both wrong answers" if as_expected else "UNEXPECTED: see the FAIL lines")
-    return 0 if as_expected else 1
-
-
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--broken", action="store_true", help="break two reference plans; expect 30/32")
-    if parser.parse_args().broken:
-        sys.exit(asyncio.run(broken()))
-    sys.exit(asyncio.run(main(HELD_OUT_13, REFERENCE_PLANS)))
+    cli(__doc__, HELD_OUT_13, REFERENCE_PLANS, WRONG_PLANS)
