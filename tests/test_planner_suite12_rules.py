@@ -158,6 +158,10 @@ def test_a_range_of_numbers_fills_a_tools_bounds() -> None:
     assert range_bounds("between two and five kilos") == (2, 5)
     assert range_bounds("of at most 4 kg") == (None, 4)
     assert range_bounds("at least three") == (3, None)
+    # Past twenty, the tens and their compounds (suite 13: "between thirty and fifty litres").
+    assert range_bounds("between thirty and fifty litres") == (30, 50)
+    assert range_bounds("under forty-five litres") == (None, 45)
+    assert range_bounds("over a hundred km") == (100, None)
     goal = "Count the dogs in east_wing.csv whose weight is between three and seven kg; write it to mid.txt"
     assert ("within_weights", {"stays": "${s1}", "min_kg": 3.0, "max_kg": 7.0}) in _steps(goal)
     off = _steps(goal, Refinements(number_ranges=False))

@@ -519,7 +519,8 @@ def _unchosen_options(
     return findings
 
 
-_NEGATED_RE = re.compile(r"\b(?:not|no|never|without|don't|dont|do not)\s+$", re.IGNORECASE)
+# A negation up to two words before ("do not append", "not yet paid", "haven't been paid").
+_NEGATED_RE = re.compile(r"(?:\b(?:not|no|never|without|dont)|n't)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
 
 def flag_named(pname: str, goal: str) -> bool:
@@ -541,9 +542,10 @@ def flag_named(pname: str, goal: str) -> bool:
 
 
 def _unset_flags(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
-    """``missing_action`` findings: the goal says a boolean parameter's name ("append 'done' to
-    notes.txt") and the step calling its tool leaves it false (``write_file`` with ``append``
-    false replaced the file's content and reported success)."""
+    """``missing_action`` findings: the goal says an optional boolean parameter's name ("append
+    'done' to notes.txt") and the step calling its tool leaves it false (``write_file`` with
+    ``append`` false replaced the file's content and reported success). A required one is a
+    value the plan chose, true or false ("the bookings not yet paid": ``paid`` false)."""
     if tools is None:
         return []
     findings: list[Finding] = []
@@ -551,7 +553,10 @@ def _unset_flags(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec]
         spec = tools.get(step.tool or "")
         if spec is None:
             continue
+        required = set(spec.input_schema.get("required") or ())
         for pname, prop in (spec.input_schema.get("properties") or {}).items():
+            if pname in required:
+                continue  # a filter's true/false ("paid"): either is a value the goal may ask for
             if not isinstance(prop, Mapping) or prop.get("type") != "boolean" or not flag_named(pname, goal):
                 continue
             if step.args.get(pname, prop.get("default", False)) is not False:

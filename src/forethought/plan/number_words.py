@@ -1,7 +1,7 @@
 """Numbers a goal spells for a range or a bound ("between two and five kilos", "at most one
 kilogram", "at least 10"): the low and high bound, numbers as digits or English words ("one" to
-"twenty"). Used by the planner's ``number_ranges`` and by the coverage check, which counts such a
-number as the goal's.
+"a hundred", "forty-five" or "forty five"). Used by the planner's ``number_ranges`` and by the
+coverage check, which counts such a number as the goal's.
 """
 
 from __future__ import annotations
@@ -31,7 +31,15 @@ _WORDS = [
     "nineteen",
     "twenty",
 ]
+_TENS = ["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 NUMBER_WORDS = {w: i for i, w in enumerate(_WORDS)}
+# The tens past twenty, and each with a unit after a hyphen or a space ("forty-five").
+for _tens, _word in enumerate(["twenty", *_TENS], 2):
+    NUMBER_WORDS[_word] = _tens * 10
+    for _unit in range(1, 10):
+        for _joint in ("-", " "):
+            NUMBER_WORDS[f"{_word}{_joint}{_WORDS[_unit]}"] = _tens * 10 + _unit
+NUMBER_WORDS["hundred"] = NUMBER_WORDS["a hundred"] = NUMBER_WORDS["one hundred"] = 100
 _NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
 _BOTH_RES = (
     re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}\b", re.IGNORECASE),
