@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from _planner_support import decided_steps, goal_values
 from forethought import tool
 from forethought.plan.dates import spelled_times, time_range
 from forethought.planning.answer_shapes import asks_every
@@ -20,7 +21,7 @@ from forethought.planning.planner import best_chain
 from forethought.planning.refinements import Refinements
 from forethought.planning.slots import bind
 from forethought.planning.tool_roles import names_a_place, value_param
-from forethought.planning.value_filters import enumerated_options, value_docs, value_words
+from forethought.planning.value_filters import enumerated_options
 
 
 class Parcel(BaseModel):
@@ -127,14 +128,11 @@ ON = Refinements()
 
 
 def _values(goal: str, refinements: Refinements = ON) -> list[str]:
-    facts = goal_facts(goal, refinements)
-    return value_words(facts, value_docs(SPECS, examples=True), refinements, SPECS)
+    return goal_values(goal, SPECS, refinements)
 
 
 def _steps(goal: str, refinements: Refinements = ON) -> list[tuple[str, dict[str, Any]]]:
-    """The steps of the chain the planner takes without a model; [] when it would ask one."""
-    chosen = best_chain(goal, SPECS, True, refinements=refinements)
-    return [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]] if chosen else []
+    return decided_steps(goal, SPECS, refinements)
 
 
 def _values_taken(goal: str, refinements: Refinements = ON) -> set[tuple[str, str]]:

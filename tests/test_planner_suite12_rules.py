@@ -12,14 +12,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from _planner_support import decided_steps, goal_values
 from forethought import tool
 from forethought.plan.coverage import goal_literals
 from forethought.plan.dates import spelled_dates
 from forethought.plan.number_words import range_bounds
-from forethought.planning.goal_facts import goal_facts
-from forethought.planning.planner import best_chain
 from forethought.planning.refinements import NO_REFINEMENTS, Refinements
-from forethought.planning.value_filters import value_docs, value_words
 
 
 class Stay(BaseModel):
@@ -87,14 +85,11 @@ ON = Refinements()
 
 
 def _values(goal: str, refinements: Refinements = ON) -> list[str]:
-    facts = goal_facts(goal, refinements)
-    return value_words(facts, value_docs(SPECS, examples=True), refinements, SPECS)
+    return goal_values(goal, SPECS, refinements)
 
 
 def _steps(goal: str, refinements: Refinements = ON) -> list[tuple[str, dict[str, Any]]]:
-    """The steps of the chain the planner takes without a model; [] when it would ask one."""
-    chosen = best_chain(goal, SPECS, True, refinements=refinements)
-    return [(s["tool"], s["args"]) for s in chosen.slots.first_plan()["steps"]] if chosen else []
+    return decided_steps(goal, SPECS, refinements)
 
 
 def test_a_word_of_an_input_files_name_is_no_value() -> None:

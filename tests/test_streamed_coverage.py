@@ -51,6 +51,26 @@ def make_agent(ws: Path, store: SqliteStore, model: ScriptedModel, **kw: Any) ->
     return Agent(ToolRegistry(builtin_tools(ws)), model=model, store=store, **kw)
 
 
+class RepairAfterStep:
+    """A scripted model whose answers to ``complete`` (the repair) come only once step
+    ``step_id`` has succeeded; pass its ``on_event`` to the run. Streaming goes straight on."""
+
+    def __init__(self, scripted: ScriptedModel, step_id: str) -> None:
+        self.name = scripted.name
+        self._scripted, self._step_id, self._done = scripted, step_id, asyncio.Event()
+
+    async def complete(self, request: Any) -> Any:
+        await self._done.wait()
+        return await self._scripted.complete(request)
+
+    def stream(self, request: Any) -> Any:
+        return self._scripted.stream(request)
+
+    async def on_event(self, event: Any) -> None:
+        if isinstance(event, E.StepSucceeded) and event.step_id == self._step_id:
+            self._done.set()
+
+
 def events_of(store: SqliteStore, run_id: str, cls: type[Any]) -> list[Any]:
     return [e for e in store.events(run_id) if isinstance(e, cls)]
 
@@ -238,26 +258,9 @@ async def test_a_repair_with_low_confidence_waits_for_a_person(ws: Path, store: 
 
 async def test_a_repair_may_drop_a_read_only_step_that_already_ran(ws: Path, store: SqliteStore) -> None:
     scripted = ScriptedModel([plan_json(READ, COUNT), plan_json(READ, WRITE)])
-    counted = asyncio.Event()
-
-    class RepairAfterTheCount:
-        """The scripted model, whose repair answer comes only once the streamed count has run."""
-
-        name = scripted.name
-
-        async def complete(self, request: Any) -> Any:
-            await counted.wait()
-            return await scripted.complete(request)
-
-        def stream(self, request: Any) -> Any:
-            return scripted.stream(request)
-
-    async def on_event(event: Any) -> None:
-        if isinstance(event, E.StepSucceeded) and event.step_id == "s2":
-            counted.set()
-
-    agent = Agent(ToolRegistry(builtin_tools(ws)), model=RepairAfterTheCount(), store=store)
-    result = await agent.run(COPY, approve="all", stream=True, on_event=on_event)
+    model = RepairAfterStep(scripted, "s2")  # the repair comes once the streamed count has run
+    agent = Agent(ToolRegistry(builtin_tools(ws)), model=model, store=store)
+    result = await agent.run(COPY, approve="all", stream=True, on_event=model.on_event)
     scripted.assert_all_used()
     assert result.status == "succeeded", result.state.reason
     assert (ws / "notes-backup.txt").read_text() == "alpha beta gamma\n"
@@ -291,27 +294,11 @@ async def test_a_streamed_plan_is_repaired_the_way_make_plan_plans(
     lookup = {"id": "s1", "tool": "shelf_count", "args": {"code": "widget"}}
     fill = {"id": "s1", "tool": "top_up", "args": {"code": "widget", "amount": 5}}
     model = ScriptedModel([plan_json(lookup), plan_json(fill)], name="local:scripted")
-    looked = asyncio.Event()
-
-    class RepairAfterTheLookup:
-        """The scripted model, whose second answer comes once the streamed lookup has run
-        (a revision that drops a step under way is refused)."""
-
-        name = model.name
-
-        async def complete(self, request: Any) -> Any:
-            await looked.wait()
-            return await model.complete(request)
-
-        def stream(self, request: Any) -> Any:
-            return model.stream(request)
-
-    async def on_event(event: Any) -> None:
-        if isinstance(event, E.StepSucceeded) and event.step_id == "s1":
-            looked.set()
-
-    agent = Agent(ToolRegistry([shelf_count, top_up]), model=RepairAfterTheLookup(), store=store)
-    result = await agent.run(goal, approve="all", stream=True, on_event=on_event)
+    # The second answer comes once the streamed lookup has run (a revision that drops a step
+    # under way is refused).
+    after = RepairAfterStep(model, "s1")
+    agent = Agent(ToolRegistry([shelf_count, top_up]), model=after, store=store)
+    result = await agent.run(goal, approve="all", stream=True, on_event=after.on_event)
     model.assert_all_used()
     assert result.status == "succeeded", result.state.reason
     assert shelf == {"blue": 3, "widget": 6}
