@@ -74,6 +74,9 @@ def test_a_flag_is_named_by_every_word_of_its_name_and_not_after_a_negation() ->
     assert flag_named("stamped", "jot it down, stamped")
     assert not flag_named("append", "do not append; write 'done' to notes.txt")
     assert not flag_named("stamped", "write it without stamped dates")
+    # An inflection names it, a longer word that starts the same does not.
+    assert flag_named("append", "it is to be appended to notes.txt")
+    assert not flag_named("append", "write the appendix to notes.txt")
 
 
 def test_coverage_flags_a_flag_the_goal_names_but_the_step_leaves_false() -> None:

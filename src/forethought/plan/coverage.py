@@ -533,7 +533,9 @@ def flag_named(pname: str, goal: str) -> bool:
     for part in parts:
         found = [
             m
-            for m in re.finditer(rf"\b{re.escape(part.lower())}\w*", goal.lower())
+            # The word or an inflection of it ("appended", "recursively"), not a longer word
+            # that starts the same ("appendix").
+            for m in re.finditer(rf"\b{re.escape(part.lower())}(?:s|es|d|ed|ing|ly)?\b", goal.lower())
             if not _NEGATED_RE.search(goal[: m.start()])
         ]
         if not found:
