@@ -309,3 +309,30 @@ async def test_a_streamed_plan_is_repaired_the_way_make_plan_plans(
     revised = events_of(store, result.run_id, E.PlanRevised)
     assert [(e.old_version, e.new_version) for e in revised] == [(1, 2)]
     assert result.plan is not None and result.plan.metadata.get("repair") == "coverage"
+
+
+async def test_a_repair_is_not_the_plan_it_repairs() -> None:
+    """When the chain the rules decide is the plan already found wanting (the run's stricter
+    check disagrees with the planner's), the repair asks the model instead of handing the same
+    calls back as a new version."""
+    from forethought import tool
+    from forethought.plan.model import Plan
+    from forethought.planning.planner import repair_coverage
+
+    @tool(effect="mutating")
+    def top_up(code: str, amount: int) -> int:
+        """Put more units of an item on the shelf; returns the new count."""
+        return amount
+
+    goal = "top up widget by 5"
+    specs = {"top_up": top_up.spec}
+    same = Plan.model_validate(
+        {"goal": goal, "steps": [{"id": "s1", "tool": "top_up", "args": {"code": "widget", "amount": 5}}]}
+    )
+    other = {"id": "s1", "tool": "top_up", "args": {"code": "widget", "amount": 6}}
+    model = ScriptedModel([plan_json(other)], name="local:scripted")
+    result = await repair_coverage(goal, same, ["a finding"], specs, model)
+    model.assert_all_used()  # the model was asked
+    assert "a finding" in model.requests[0].messages[-1].content
+    assert result.plan is not None and result.plan.steps[0].args["amount"] == 6
+    assert result.plan.version == 2 and result.plan.parent_version == 1

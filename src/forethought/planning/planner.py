@@ -642,7 +642,8 @@ async def repair_coverage(
         # covering candidate is the repair, and ``run`` ends where ``plan`` does.
         decomposed = await plan_by_decomposition(goal, tools, model, options=opts)
         found = decomposed.plan
-        if decomposed.ok and found is not None and found.metadata.get("covered"):
+        same = found is not None and _calls(found) == _calls(plan)  # the plan being repaired
+        if decomposed.ok and found is not None and found.metadata.get("covered") and not same:
             repaired_plan = found.model_copy(
                 update={
                     "version": plan.version + 1,
@@ -669,6 +670,11 @@ async def repair_coverage(
     if repaired is not None:
         repaired = repaired.model_copy(update={"parent_version": plan.version})
     return PlanResult(repaired, problems, [ModelCall(request, response)])
+
+
+def _calls(plan: Plan) -> list[tuple[str | None, str]]:
+    """A plan's tool calls, ids aside: two plans that make the same calls."""
+    return [(s.tool, json.dumps(s.args, sort_keys=True, default=str)) for s in plan.steps]
 
 
 async def replan(
