@@ -235,7 +235,6 @@ def bind(
                 if by_phrase
                 else set()
             )
-            derived = refinements.derived_date_fields
             return named or (
                 answering_fields(question, fields, tools, derived=derived) if question else set()
             )
