@@ -123,3 +123,11 @@ def test_cached_hash_and_maps_describe_their_own_plan_not_a_copy() -> None:
     assert rebound.all_dependencies() == ("a", "c")
     assert rebound.arg_bindings is None  # a reference inside a longer string: general resolver
     assert plan == Plan.model_validate(plan.record_data())  # caches never leak into equality
+
+
+def test_depends_on_with_unhashable_items_is_a_validation_error() -> None:
+    """Found by the validator's fuzz test: ``[None, []]`` raised TypeError from the repeats
+    filter instead of a validation error naming the field."""
+    for deps in ([None, []], [{"a": 1}, "s0"]):
+        with pytest.raises(ValidationError, match="depends_on"):
+            Plan.model_validate({"goal": "g", "steps": [{"id": "s1", "tool": "t", "depends_on": deps}]})

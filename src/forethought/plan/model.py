@@ -54,7 +54,9 @@ def _ids_tuple(value: Any) -> Any:
         isinstance(value, Iterable) and not isinstance(value, (bytes, bytearray, Mapping))
     ):
         ids = tuple(_normalize_step_id(v) for v in value)
-        return ids if len(ids) < 2 else tuple(dict.fromkeys(ids))
+        if len(ids) < 2 or not all(isinstance(i, str) for i in ids):
+            return ids  # one id, or something pydantic rejects (a list is no id, nor hashable)
+        return tuple(dict.fromkeys(ids))
     return value
 
 
