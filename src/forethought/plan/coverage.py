@@ -574,12 +574,6 @@ def _unset_flags(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec]
     return findings
 
 
-# "the first line", "its last word", "the longest sentence": one item picked by its place.
-_ORDINAL_ITEM_RE = re.compile(
-    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|next|"
-    r"longest|shortest|opening|closing)\s+([a-z]+)\b",
-    re.IGNORECASE,
-)
 _COUNT_ASKED_RE = re.compile(r"\b(?:how many|number of|count|counts|counting|tally)\b", re.IGNORECASE)
 
 
@@ -592,7 +586,8 @@ def _counts_for_items(
     first.txt, and the run reported success."""
     if tools is None or _COUNT_ASKED_RE.search(goal):
         return []
-    items = {_singular(m.group(1).lower()): m.group(0) for m in _ORDINAL_ITEM_RE.finditer(goal)}
+    # "the first line", "its last word", "the longest sentence": one item picked by its place.
+    items = {_singular(noun): f"{ordinal} {noun}" for ordinal, noun in asked_items(goal)}
     if not items:
         return []
     by_id = {s.id: s for s in steps}
