@@ -285,6 +285,14 @@ def file_mentions_all(name: str, words: list[str]) -> Check:
     return lambda ws: (t := _text(ws, name)) is not None and all(w in t for w in words)
 
 
+# A reference plan's step, as ``heldoutN_reference.py`` writes it: ``(tool, args)``; the i-th call
+# becomes step ``s{i}``. ``${sN}`` takes step N's whole output, ``${sN.field}`` one field of it. A
+# number goes into a text argument inside a longer string (``${s2}`` followed by a newline), which
+# interpolates it as text: a whole-value ``${s2}`` keeps its type, and a number does not fit a
+# string parameter. Reference plans show each goal is achievable; they are not the only right plans.
+Call = tuple[str, dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class Goal:
     text: str

@@ -1,18 +1,11 @@
-"""Hand-written reference plans for ``heldout11.py``: one per goal, keyed by the goal's text.
-
-Plain data, read only by ``heldout11_selfcheck.py`` (never by the runner or a planner): each plan
-is a list of ``(tool, args)`` calls, the i-th call becoming step ``s{i}``; ``${sN}`` takes step
-N's whole output, ``${sN.field}`` one field of it. A number goes into a text argument inside a
-longer string (``${s2}`` followed by a newline), which interpolates it as text: a whole-value
-``${s2}`` keeps its type, and a number does not fit a string parameter. The plans show each goal
-is achievable with its tool set; they are not the only right plans.
+"""Hand-written reference plans for ``heldout11.py``: one per goal, keyed by the goal's text, each
+a list of ``heldout.Call``. Plain data, read only by ``heldout11_selfcheck.py`` (never by the runner
+or a planner).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-Call = tuple[str, dict[str, Any]]
+from heldout import Call  # on the path: imported by its self-check, which puts it there
 
 SAMPLES = ("open_register", {"register_path": "samples.tsv"})
 ARCHIVE = ("open_register", {"register_path": "archive.tsv"})

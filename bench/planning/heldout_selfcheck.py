@@ -30,13 +30,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from heldout import Goal, ToolSet
+from heldout import Call, Goal, ToolSet
 
 from forethought import Agent
 from forethought.plan.model import plan_from_data
 from forethought.plan.validation import validate_plan
-
-Call = tuple[str, dict[str, Any]]  # (tool name, arguments), as the reference modules write them
 
 
 def plan_data(goal: str, calls: list[Call]) -> dict[str, Any]:
