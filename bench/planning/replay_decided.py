@@ -34,6 +34,7 @@ from heldout10 import HELD_OUT_10
 from heldout11 import HELD_OUT_11
 from heldout12 import HELD_OUT_12
 from heldout13 import HELD_OUT_13
+from heldout14 import HELD_OUT_14
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -108,6 +109,7 @@ async def main() -> None:
         *HELD_OUT_11,
         *HELD_OUT_12,
         *HELD_OUT_13,
+        *HELD_OUT_14,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
