@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -21,7 +22,12 @@ from pydantic import BaseModel
 from forethought import tool
 from forethought.plan.coverage import check_coverage
 from forethought.planning.decompose import skeletons
-from forethought.planning.goal_expressions import expression_param, expression_positions, expression_spans
+from forethought.planning.goal_expressions import (
+    expression_param,
+    expression_positions,
+    expression_spans,
+    spelled_arithmetic,
+)
 from forethought.planning.planner import best_chain, parse_plan_text
 from forethought.planning.refinements import Refinements
 from forethought.planning.slots import plan_text
@@ -224,3 +230,51 @@ def test_spans_are_substrings_and_never_split_a_number(goal: str) -> None:
             assert not (goal[end] == "." and goal[end + 1 : end + 2].isdigit())
     for span in expression_spans(goal):
         assert span in goal
+
+
+# ------------------------------------------------------------------- said in words
+
+
+@pytest.mark.parametrize(
+    ("goal", "expression"),
+    [
+        ("what is 2 to the power of 10? save it to p.txt", "2 ** 10"),
+        ("write the sum of 17 and 25 to s.txt", "17 + 25"),
+        ("the difference between 10 and 3.5, please", "10 - 3.5"),
+        ("17 plus 25 times 2", "17 + 25 * 2"),
+        ("what is 12 squared", "12 ** 2"),
+        ("100 divided by 8 into d.txt", "100 / 8"),
+    ],
+)
+def test_arithmetic_said_in_words_is_an_expression(goal: str, expression: str) -> None:
+    assert spelled_arithmetic(goal) != goal
+    assert expression_spans(goal) == [expression]
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "write 3 apples and 4 pears to fruit.txt",
+        "the sum of the prices in a.csv",
+        "add 5 lines to notes.txt",
+        "the plus side of 2026",
+        "copy times.txt to 2 places",
+    ],
+)
+def test_words_that_are_no_arithmetic_between_numbers_stay_words(goal: str) -> None:
+    assert spelled_arithmetic(goal) == goal
+    assert expression_spans(goal) == []
+
+
+def test_the_built_in_calculator_takes_arithmetic_said_in_words(tmp_path: Path) -> None:
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "what is 2 to the power of 10? save it to p.txt"
+    plan = _plan(goal, specs=specs)
+    assert plan is not None and plan["steps"][0] == {
+        "id": "s1",
+        "tool": "calculate",
+        "args": {"expression": "2 ** 10"},
+    }
+    parsed, problems = parse_plan_text(plan_text(plan), goal, specs)
+    assert parsed is not None and problems == []
+    assert check_coverage(parsed, tools=specs).covered

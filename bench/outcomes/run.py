@@ -152,6 +152,26 @@ GOALS: list[Goal] = [
         "builtin",
         lambda ws, out: text(ws, "first.txt").strip() == NOTES.splitlines()[0],
     ),
+    # Found as a new user (2026-11-27, evening): "the word hello" wrote text_stats' count ("1"),
+    # "an empty file" wrote the word "empty", "both counts" wrote one (the other file's size
+    # had become an optional max_bytes), and arithmetic said in words was left to the model.
+    Goal(
+        "write the word hello to hello.txt",
+        "builtin",
+        lambda ws, out: text(ws, "hello.txt").strip() == "hello",
+    ),
+    Goal(
+        "make an empty file called empty.txt",
+        "builtin",
+        lambda ws, out: (ws / "empty.txt").is_file() and text(ws, "empty.txt") == "",
+    ),
+    Goal(
+        "count the words in notes.txt and data.csv and write both counts to counts.txt",
+        "builtin",
+        lambda ws, out: {"5", "3"} <= set(re.findall(r"\d+", text(ws, "counts.txt"))),
+    ),
+    Goal("what is 2 to the power of 10? save it to power.txt", "builtin", file_number("power.txt", "1024")),
+    Goal("write the sum of 17 and 25 to sum.txt", "builtin", file_number("sum.txt", "42")),
     # ---------------------------------------------------------------- impossible, built-ins
     Goal("delete notes.txt", "builtin", None),
     Goal("send an email to bob@example.com", "builtin", None),
@@ -168,6 +188,11 @@ GOALS: list[Goal] = [
     Goal("restart the web server", "builtin", None),
     Goal("check the spelling in notes.txt", "builtin", None),
     Goal("open a ticket for the bug described in report.md", "builtin", None),
+    # Found as a new user (2026-11-27, evening): each of these "succeeded" — the file copied
+    # unchanged, the words "today's date" written.
+    Goal("uppercase notes.txt and save it to upper.txt", "builtin", None),
+    Goal("reverse the lines of notes.txt into reversed.txt", "builtin", None),
+    Goal("write today's date to date.txt", "builtin", None),
     # ---------------------------------------------------------------- achievable, stockroom
     Goal("how many units of sku A-100 are in stock", "stockroom", number("12")),
     Goal("restock sku B-200 with 5 units", "stockroom", stock_is("B-200", 8)),

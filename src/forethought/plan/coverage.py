@@ -236,13 +236,17 @@ _NAMED_CONTENT_RE = re.compile(
     r"(?:that|which)\s+says)\s+(.{1,80}?)\s*(?=$|[,;]|\.(?:\s|$)|\s+(?:and|then)\b)",
     re.IGNORECASE,
 )
+# "the word hello", "the text all done", "the line ok": a noun that names literal text, then it.
+_NAMED_TEXT_RE = re.compile(
+    r"(?:the\s+)?(?:word|text|line|message|string|phrase|sentence)\s+(\S.*)$", re.IGNORECASE
+)
 _OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S))*))", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"[.;?!](?=\s)|\n")
 _PREP_RE = re.compile(r"\b(?:to|into|as|in)\s+(?:(?:a|the|new|file|directory|folder|named|called)\s+)*", re.I)
 _OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename"
 # The verb's object, right after it: "create a new file named X", "delete the file X".
 _OBJECT_RE = re.compile(
-    rf"\b({_OBJECT_VERBS})s?\s+(?:(?:a|an|the|new|empty|file|directory|folder|dir|named|called)\s+)*",
+    rf"\b({_OBJECT_VERBS})s?\s+(?:(?:a|an|the|new|empty|blank|text|file|document|directory|folder|dir|named|called)\s+)*",
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
@@ -331,7 +335,14 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
         obj = m.group(1)
         # "Write it, in kilograms, to a.txt": the determiner's comma does not make it content.
         first = obj.split()[0].lower().rstrip(".,;:!?")
-        if first not in _DETERMINERS and free(m.start(1), m.end(1)):
+        # "write today's date to d.txt", "write Bob's address …": a possessive describes a
+        # value to find, not the text to write (written as it stood, the run said succeeded).
+        possessive = first.endswith(("'s", "’s", "s'", "s’"))
+        named = _NAMED_TEXT_RE.match(obj)
+        if named is not None and free(m.start(1), m.end(1)):
+            # "write the word hello to w.txt": the text is what follows the noun naming it.
+            add(named.group(1), "content", m.start(1) + named.start(1), m.end(1))
+        elif first not in _DETERMINERS and not possessive and free(m.start(1), m.end(1)):
             add(obj, "content", m.start(1), m.end(1))
     for m in _NUMBER_RE.finditer(goal):
         if not free(m.start(), m.end()):
@@ -617,6 +628,63 @@ def _counts_for_items(
     return findings
 
 
+# Determiners that make what a writing verb takes a description of a value to find ("write
+# *the* total", "*its* size", "*today's* date"); "a"/"an" ask for something made, "it"/"this"
+# for an earlier result. Nouns that name literal text ("the word hello", "the number 42") say
+# the words after them are the text.
+_DEFINITE = frozenset({"the", "its", "their", "his", "her", "my", "our", "your"})
+EMPTY_FILE_RE = re.compile(r"\b(?:empty|blank)\s+(?:text\s+)?(?:file|document|note)s?\b", re.IGNORECASE)
+_TEXT_NOUNS = frozenset(
+    {"word", "words", "text", "line", "lines", "message", "string", "phrase", "sentence", "note", "number"}
+)
+
+
+def _described_contents(
+    steps: Sequence[Step], goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
+    """``invented_argument`` findings: the goal describes what to write ("write today's date to
+    date.txt") and a side-effecting step writes the description's own words as the text
+    ("date"), taken from no step. The words were the goal's, so no other rule saw it, and the
+    run said succeeded."""
+    described: list[tuple[str, set[str]]] = []
+    for m in _CONTENT_RE.finditer(goal):
+        words = m.group(1).split()
+        first = words[0].lower().rstrip(".,;:!?")
+        possessive = first.endswith(("'s", "’s", "s'", "s’"))
+        if not (first in _DEFINITE or possessive):
+            continue
+        if len(words) > 1 and words[1].lower() in _TEXT_NOUNS:
+            continue
+        described.append((m.group(1), {_singular(w.lower()) for w in _WORD_RE.findall(m.group(1))}))
+    # "make an empty file called e.txt": the file's text is "", not the word that says so.
+    described += [(m.group(0), {"empty", "blank"}) for m in EMPTY_FILE_RE.finditer(goal)]
+    if not described:
+        return []
+    given = {lit.text for lit in literals}  # a file the goal names is no made-up text
+    findings: list[Finding] = []
+    for step in steps:
+        if _effect(step, tools) == "read_only":
+            continue
+        for path, value in _leaves(step.args, ("args",), []):
+            if not isinstance(value, str) or value in given or refs.find_references(value):
+                continue
+            words = {_singular(w.lower()) for w in _WORD_RE.findall(value)}
+            for phrase, said in described:
+                if words and words <= said:
+                    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[1:]
+                    findings.append(
+                        Finding(
+                            "invented_argument",
+                            f'step {step.id!r} {where} = {value!r} is the goal\'s words for "{phrase}", '
+                            "not its value: no step produces it",
+                            step_id=step.id,
+                            field=path,
+                        )
+                    )
+                    break
+    return findings
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -731,10 +799,28 @@ def check_coverage(
     findings += _unchosen_options(steps, goal, tools)
     findings += _unset_flags(steps, goal, tools)
     findings += _counts_for_items(steps, goal, tools)
+    findings += _described_contents(steps, goal, literals, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
     effect_strings = _lowered(effect_values)
+    if tools is not None and effectful:
+        # "write the word hello to w.txt": the text the goal gives is what is written. Handed to
+        # text_stats and its word count written instead, "1" landed in w.txt and the run said
+        # succeeded, the literal being "used".
+        unused = {f.literal for f in findings if f.kind == "missing_literal"}
+        for lit in literals:
+            if lit.kind != "content" or lit.text in unused:
+                continue  # used by no step at all: said once, above
+            if not _uses(effect_values, effect_strings, set(), lit):
+                findings.append(
+                    Finding(
+                        "missing_literal",
+                        f'the goal gives the text "{lit.text}" to write, '
+                        "but no side-effecting step writes it",
+                        literal=lit.text,
+                    )
+                )
     reported: set[str] = set()
     for how, target in effects:
         if target in reported:

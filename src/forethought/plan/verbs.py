@@ -46,6 +46,18 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
 # known by. A verb absent from this table is not judged. Generic verbs ("get", "show", "tell",
 # "give", "print", "read", "do") ask for nothing a tool must name ("print" mostly means "show";
 # a tool that fetches, loads or queries also "reads"), so they are absent too.
+_UPPER = (
+    "uppercase",
+    "upper",
+    "capital",
+    "capitals",
+    "caps",
+    "capitalize",
+    "capitalized",
+    "capitalise",
+    "capitalised",
+)
+_UNIQUE = ("dedupe", "deduplicate", "deduplicated", "unique", "duplicate", "distinct", "uniq")
 _ARITHMETIC = ("calculate", "compute", "evaluate", "arithmetic", "expression", "math", "sum", "add")
 ACTIONS: Mapping[str, tuple[str, ...]] = {
     **{verb: (*words, verb) for verb, words in SYNONYMS.items()},
@@ -90,6 +102,21 @@ ACTIONS: Mapping[str, tuple[str, ...]] = {
     "uninstall": ("uninstall", "remove", "package"),
     "unzip": ("unzip", "extract", "decompress", "archive"),
     "zip": ("zip", "compress", "archive"),
+    # Transformations of text no generic reader or writer does: a plan of read_file and
+    # write_file for "uppercase notes.txt into upper.txt" copied the file and said succeeded.
+    # A tool's words are not stemmed past a plural, so the inflections a name or a description
+    # uses ("capitalized", "reversed") are listed.
+    "uppercase": _UPPER,
+    "capitalize": (*_UPPER, "title"),
+    "capitalise": (*_UPPER, "title"),
+    "lowercase": ("lowercase", "lowercased", "lower"),
+    "reverse": ("reverse", "reversed", "reverses", "reversing", "backwards", "invert", "inverted"),
+    "shuffle": ("shuffle", "shuffled", "random", "randomize", "randomise", "randomly"),
+    "hash": ("hash", "hashes", "hashed", "digest", "sha256", "sha1", "md5", "checksum"),
+    "encode": ("encode", "encoded", "encoder", "encoding", "base64", "escape"),
+    "decode": ("decode", "decoded", "decoder", "decoding", "base64", "unescape"),
+    "dedupe": _UNIQUE,
+    "deduplicate": _UNIQUE,
 }
 # Phrasal verbs whose meaning is not their verb's: "add up the numbers" asks for a sum, which a
 # tool that appends lines does not do, though it is named for "add". Keyed "verb particle"; the
@@ -119,6 +146,7 @@ _LATE = ("latest", "newest", "last", "recent", "max", "maximum", *_ORDERING)
 _MEAN = ("average", "mean", "median", "avg", *_ARITHMETIC)
 _TOTAL = (*_ARITHMETIC, "total", "sum")
 _COUNT = ("count", "counts", "number", "tally", "stats", "statistics", "len", "length", "total", "size")
+_TOGETHER = ("together", "combined", "altogether")
 QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("largest", "biggest", "highest", "greatest", "maximum"), _MAX),
     **dict.fromkeys(("smallest", "lowest", "fewest", "minimum"), _MIN),
@@ -127,6 +155,9 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("average", "mean", "median"), _MEAN),
     **dict.fromkeys(("total", "sum"), _TOTAL),
     **dict.fromkeys(("how many", "number of"), _COUNT),
+    # "how many lines do a.txt and b.txt have together": one total, not a count per file. Only
+    # beside a count ("merge a.txt and b.txt together" asks for no number).
+    **dict.fromkeys(_TOGETHER, _TOTAL),
 }
 _QUANTITY_RE = re.compile(r"\b(how many|number of|[a-z]+)\b")
 # An item picked by its place ("the first line of notes.txt", "its last word"): the ordinal
@@ -157,7 +188,8 @@ def asked_quantities(text: str) -> list[str]:
         word = match.group(1)
         if word in QUANTITIES and word not in out:
             out.append(word)
-    return out
+    counted = any(w in out for w in ("how many", "number of")) or re.search(r"\bcount\b", text, re.I)
+    return [w for w in out if w not in _TOGETHER or counted]
 
 
 def asked_items(text: str) -> list[tuple[str, str]]:

@@ -114,9 +114,47 @@ def expression_positions(goal: str) -> list[tuple[int, int]]:
 
 def expression_spans(goal: str) -> list[str]:
     """The arithmetic expressions written in ``goal`` (``expression_positions``), each exactly
-    as it stands in the goal, longest first, each once."""
+    as it stands in the goal, then those it says in words (``spelled_arithmetic``), longest
+    first, each once."""
     texts = dict.fromkeys(goal[s:e] for s, e in expression_positions(goal))
+    symbolic = spelled_arithmetic(goal)
+    if symbolic != goal:
+        texts.update(dict.fromkeys(symbolic[s:e] for s, e in expression_positions(symbolic)))
     return sorted(texts, key=len, reverse=True)
+
+
+# Arithmetic said in words between two numbers ("2 to the power of 10", "17 plus 25"), and
+# "the sum of 17 and 25": without these the numbers were loose literals, the chain was left to
+# the model (two minutes on two cores) and the plan waited.
+_NUM = r"\d+(?:\.\d+)?"
+_INFIX_WORDS = {
+    "plus": "+",
+    "minus": "-",
+    "times": "*",
+    "multiplied by": "*",
+    "divided by": "/",
+    "to the power of": "**",
+    "raised to the power of": "**",
+    "raised to": "**",
+    "modulo": "%",
+    "mod": "%",
+}
+_INFIX_RE = re.compile(
+    rf"(?<=\d)\s+({'|'.join(sorted(_INFIX_WORDS, key=len, reverse=True))})\s+(?={_NUM})", re.IGNORECASE
+)
+_OF_TWO = {"sum": "+", "product": "*", "difference": "-", "quotient": "/"}
+_OF_TWO_RE = re.compile(
+    rf"\bthe\s+({'|'.join(_OF_TWO)})\s+(?:of|between)\s+({_NUM})\s+and\s+({_NUM})\b", re.IGNORECASE
+)
+_POWER_RE = re.compile(rf"(?<![\w.])({_NUM})\s+(squared|cubed)\b", re.IGNORECASE)
+
+
+def spelled_arithmetic(goal: str) -> str:
+    """``goal`` with arithmetic said in words written in symbols ("what is 2 to the power of
+    10?" → "what is 2 ** 10?"); the goal itself when it says none."""
+    text = _OF_TWO_RE.sub(lambda m: f"{m.group(2)} {_OF_TWO[m.group(1).lower()]} {m.group(3)}", goal)
+    text = _POWER_RE.sub(lambda m: f"{m.group(1)} ** {2 if m.group(2).lower() == 'squared' else 3}", text)
+    return _INFIX_RE.sub(lambda m: f" {_INFIX_WORDS[m.group(1).lower()]} ", text)
 
 
 # What a parameter taking an expression to evaluate is called or described as.

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from forethought.plan.coverage import goal_outputs
+from forethought.plan.coverage import EMPTY_FILE_RE, goal_outputs
 from forethought.plan.verbs import GENERIC_VERBS
 from forethought.planning.bm25 import STOP_WORDS, quantity_words
 from forethought.planning.clauses import split_clauses
@@ -130,6 +130,8 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
         outputs = (files[-1],)
     inputs = tuple(f for f in files if f not in outputs)
     contents = tuple(s for s in lits.strings if not _FILE_RE.fullmatch(s))
+    if not contents and EMPTY_FILE_RE.search(goal):
+        contents = ("",)  # "make an empty file called e.txt": its text is given, and it is ""
     # "the best score" asks for the highest: said as the regular words a tool would use.
     said = regular_grades(goal) if refinements is not None and refinements.value_forms else goal
     if refinements is not None and refinements.measure_units:

@@ -235,6 +235,15 @@ class Refinements:
     # "between two and five kilos" both, "at most 1 kg" the high one only; numbers may be words
     # ("one" to "twenty") (``number_ranges``, ``plan.number_words``).
     number_ranges: bool = True
+    # Added after a new user's "count the words in notes.txt and a.txt and write both counts":
+    # an optional parameter takes an earlier step's output only when the goal names it. Else
+    # notes.txt's size became a.txt's ``max_bytes``, notes.txt looked used, and one count was
+    # written as "succeeded" (``slots``).
+    optional_references: bool = True
+    # The question word's kind ("how many": a number field) chooses among the fields of the
+    # step that answers, not of one a later read-only step still works on: "how many words are
+    # in notes.txt?" kept only read_file's size, and text_stats got the word "number" (``slots``).
+    question_last_step: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -293,6 +302,8 @@ NO_REFINEMENTS = Refinements(
     camel_case_names=False,
     spelled_ordinals=False,
     number_ranges=False,
+    optional_references=False,
+    question_last_step=False,
 )
 
 # Every technique on: the planner's default.

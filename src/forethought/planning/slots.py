@@ -273,6 +273,7 @@ def bind(
                 named_fields_only=refinements.record_fields,
                 named_numbers=refinements.whole_values,
                 numbers_first=refinements.named_numbers_first,
+                optional_references=refinements.optional_references,
                 closed=closed,
                 untyped_as_text=refinements.expression_literals,
                 lone_field=refinements.expression_literals,
@@ -398,7 +399,12 @@ def bind(
                 else:
                     used_literals.add(first)
         slots.steps.append((name, args))
-        outputs += _outputs_of(k, spec, goal_terms, person_fields, asked)
+        # The question word asks about the answer: a step whose output a later read-only step
+        # still works on is not answering it ("how many words are in notes.txt?": the file's
+        # number field, its size, is no answer, and keeping only it left text_stats no text).
+        later_reader = any(tools[n].effect == "read_only" for n in chain[k + 1 :])
+        answering = asked if not (refinements.question_last_step and later_reader) else None
+        outputs += _outputs_of(k, spec, goal_terms, person_fields, answering)
     return slots
 
 
@@ -502,9 +508,12 @@ def _param_options(
     lone_field: bool = False,
     places: bool = False,
     numbers_first: bool = False,
+    optional_references: bool = False,
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
+    if optional_references and not required and not set(terms(pname)) & set(terms(facts.goal)):
+        outputs = []  # an optional parameter the goal does not name takes no step's output
     pschema = pschema if isinstance(pschema, Mapping) else {}
     if any(k in pschema for k in ("enum", "const")) or want == {"boolean"}:
         return dict(pschema) if required else None
