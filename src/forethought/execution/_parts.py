@@ -58,7 +58,17 @@ AgentRunner = Callable[[Step, ToolContext], Awaitable[Any]]
 """Runs an agent step (the executor model's bounded tool loop); ``ctx.extra['args']`` = args."""
 
 Sink = Callable[[Event], Awaitable[None]]
-"""Receives every event of the run, in ``seq`` order (e.g. the SQLite store)."""
+"""Receives every event of the run, in ``seq`` order (e.g. the SQLite store) — but those of the
+classes in its ``ignores`` attribute, if it has one (``ignored_by``)."""
+
+
+def ignored_by(sink: object) -> frozenset[type[Any]]:
+    """The event classes ``sink`` says it does nothing with (an ``ignores`` frozenset): they
+    never wait in its queue. A concurrency limit queues a fan-out's steps with a ``step_ready``
+    each, all in one loop turn; a sink that ignores them does not hold 100,000 of them until its
+    pump runs."""
+    ignores = getattr(sink, "ignores", None)
+    return ignores if isinstance(ignores, frozenset) else frozenset()
 
 
 WRITTEN_AHEAD = "written_ahead_seq"
