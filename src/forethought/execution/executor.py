@@ -383,9 +383,7 @@ class Executor:
             for i, s in enumerate(self._sinks)
         ]
         if self._supervisor is not None:
-            # A ``step_ready`` changes nothing a budget counts (attempts, tokens, cost, replans),
-            # and the wall clock has a timer of its own.
-            supervised = self._stream(frozenset((E.StepReady,)))
+            supervised = self._stream(ignored_by(self._supervisor))
             pumps.append(asyncio.create_task(self._pump_supervisor(supervised), name="supervisor"))
         try:
             self._begin()
