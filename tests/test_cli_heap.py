@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from forethought.interfaces.cli import main as cli_main
+from forethought.interfaces.cli._common import YOUNG_COLLECTION_EVERY
 
 PLAN = "goal: list the workspace\nsteps:\n  - id: s1\n    tool: list_dir\n    args: {path: .}\n"
 
@@ -24,17 +25,19 @@ def plan(tmp_path: Path) -> Path:
 
 
 def test_the_cli_run_in_process_does_not_tune_the_callers_collector(plan: Path, tmp_path: Path) -> None:
-    before = gc.get_freeze_count()
+    before, thresholds = gc.get_freeze_count(), gc.get_threshold()
     code = cli_main.run(["exec", str(plan), "--db", str(tmp_path / "runs.db"), "--yes-all", "--json"])
     assert code == 0
     assert gc.get_freeze_count() == before
+    assert gc.get_threshold() == thresholds
     assert gc.isenabled()
 
 
 def test_the_forethought_program_freezes_its_start_up_heap(plan: Path, tmp_path: Path) -> None:
     probe = (
         "import atexit, gc, sys\n"
-        "atexit.register(lambda: print('frozen', gc.get_freeze_count(), gc.isenabled(), file=sys.stderr))\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count(), gc.isenabled(), "
+        "*gc.get_threshold(), file=sys.stderr))\n"
         "from forethought.interfaces.cli.main import main\n"
         "main()\n"
     )
@@ -49,9 +52,12 @@ def test_the_forethought_program_freezes_its_start_up_heap(plan: Path, tmp_path:
     )
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stderr.splitlines() if x.startswith("frozen"))
-    _, count, enabled = line.split()
+    _, count, enabled, young, *older = line.split()
     assert int(count) > 1000  # the imported modules' objects, out of the collector's view
     assert enabled == "True"  # frozen, never switched off
+    # Young collections rarer (the program's own process only); the older generations as they were.
+    assert int(young) == YOUNG_COLLECTION_EVERY
+    assert [int(t) for t in older] == list(gc.get_threshold()[1:])
 
 
 def test_an_sdk_model_is_prepared_before_its_first_call() -> None:

@@ -53,3 +53,30 @@ def test_small_output_is_still_indented_and_redacted(monkeypatch: pytest.MonkeyP
     text = out.getvalue()
     assert text.startswith('{\n  "a": [\n')
     assert "sk-proj" not in text and "[REDACTED:" in text
+
+
+def test_a_large_output_is_written_as_it_is_encoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the indentation limit nothing more is held: the first write comes before the last
+    slice is encoded (the whole text held first was the run's memory peak at 100,000 steps)."""
+    steps = {f"s{i}": {"status": "succeeded", "output": "x" * 100} for i in range(20_000)}
+    summary = {"run_id": "r", "steps": steps}
+    events: list[str] = []
+
+    class Out(io.StringIO):
+        def write(self, text: str) -> int:
+            events.append("write")
+            return super().write(text)
+
+    real = _common.json_pieces
+
+    def pieces(value: Any, slice_entries: int = _common.SLICE_ENTRIES) -> Any:
+        for piece in real(value, slice_entries):
+            events.append("encode")
+            yield piece
+
+    out = Out()
+    monkeypatch.setattr(_common.sys, "stdout", out)
+    monkeypatch.setattr(_common, "json_pieces", pieces)
+    print_json(summary)
+    assert out.getvalue() == json.dumps(summary, ensure_ascii=False) + "\n"
+    assert events.index("write") < len(events) - 1 - events[::-1].index("encode")

@@ -9,6 +9,7 @@ the run starts), and what readers of the log needed from them comes from the run
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +104,73 @@ async def test_a_subscription_leaves_the_log_when_closed_ended_or_cancelled() ->
     log.close()
     assert [e.seq async for e in reader] == [0, 1, 2]
     assert log._subs == []
+
+
+class _Store:
+    """A store that notes what each append was handed (events, or their progress rows)."""
+
+    def __init__(self, inner: SqliteStore) -> None:
+        self.inner = inner
+        self.handed: list[type[Any]] = []
+
+    def append_many(self, events: Any, **options: Any) -> None:
+        self.handed += [type(e) for e in events]
+        self.inner.append_many(events, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+async def test_step_ready_events_nobody_wants_are_not_held(tmp_path: Path) -> None:
+    """A sink that ignores ``step_ready`` never queues one; the recorder keeps each progress
+    event's row and body, not the event; so a queued step's ``step_ready`` lives only while it is
+    emitted — and the store still records every event, the sink gets every other one in order."""
+    import gc
+
+    from forethought.events.kinds import StepReady
+    from forethought.runs.store.base import StepProgress
+
+    seen: list[Event] = []
+    alive: list[int] = []
+    run_id = f"ready-{uuid.uuid4().hex}"  # other tests' events may still be about
+
+    class Sink:
+        ignores = frozenset((StepReady,))
+
+        async def __call__(self, event: Event) -> None:
+            seen.append(event)
+
+    class Count:
+        spec = ToolSpec(name="echo")
+
+        async def invoke(self, args: dict[str, Any], ctx: Any) -> Any:
+            gc.collect()  # what is left is held by someone
+            alive.append(sum(type(o) is StepReady and o.run_id == run_id for o in gc.get_objects()))
+            return args.get("x")
+
+    options = ExecutorOptions(gate=ApproveAll(), max_concurrency=1, sinks=[Sink()])
+    with SqliteStore(tmp_path / "runs.db") as inner:
+        store = _Store(inner)
+        state = await execute_recorded(store, _plan(), {"echo": Count()}, options, run_id=run_id)
+        stored = inner.events(run_id)
+    assert state.status == "succeeded", state.reason
+    kinds = [e.kind for e in stored]
+    assert kinds.count("step_ready") >= 4
+    assert [(e.seq, e.kind) for e in seen] == [(e.seq, e.kind) for e in stored if e.kind != "step_ready"]
+    assert alive and max(alive) == 0, alive  # the queued steps' step_ready: already gone
+    progress = [t for t, e in zip(store.handed, stored, strict=True) if e.kind in PROGRESS]
+    assert progress and set(progress) == {StepProgress}
+
+
+async def test_a_subscription_never_queues_what_it_ignores() -> None:
+    from forethought.events.kinds import RunCreated, StepReady
+    from forethought.execution._events import EventLog
+
+    log = EventLog()
+    log.push(StepReady(run_id="r", seq=0, step_id="a"))  # kept history: filtered too
+    some, every = log.stream(frozenset((StepReady,))), log.stream()
+    log.push(RunCreated(run_id="r", seq=1, goal="g"))
+    log.push(StepReady(run_id="r", seq=2, step_id="b"))
+    log.close()
+    assert [e.seq async for e in some] == [1]
+    assert [e.seq async for e in every] == [0, 1, 2]

@@ -309,8 +309,22 @@ def _every_string(r: Redactor, value: Any) -> Any:
     as_key=st.sampled_from(["value", "key", "id"]),
     padding=st.integers(min_value=0, max_value=400),
     non_json=st.booleans(),
+    slice_rows=st.sampled_from([1, 7, 2048]),  # the rows' values are screened a slice at a time
 )
 def test_summary_sized_data_redacts_exactly_as_the_full_pass(
+    secret: str, where: list[int], as_key: str, padding: int, non_json: bool, slice_rows: int
+) -> None:
+
+    from forethought.oversight import redaction
+
+    saved, redaction._TABLE_SLICE_ROWS = redaction._TABLE_SLICE_ROWS, slice_rows
+    try:
+        _summary_redacts_as_the_full_pass(secret, where, as_key, padding, non_json)
+    finally:
+        redaction._TABLE_SLICE_ROWS = saved
+
+
+def _summary_redacts_as_the_full_pass(
     secret: str, where: list[int], as_key: str, padding: int, non_json: bool
 ) -> None:
     import dataclasses

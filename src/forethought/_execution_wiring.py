@@ -23,14 +23,14 @@ from typing import Any
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState
-from forethought.execution._parts import Sink
+from forethought.execution._parts import Ignoring, Sink
 from forethought.execution.agent_step import AgentStepRunner, quote_data
 from forethought.execution.executor import Executor, ExecutorOptions, StopRequest
 from forethought.execution.recovery import REPLANNER_RAISED, replanner_error_text
 from forethought.models.base import Model, ModelRequest
 from forethought.models.record import model_called_fields
 from forethought.oversight.approvals import Approval, ApprovalGate, ApproveMode, needs_new_approval
-from forethought.oversight.supervisor import Budgets, Supervisor
+from forethought.oversight.supervisor import UNCOUNTED, Budgets, Supervisor
 from forethought.plan.model import Plan, Step
 from forethought.tools.base import Tool, ToolSpec
 
@@ -96,7 +96,7 @@ class Wiring:
             max_replans=self.settings.budgets.max_replans,
             phase_planner=self,
             agent_runner=self.runner,
-            supervisor=self.supervise,
+            supervisor=Ignoring(self.supervise, UNCOUNTED),
             critic=self.critic,
             sinks=sinks,
             workspace=self.settings.workspace,

@@ -27,7 +27,7 @@ from forethought.errors import ModelError, UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, fold
-from forethought.execution._parts import Sink
+from forethought.execution._parts import Sink, ignored_by
 from forethought.execution.executor import Executor, ExecutorOptions
 from forethought.models.base import Model
 from forethought.models.pricing import CostEstimate, estimate_cost
@@ -928,17 +928,25 @@ def _feeder(feed: PlanFeed, wiring: Wiring) -> tuple[asyncio.Task[None], EventSi
     return asyncio.create_task(run_feed(), name="plan-stream"), mark_started
 
 
-def _with_history(sink: EventSink, history: Sequence[Event]) -> EventSink:
-    """A sink that first replays ``history`` (the executor delivers only what it emits itself).
+class _WithHistory:
+    """A sink that first replays ``history`` (the executor delivers only what it emits itself);
+    it ignores what ``sink`` ignores (``ignored_by``).
 
     Replaying on the first live event, not before starting, means nothing is shown for a run
     whose lease another process holds.
     """
-    pending = deque(history)
 
-    async def deliver(event: Event) -> None:
+    def __init__(self, sink: EventSink, history: Sequence[Event]) -> None:
+        self._sink = sink
+        self._pending = deque(history)
+        self.ignores = ignored_by(sink)
+
+    async def __call__(self, event: Event) -> None:
+        pending = self._pending
         while pending:
-            await sink(pending.popleft())
-        await sink(event)
+            await self._sink(pending.popleft())
+        await self._sink(event)
 
-    return deliver
+
+def _with_history(sink: EventSink, history: Sequence[Event]) -> EventSink:
+    return _WithHistory(sink, history)

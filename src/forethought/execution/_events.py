@@ -109,17 +109,20 @@ class EventLog:
         self.tap = tap
         """Called with every event as it is pushed, before any subscriber sees it (the journal)."""
         self._unkept = unkept
-        self._subs: list[deque[Event]] = []
+        # Each subscriber's queue, and the event classes it ignores (never queued for it).
+        self._subs: list[tuple[deque[Event], frozenset[type[Any]]]] = []
         self._news: asyncio.Future[None] | None = None
         self._closed = False
 
     def push(self, event: Any) -> None:
         if self.tap is not None:
             self.tap(event)
-        if self.history is not None and type(event) not in self._unkept:
+        cls = type(event)
+        if self.history is not None and cls not in self._unkept:
             self.history.append(event)
-        for queue in self._subs:
-            queue.append(event)
+        for queue, ignores in self._subs:
+            if cls not in ignores:
+                queue.append(event)
         if self._news is not None:  # someone waits: wake them (once per batch, not per event)
             self._wake()
 
@@ -135,14 +138,15 @@ class EventLog:
             if not news.done():
                 news.set_result(None)
 
-    def stream(self) -> Subscription:
-        """Every event (the kept history first), in order, until the log is closed.
+    def stream(self, ignores: frozenset[type[Any]] = frozenset()) -> Subscription:
+        """Every event (the kept history first), in order, until the log is closed — but those
+        of the classes in ``ignores``, which are never queued for it.
 
         Registered now, not when first advanced: every event pushed from here on reaches it,
         kept or not (the executor's sinks subscribe before its first event). Iterate it to the
         end or close it (``aclose``, also before its first event): it queues events until then."""
-        queue: deque[Event] = deque(self.history or ())
-        self._subs.append(queue)
+        queue: deque[Event] = deque(e for e in self.history or () if type(e) not in ignores)
+        self._subs.append((queue, ignores))
         return Subscription(self, queue)
 
     async def _news_of(self) -> None:
@@ -152,8 +156,7 @@ class EventLog:
         await asyncio.shield(self._news)
 
     def _leave(self, queue: deque[Event]) -> None:
-        if queue in self._subs:
-            self._subs.remove(queue)
+        self._subs = [sub for sub in self._subs if sub[0] is not queue]
 
 
 class Subscription:

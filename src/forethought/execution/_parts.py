@@ -31,7 +31,8 @@ class StopRequest:
 
 
 SupervisorHook = Callable[[Event, "RunState"], Awaitable[StopRequest | None]]
-"""Called after every event (in order, off the scheduling path); may stop the run."""
+"""Called after every event (in order, off the scheduling path) but those of the classes in its
+``ignores`` attribute, if it has one (``ignored_by``); may stop the run."""
 
 Replanner = Callable[[Plan, "RunState", Mapping[str, Any]], Awaitable[Plan | None]]
 """``(current plan, state, failure info) -> plan vN+1`` or None to give up."""
@@ -58,7 +59,28 @@ AgentRunner = Callable[[Step, ToolContext], Awaitable[Any]]
 """Runs an agent step (the executor model's bounded tool loop); ``ctx.extra['args']`` = args."""
 
 Sink = Callable[[Event], Awaitable[None]]
-"""Receives every event of the run, in ``seq`` order (e.g. the SQLite store)."""
+"""Receives every event of the run, in ``seq`` order (e.g. the SQLite store) — but those of the
+classes in its ``ignores`` attribute, if it has one (``ignored_by``)."""
+
+
+class Ignoring:
+    """``hook`` (a sink or a supervisor hook) declaring the event classes it ignores."""
+
+    def __init__(self, hook: Callable[..., Awaitable[Any]], ignores: frozenset[type[Any]]) -> None:
+        self._hook = hook
+        self.ignores = ignores
+
+    def __call__(self, *args: Any) -> Awaitable[Any]:
+        return self._hook(*args)
+
+
+def ignored_by(sink: object) -> frozenset[type[Any]]:
+    """The event classes ``sink`` says it does nothing with (an ``ignores`` frozenset): they
+    never wait in its queue. A concurrency limit queues a fan-out's steps with a ``step_ready``
+    each, all in one loop turn; a sink that ignores them does not hold 100,000 of them until its
+    pump runs."""
+    ignores = getattr(sink, "ignores", None)
+    return ignores if isinstance(ignores, frozenset) else frozenset()
 
 
 WRITTEN_AHEAD = "written_ahead_seq"

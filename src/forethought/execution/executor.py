@@ -45,6 +45,7 @@ from forethought.execution._parts import (
     Sink,
     StopRequest,
     denial_reason,
+    ignored_by,
     run_summary,
 )
 from forethought.execution._resume import Resume
@@ -378,11 +379,12 @@ class Executor:
         # Each pump's stream is registered now, before ``_begin`` emits anything: events left out
         # of the kept history (see ``EventLog``) would otherwise be lost to it.
         pumps = [
-            asyncio.create_task(self._pump_sink(s, self._stream()), name=f"sink-{i}")
+            asyncio.create_task(self._pump_sink(s, self._stream(ignored_by(s))), name=f"sink-{i}")
             for i, s in enumerate(self._sinks)
         ]
         if self._supervisor is not None:
-            pumps.append(asyncio.create_task(self._pump_supervisor(self._stream()), name="supervisor"))
+            supervised = self._stream(ignored_by(self._supervisor))
+            pumps.append(asyncio.create_task(self._pump_supervisor(supervised), name="supervisor"))
         try:
             self._begin()
             # Everything ``_begin`` recorded — the run's start, plan and approval, and on a resume
@@ -425,8 +427,8 @@ class Executor:
     def _emit(self, cls: type[E._Event], **fields: Any) -> Any:
         return self._run.emit(cls, **fields)
 
-    def _stream(self) -> Subscription:
-        return self._run.bus.stream()
+    def _stream(self, ignores: frozenset[type[Any]] = frozenset()) -> Subscription:
+        return self._run.bus.stream(ignores)
 
     async def _pump_sink(self, sink: Sink, events: Subscription) -> None:
         try:

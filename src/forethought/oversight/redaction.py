@@ -64,6 +64,8 @@ _ASSIGNMENT = re.compile(ASSIGNMENT[1])
 # Strings up to this length are redacted once per ``Redactor.redact`` call (``Redactor._text``).
 _MEMO_UP_TO_CHARS = 256
 _NO_TEXT = frozenset({int, float, bool, type(None)})
+# Rows of a table (a run summary's steps) screened per JSON text (``Redactor._clean_table``).
+_TABLE_SLICE_ROWS = 2048
 
 
 @dataclass(frozen=True)
@@ -183,11 +185,21 @@ class Redactor:
             return False
         if any(self._text(k, memo)[1] for k in set().union(*rows) if isinstance(k, str)):
             return False
-        try:
-            text = json.dumps([list(row.values()) for row in rows], ensure_ascii=False, default=str)
-        except (TypeError, ValueError, RecursionError):
-            return False
-        return not self.might_contain_secret(text)
+        # A slice of rows at a time: each value lies whole in one slice's text, so no anchor in
+        # any slice means none in any value; and the text of a 100,000-step summary's values, its
+        # casefolded copy and the lists they come from are never held at once (~35 MB).
+        for start in range(0, len(rows), _TABLE_SLICE_ROWS):
+            try:
+                text = json.dumps(
+                    [list(row.values()) for row in rows[start : start + _TABLE_SLICE_ROWS]],
+                    ensure_ascii=False,
+                    default=str,
+                )
+            except (TypeError, ValueError, RecursionError):
+                return False
+            if self.might_contain_secret(text):
+                return False
+        return True
 
     def _walk(self, value: Any, memo: dict[str, str]) -> tuple[Any, bool]:
         if isinstance(value, str):

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from forethought.events.kinds import Event, ModelCalled, StepStarted
+from forethought.events.kinds import Event, ModelCalled, StepReady, StepStarted, StepSucceeded
 from forethought.events.state import RunState
 
 BreachAction = Literal["pause", "abort"]
@@ -49,6 +49,14 @@ class Breach:
         return f"budget {self.budget} exceeded: used {self.used:g} of {self.limit:g}; run {verb}" + (
             "; raise the limit and `forethought resume` it" if self.action == "pause" else ""
         )
+
+
+# Events that change nothing a budget counts — attempts are counted at ``step_started``, tokens
+# and cost at ``model_called``, replans at ``plan_revised`` — so ``observe`` needs not see them:
+# a breach they would reveal is revealed by the counted event that made it, and the wall clock
+# has a timer of its own. Two of a step's three events: the executor queues them for nobody
+# (``Wiring``: the supervisor hook ignores them).
+UNCOUNTED: frozenset[type[Event]] = frozenset((StepReady, StepSucceeded))
 
 
 class Supervisor:

@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forethought.events import kinds as ev
-from forethought.runs.store.base import LeaseHeld, LeaseLost, SequenceError, Store
+from forethought.runs.store.base import Appended, LeaseHeld, LeaseLost, SequenceError, StepProgress, Store
 from forethought.testing.runs import Seq, chunks, full_run, small_plan
 
 StoreFactory = Callable[..., Store]
@@ -73,6 +73,15 @@ def _make(b: Seq, kind: str, sid: str, attempt: int) -> Any:
     if kind == "model":
         return b(ev.ModelCalled, role="r", model="m", input_tokens=attempt, output_tokens=1, cost_usd=0.5)
     return b(ev.StepCancelled, step_id=sid, reason="abort")
+
+
+def _as_row(e: ev.Event) -> Appended:
+    """How the recorder hands a progress event to the store: its row (the body goes beside it)."""
+    if isinstance(e, (ev.StepStarted, ev.StepSucceeded)):
+        return StepProgress(e.run_id, e.seq, e.kind, e.ts, e.plan_version, e.step_id, e.attempt)
+    if isinstance(e, ev.StepReady):
+        return StepProgress(e.run_id, e.seq, e.kind, e.ts, e.plan_version, e.step_id, 0)
+    return e
 
 
 @st.composite
@@ -384,6 +393,38 @@ class StoreConformance:
             batched.append_many(chunk)
         assert rows(one, run_id) == rows(batched, run_id)
         assert batched.events(run_id) == events
+
+    # -- property: a progress event appended as its row and body is stored as the event ----------
+
+    @settings(
+        max_examples=30,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.differing_executors],
+    )
+    @given(events=_runs(), cuts=st.lists(st.integers(1, 30), max_size=6))
+    def test_progress_rows_store_what_their_events_do(
+        self, two_stores: tuple[Store, Store], events: list[ev.Event], cuts: list[int]
+    ) -> None:
+        """The recorder appends ``step_ready``/``step_started``/``step_succeeded`` as
+        ``StepProgress`` rows beside their JSON bodies; the record, its chain and the summary
+        tables are those of appending the events themselves."""
+        plain, as_rows = two_stores
+        run_id = events[0].run_id
+        for chunk in chunks(events, cuts):
+            plain.append_many(chunk)
+            as_rows.append_many([_as_row(e) for e in chunk], bodies=[ev.event_to_json(e) for e in chunk])
+        assert rows(plain, run_id) == rows(as_rows, run_id)
+        assert as_rows.events(run_id) == events
+        chain, row_chain = plain.record_chain(run_id), as_rows.record_chain(run_id)
+        assert chain is not None and row_chain is not None
+        assert (chain.rows, chain.head) == (row_chain.rows, row_chain.head)
+
+    def test_progress_rows_need_their_bodies(self, store: Store) -> None:
+        b = Seq("rows")
+        events = [b(ev.RunCreated, goal="g"), b(ev.StepReady, step_id="a")]
+        with pytest.raises(ValueError, match="body"):
+            store.append_many([_as_row(e) for e in events])
+        assert store.last_seq("rows") == -1
 
     # -- several handles on one database (processes, machines) -------------------------------------
 

@@ -77,6 +77,9 @@ class _Progress:
     current at the write.
     """
 
+    # No line for a ``step_ready`` (``_progress_line``): the executor need not queue them for us.
+    ignores: frozenset[type[Any]] = frozenset((E.StepReady,))
+
     def __init__(self) -> None:
         self._lines: list[str] = []
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from forethought.events.kinds import (
     CheckFailed,
-    Event,
     ExecutionStarted,
     ModelCalled,
     PlanProposed,
@@ -35,6 +34,7 @@ from forethought.events.kinds import (
 )
 from forethought.plan.model import canonical_dumps
 from forethought.runs.store._sqlite_rows import execute_rows
+from forethought.runs.store.base import Appended, StepProgress
 
 _UNSET: Any = object()
 
@@ -179,11 +179,14 @@ class Materializer:
             patch = self._steps[key] = _StepPatch()
         return patch
 
-    def apply(self, e: Event) -> None:
+    def apply(self, e: Appended) -> None:
         run = self._runs.get(e.run_id)
         if run is None:
             run = self._runs[e.run_id] = _RunPatch(e.run_id, e.ts, e.ts, e.seq)
         run.last_ts, run.last_seq = e.ts, e.seq
+        if type(e) is StepProgress:
+            self._progress(e)
+            return
         # The events of every step first: most of a long run's events are these (a queued
         # step's ``step_ready`` went through eight ``isinstance`` tests to get to its branch).
         if type(e) is StepReady:
@@ -237,6 +240,21 @@ class Materializer:
             s.status, s.ended_at, s.error = _TERMINAL_WITH_REASON[e.kind], e.ts, e.reason
         elif isinstance(e, CheckFailed):
             self._step(e.run_id, e.step_id).error = f"check {e.criterion}: {e.detail}"
+
+    def _progress(self, p: StepProgress) -> None:
+        """A progress row: what ``apply`` does with the event it stands for."""
+        s = self._step(p.run_id, p.step_id)
+        if p.kind == "step_ready":
+            s.status = "ready"
+        elif p.kind == "step_started":
+            s.status, s.attempts = "running", max(s.attempts, p.attempt)
+            if s.started_at is None:
+                s.started_at = p.ts
+            s.ended_at, s.error = None, None
+        elif p.kind == "step_succeeded":
+            s.status, s.attempts, s.ended_at, s.error = ("succeeded", max(s.attempts, p.attempt), p.ts, None)
+        else:
+            raise ValueError(f"not a progress event: {p.kind}")
 
     def write(self, conn: sqlite3.Connection, chain: Mapping[str, tuple[str, str]]) -> None:
         """``chain``: each run's new chain head and seal (``_chain``), stored with its summary."""

@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from forethought.events.kinds import Event
 from forethought.runs.store import _chain
 from forethought.runs.store._materialize import Materializer
 from forethought.runs.store._rows import stored_head
-from forethought.runs.store.base import LeaseLost, SequenceError
+from forethought.runs.store.base import Appended, LeaseLost, SequenceError
 
 _RUN_UPSERT = """
 INSERT INTO runs (run_id, goal, status, created_at, updated_at, plan_version, plan_hash, last_seq,
@@ -53,7 +52,7 @@ ON CONFLICT (run_id, version) DO UPDATE SET hash = excluded.hash, plan = exclude
 
 def append_tx(
     conn: Any,
-    events: Sequence[Event],
+    events: Sequence[Appended],
     bodies: list[str],
     owner: str | None,
     plan_texts: dict[int, str],

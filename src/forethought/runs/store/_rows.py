@@ -13,7 +13,7 @@ from forethought.errors import StoreError
 from forethought.events.kinds import Event, PlanProposed, PlanRevised, event_to_json
 from forethought.runs.store import _chain
 from forethought.runs.store._materialize import canonical_plan_text
-from forethought.runs.store.base import RecordModified
+from forethought.runs.store.base import Appended, RecordModified, StepProgress
 
 _EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
@@ -50,12 +50,14 @@ def known_plan_text(text: str | None, plan_hash: str) -> str | None:
 
 
 def append_inputs(
-    events: Sequence[Event], bodies: Sequence[str] | None, plan_texts: Mapping[str, str] | None
+    events: Sequence[Appended], bodies: Sequence[str] | None, plan_texts: Mapping[str, str] | None
 ) -> tuple[list[str], dict[int, str]]:
     """What an append writes: each event's JSON (the caller's, when it has it) and the canonical
     text of each plan it records, by event id (a caller's text only if it hashes to the plan)."""
     if bodies is None:
-        bodies = [event_to_json(e) for e in events]
+        if any(type(e) is StepProgress for e in events):
+            raise ValueError("append_many: a StepProgress row needs its event's body")
+        bodies = [event_to_json(e) for e in events]  # type: ignore[arg-type]
     elif len(bodies) != len(events):
         raise ValueError("append_many: one body per event")
     known = plan_texts or {}

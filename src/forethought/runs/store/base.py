@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from forethought.errors import StoreError, UserError
 from forethought.events.kinds import Event
@@ -53,6 +53,29 @@ def _fmt_time(ts: float) -> str:
     import time
 
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
+
+
+class StepProgress(NamedTuple):
+    """A per-step progress event (``step_ready``, ``step_started``, ``step_succeeded``) as a
+    store needs it beside the event's JSON body: the fields it writes and materializes.
+
+    The recorder holds this instead of the event until the event is committed: one small tuple
+    against a model, its field dict and field set, arguments and output. A fan-out of 100,000
+    steps queued by a concurrency limit made 100,000 ``step_ready`` events in one loop turn, all
+    held until their commits (``bench/exec_scale``). ``attempt`` is 0 for ``step_ready``.
+    """
+
+    run_id: str
+    seq: int
+    kind: str
+    ts: float
+    plan_version: int
+    step_id: str
+    attempt: int
+
+
+# What ``Store.append_many`` takes: events, or the progress rows of some (bodies given).
+Appended = Event | StepProgress
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +151,7 @@ class Store(Protocol):
 
     def append_many(
         self,
-        events: Sequence[Event],
+        events: Sequence[Appended],
         *,
         owner: str | None = None,
         bodies: Sequence[str] | None = None,
@@ -136,7 +159,8 @@ class Store(Protocol):
     ) -> None:
         """Append events in one transaction: all or nothing.
 
-        ``bodies``: the events' JSON text (``event_to_json``) when the caller has it already;
+        ``bodies``: the events' JSON text (``event_to_json``) when the caller has it already —
+        required when ``events`` holds a ``StepProgress`` (the row of an event, not the event);
         ``plan_texts``: canonical plan JSON by plan hash, for plans the caller holds (used only
         when the text's sha256 is that hash; otherwise the store rebuilds it from the event).
 

@@ -36,6 +36,7 @@ from forethought.runs.store._pg_append import append_tx
 from forethought.runs.store._pg_migrations import migrate
 from forethought.runs.store._rows import append_inputs, parse_bodies
 from forethought.runs.store.base import (
+    Appended,
     ChainRow,
     Lease,
     LeaseHeld,
@@ -180,7 +181,7 @@ class PostgresStore:
 
     def append_many(
         self,
-        events: Sequence[Event],
+        events: Sequence[Appended],
         *,
         owner: str | None = None,
         bodies: Sequence[str] | None = None,

@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor  # imported now, not at the fi
 from forethought.errors import StoreError
 from forethought.events.kinds import Event, StepReady, StepStarted, StepSucceeded, event_to_json
 from forethought.oversight.redaction import Redactor, default_redactor
-from forethought.runs.store.base import LeaseLost, Store
+from forethought.runs.store.base import Appended, LeaseLost, StepProgress, Store
 
 _log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def redacted_json(redactor: Redactor, event: Event) -> tuple[Event, str]:
     return event, body
 
 
-OnCommit = Callable[[Sequence[Event]], None]
+OnCommit = Callable[[Sequence[Appended]], None]
 Durable = Callable[[int], None]
 Broken = Callable[[BaseException], None]
 
@@ -101,7 +101,10 @@ class Recorder:
         self._max_batch = max_batch
         self._max_pending = max_pending
         self._on_commit = on_commit
-        self._events: list[Event] = []
+        # What is queued for the next commit: each event's body, and the event itself — or,
+        # for the per-step progress events, their ``StepProgress`` row (see there): a run's
+        # progress events are most of its events, and a burst of them waits here for seconds.
+        self._events: list[Appended] = []
         self._bodies: list[str] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False  # a commit is due at the end of the next loop turn
@@ -130,7 +133,17 @@ class Recorder:
             event, body = redacted_json(self._redactor or default_redactor(), event)
         else:
             body = event_to_json(event)
-        self._events.append(event)
+        if type(event) is StepStarted or type(event) is StepSucceeded:
+            run_id, seq, ts, version = event.run_id, event.seq, event.ts, event.plan_version
+            row = StepProgress(run_id, seq, event.kind, ts, version, event.step_id, event.attempt)
+            self._events.append(row)
+        elif type(event) is StepReady:
+            row = StepProgress(
+                event.run_id, event.seq, "step_ready", event.ts, event.plan_version, event.step_id, 0
+            )
+            self._events.append(row)
+        else:
+            self._events.append(event)
         self._bodies.append(body)
         if not self._scheduled and self._inflight is None:
             self._scheduled = True
@@ -182,10 +195,10 @@ class Recorder:
         inflight = self._inflight = loop.run_in_executor(self._thread, self._append, events, bodies)
         inflight.add_done_callback(lambda done: self._committed(done, events))
 
-    def _append(self, events: Sequence[Event], bodies: Sequence[str]) -> None:
+    def _append(self, events: Sequence[Appended], bodies: Sequence[str]) -> None:
         self.store.append_many(events, owner=self.owner, bodies=bodies, plan_texts=self._plan_texts)
 
-    def _committed(self, done: asyncio.Future[None], batch: Sequence[Event]) -> None:
+    def _committed(self, done: asyncio.Future[None], batch: Sequence[Appended]) -> None:
         self._inflight = None
         exc = done.exception() if not done.cancelled() else asyncio.CancelledError()
         if exc is not None:

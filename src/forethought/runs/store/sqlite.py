@@ -44,6 +44,7 @@ from forethought.runs.store._rows import parse_bodies as _parse_bodies
 from forethought.runs.store._rows import stored_head as _stored_head
 from forethought.runs.store._sqlite_rows import execute_rows
 from forethought.runs.store.base import (
+    Appended,
     ChainRow,
     Lease,
     LeaseHeld,
@@ -319,7 +320,7 @@ class SqliteStore:
 
     def append_many(
         self,
-        events: Sequence[Event],
+        events: Sequence[Appended],
         *,
         owner: str | None = None,
         bodies: Sequence[str] | None = None,
@@ -341,7 +342,7 @@ class SqliteStore:
     @staticmethod
     def _append_tx(
         conn: sqlite3.Connection,
-        events: Sequence[Event],
+        events: Sequence[Appended],
         bodies: Sequence[str],
         owner: str | None,
         plan_texts: dict[int, str],
