@@ -100,6 +100,9 @@ class PostgresStore:
         connect_timeout_s: float = 10.0,
         retry_deadline_s: float = 60.0,
     ) -> None:
+        # Set first: ``close`` must work on a store whatever part of opening it got through.
+        self._closed = False
+        self._close_lock = threading.Lock()
         self.url = url
         self.path = display_url(url)  # what messages name (SqliteStore.path's counterpart)
         self._record_key = record_key
@@ -124,8 +127,6 @@ class PostgresStore:
             name="forethought-store",
             open=True,
         )
-        self._closed = False
-        self._close_lock = threading.Lock()
 
     # -- plumbing --------------------------------------------------------------------------------
 
