@@ -20,6 +20,12 @@
 - "how many lines do a.txt and b.txt have together?" wrote two counts: beside a count,
   "together"/"combined" asks for one total, and a plan that computes none is not covered.
 
+- Decided without a model and run as "succeeded": "write the length of notes.txt" wrote the
+  file, "in reverse" and "in alphabetical order" copied it, "replace the contents of a.txt with
+  hello" only read a.txt, and "write the contents of a.txt and b.txt to c.txt" wrote a word
+  count of each. A length and a reordering are asked-for values; "replace … with X" is a write
+  of X; two files only read are written one after the other (``per_file_readers``).
+
 Apart from runs on the built-ins, the tool sets are made up here (a "placard" printer)."""
 
 from __future__ import annotations
@@ -271,3 +277,68 @@ def test_a_count_of_two_files_together_asks_for_one_total(tmp_path: Path) -> Non
     )
     missing = check_coverage(per_file, tools=specs).missing
     assert [f.literal for f in missing if f.kind == "missing_action"] == ["together"]
+
+
+# --------------------------------------- a length, a reordering, a replacement, two files' texts
+
+
+def test_a_length_or_a_reordering_is_asked_for_not_a_copy(tmp_path: Path) -> None:
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+
+    def copy(goal: str, target: str) -> Plan:
+        return Plan.model_validate(
+            {
+                "goal": goal,
+                "steps": [
+                    {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+                    {"id": "s2", "tool": "write_file", "args": {"path": target, "content": "${s1.content}"}},
+                ],
+            }
+        )
+
+    for goal, word in [
+        ("write the length of notes.txt to len.txt", "length"),
+        ("write notes.txt in reverse to r.txt", "reverse"),
+        ("write the lines of notes.txt in alphabetical order to s.txt", "alphabetical"),
+    ]:
+        missing = check_coverage(copy(goal, goal.split()[-1]), tools=specs).missing
+        assert [f.literal for f in missing if f.kind == "missing_action"] == [word], goal
+    # A field the goal names answers a count, not a reordering: the line count is no sorted text.
+    counted = Plan.model_validate(
+        {
+            "goal": "write the lines of notes.txt in alphabetical order to s.txt",
+            "steps": [
+                {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+                {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
+                {"id": "s3", "tool": "write_file", "args": {"path": "s.txt", "content": "${s2.lines}"}},
+            ],
+        }
+    )
+    assert "alphabetical" in [f.literal for f in check_coverage(counted, tools=specs).missing]
+
+
+def test_replacing_a_files_contents_is_a_write_of_the_new_text(tmp_path: Path) -> None:
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "replace the contents of a.txt with hello"
+    assert missing_capabilities(goal, specs) == []
+    # Before: read a.txt, count its words, "succeeded" with a.txt unchanged.
+    assert decided_steps(goal, specs, Refinements()) == [
+        ("write_file", {"path": "a.txt", "content": "hello"})
+    ]
+    read_only = Plan.model_validate(
+        {"goal": goal, "steps": [{"id": "s1", "tool": "read_file", "args": {"path": "a.txt"}}]}
+    )
+    kinds = {f.kind for f in check_coverage(read_only, tools=specs).missing}
+    assert {"missing_output", "missing_literal"} <= kinds
+
+
+def test_two_files_only_read_are_written_one_after_the_other(tmp_path: Path) -> None:
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "write the contents of a.txt and b.txt to c.txt"
+    # Before: a.txt's text alone, or (to use both) a word count of each.
+    assert decided_steps(goal, specs, Refinements())[-1] == (
+        "write_file",
+        {"path": "c.txt", "content": "${s1.content}${s2.content}"},
+    )
+    off = decided_steps(goal, specs, Refinements(per_file_readers=False))
+    assert off == [] or off[-1][1]["content"] != "${s1.content}${s2.content}"

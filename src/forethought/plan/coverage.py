@@ -76,6 +76,7 @@ from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
     ITEM_ORDINALS,
     QUANTITIES,
+    REORDERINGS,
     asked_items,
     asked_quantities,
     clause_actions,
@@ -231,6 +232,10 @@ _NOUN_AFTER_NUMBER_RE = re.compile(r"\s+([A-Za-z][A-Za-z-]*)")
 _CONTENT_RE = re.compile(rf"\b(?:{_CONTENT_VERBS})\s+(.{{1,80}}?)\s+(?:to|into|in)\s+\S", re.IGNORECASE)
 # Content named by what it is rather than by a writing verb: "with the text buy milk",
 # "with the message X", "saying X", "that says X" — up to the end of the clause.
+# "replace the contents of a.txt with hello": what a file's text is replaced with.
+_REPLACED_WITH_RE = re.compile(
+    r"\breplace\s+.{1,80}?\s+with\s+(.{1,80}?)\s*(?=$|[,;]|\.(?:\s|$)|\s+(?:and|then)\b)", re.IGNORECASE
+)
 _NAMED_CONTENT_RE = re.compile(
     r"\b(?:(?:with|containing)\s+(?:the\s+)?(?:text|message|body|note|words?|line|content)|saying|"
     r"(?:that|which)\s+says)\s+(.{1,80}?)\s*(?=$|[,;]|\.(?:\s|$)|\s+(?:and|then)\b)",
@@ -243,10 +248,11 @@ _NAMED_TEXT_RE = re.compile(
 _OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S))*))", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"[.;?!](?=\s)|\n")
 _PREP_RE = re.compile(r"\b(?:to|into|as|in)\s+(?:(?:a|the|new|file|directory|folder|named|called)\s+)*", re.I)
-_OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename"
+_OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename|replace"
 # The verb's object, right after it: "create a new file named X", "delete the file X".
 _OBJECT_RE = re.compile(
-    rf"\b({_OBJECT_VERBS})s?\s+(?:(?:a|an|the|new|empty|blank|text|file|document|directory|folder|dir|named|called)\s+)*",
+    rf"\b({_OBJECT_VERBS})s?\s+"
+    r"(?:(?:a|an|the|new|empty|blank|text|file|document|directory|folder|dir|named|called|contents?|of)\s+)*",
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
@@ -331,7 +337,11 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     for m in _DIR_RE.finditer(goal):
         if m.group(1).lower() not in _DETERMINERS | {"current", "here"}:
             add(m.group(1), "path", m.start(1), m.end(1))
-    for m in (*_CONTENT_RE.finditer(goal), *_NAMED_CONTENT_RE.finditer(goal)):
+    for m in (
+        *_CONTENT_RE.finditer(goal),
+        *_NAMED_CONTENT_RE.finditer(goal),
+        *_REPLACED_WITH_RE.finditer(goal),
+    ):
         obj = m.group(1)
         # "Write it, in kilograms, to a.txt": the determiner's comma does not make it content.
         first = obj.split()[0].lower().rstrip(".,;:!?")
@@ -960,6 +970,7 @@ def _uncomputed_quantities(
     literal_words = set().union(*(words_of(lit.text) for lit in literals))
     said: set[str] = set()
     processes = False
+    named_field = False
     for s in plan.steps:
         said |= words_of(s.tool or "")
         for value in _step_texts(s, _leaves(s.args, ("args",), [])):
@@ -970,7 +981,7 @@ def _uncomputed_quantities(
         for r in refs.find_references(s.args):
             field = words_of(" ".join(str(p) for p in r.path))
             if effectful and (field & goal_words or (abbreviations and _shortens(field, goal_words))):
-                return []  # a field the goal names is picked ("how many servings" → ``.servings``)
+                named_field = True  # a field the goal names is picked ("how many servings" → ``.servings``)
             said |= field
         spec = tools.get(s.tool) if s.tool is not None else None
         if spec is not None and s.referenced_steps() and spec.effect == "read_only":
@@ -986,7 +997,7 @@ def _uncomputed_quantities(
             "missing_action", f'the goal asks for "{word} …", but {how}: no step computes it', literal=word
         )
         for word, known_by in wanted.items()
-        if not set(known_by) & said
+        if not set(known_by) & said and not (named_field and word not in REORDERINGS)
     ]
 
 

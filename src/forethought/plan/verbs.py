@@ -41,6 +41,8 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "email": ("send", "mail", "email", "smtp"),
     "post": ("post", "send", "publish", "http", "request", "upload"),
     "upload": ("upload", "put", "post", "send", "publish"),
+    # "replace the contents of a.txt with hello": a file written anew.
+    "replace": ("replace", *_WRITE, "overwrite"),
 }
 # Verbs that open a clause and ask for an action, with the words a tool that does it would be
 # known by. A verb absent from this table is not judged. Generic verbs ("get", "show", "tell",
@@ -147,6 +149,10 @@ _MEAN = ("average", "mean", "median", "avg", *_ARITHMETIC)
 _TOTAL = (*_ARITHMETIC, "total", "sum")
 _COUNT = ("count", "counts", "number", "tally", "stats", "statistics", "len", "length", "total", "size")
 _TOGETHER = ("together", "combined", "altogether")
+_REVERSE = ("reverse", "reversed", "reverses", "backwards", "invert", "inverted")
+# Of QUANTITIES, the words asking for the text reordered rather than for a number: a field the
+# goal names ("the lines") answers no such word.
+REORDERINGS = frozenset({"reverse", "reversed", "backwards", "alphabetical", "alphabetically", "sorted"})
 QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("largest", "biggest", "highest", "greatest", "maximum"), _MAX),
     **dict.fromkeys(("smallest", "lowest", "fewest", "minimum"), _MIN),
@@ -158,6 +164,13 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     # "how many lines do a.txt and b.txt have together": one total, not a count per file. Only
     # beside a count ("merge a.txt and b.txt together" asks for no number).
     **dict.fromkeys(_TOGETHER, _TOTAL),
+    # "write the length of notes.txt": a number, not the text ("length" was written as the
+    # whole file). "In reverse", "in alphabetical order": the text changed, not copied.
+    "length": _COUNT,
+    **dict.fromkeys(("reverse", "reversed", "backwards"), _REVERSE),
+    **dict.fromkeys(
+        ("alphabetical", "alphabetically", "sorted"), (*_ORDERING, "alphabetical", "alphabetically")
+    ),
 }
 _QUANTITY_RE = re.compile(r"\b(how many|number of|[a-z]+)\b")
 # An item picked by its place ("the first line of notes.txt", "its last word"): the ordinal

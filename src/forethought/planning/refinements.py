@@ -244,6 +244,9 @@ class Refinements:
     # step that answers, not of one a later read-only step still works on: "how many words are
     # in notes.txt?" kept only read_file's size, and text_stats got the word "number" (``slots``).
     question_last_step: bool = True
+    # Two files read and only read, one written ("write the contents of a.txt and b.txt to
+    # c.txt"): the writer writes each reader's text in turn (``slots._per_file_results``).
+    per_file_readers: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -304,6 +307,7 @@ NO_REFINEMENTS = Refinements(
     number_ranges=False,
     optional_references=False,
     question_last_step=False,
+    per_file_readers=False,
 )
 
 # Every technique on: the planner's default.

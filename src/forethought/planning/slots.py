@@ -346,7 +346,15 @@ def bind(
                 )
             if per_file and isinstance(options, list) and options:
                 runs = _per_file_results(
-                    chain, tools, spec, pname, want, outputs, consumed, len(facts.inputs)
+                    chain,
+                    tools,
+                    spec,
+                    pname,
+                    want,
+                    outputs,
+                    consumed,
+                    len(facts.inputs),
+                    readers=refinements.per_file_readers,
                 )
                 if runs:
                     options = [runs]
@@ -475,11 +483,12 @@ def _per_file_results(
     outputs: Sequence[_Output],
     consumed: set[int],
     files: int,
+    readers: bool = False,
 ) -> str:
     """The text a writer writes when the same step ran once per file ("count_loans" for a.json
     and for b.json): every run's unused whole result, one per line ("${s2}\n${s4}\n"). "" when
     this is no writer's text parameter or no step ran once per each of the ``files`` with its
-    result unused."""
+    result unused. With ``readers``, when only the readers ran per file, their texts in turn."""
     if spec.effect == "read_only" or is_path_param(spec, pname) or want is None or "string" not in want:
         return ""
     fresh = [o for o in outputs if o.step not in consumed and "." not in o.text]
@@ -488,7 +497,24 @@ def _per_file_results(
     for o in fresh:
         by_tool.setdefault(chain[o.step], []).append(o)
     runs = [group for group in by_tool.values() if len(group) == files]
-    return "".join(f"{o.text}\n" for o in runs[0]) if len(runs) == 1 else ""
+    if len(runs) == 1:
+        return "".join(f"{o.text}\n" for o in runs[0])
+    if runs or not readers:
+        return ""
+    # Nothing ran per file but the readers: "write the contents of a.txt and b.txt to c.txt"
+    # wrote a.txt's text alone (or, to use both, a word count of each). Each reader's one text
+    # output is written in the goal's order, as ``cat`` would.
+    texts: dict[int, list[_Output]] = {}
+    for o in outputs:
+        if (
+            o.step not in consumed
+            and is_reader(tools[chain[o.step]])
+            and o.types == {"string"}
+            and not o.pathy
+        ):
+            texts.setdefault(o.step, []).append(o)
+    read = [group[0].text for group in texts.values() if len(group) == 1]
+    return "".join(read) if len(read) == files == len(texts) else ""
 
 
 def _param_options(
