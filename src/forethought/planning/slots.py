@@ -509,7 +509,7 @@ def _per_file_results(
         if (
             o.step not in consumed
             and is_reader(tools[chain[o.step]])
-            and o.types == {"string"}
+            and o.types == frozenset({"string"})
             and not o.pathy
         ):
             texts.setdefault(o.step, []).append(o)
