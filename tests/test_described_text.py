@@ -138,6 +138,15 @@ def test_text_to_write_must_be_written_not_only_read() -> None:
     )
     written = plan(goal, ("print_placard", {"placard": "placard.txt", "wording": "welcome"}))
     assert check_coverage(written, tools=SPECS).covered
+    # The file's name holding the word writes no word ("hello.txt" is no "hello": the bench's
+    # goal wrote "1" to hello.txt and said succeeded).
+    named = "write the word welcome to welcome.txt"
+    counted = plan(
+        named,
+        ("letter_count", {"wording": "welcome"}),
+        ("print_placard", {"placard": "welcome.txt", "wording": "${s1}"}),
+    )
+    assert "missing_literal" in [f.kind for f in check_coverage(counted, tools=SPECS).missing]
 
 
 def test_the_description_of_a_value_is_not_the_value() -> None:

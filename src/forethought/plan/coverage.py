@@ -819,10 +819,13 @@ def check_coverage(
         # text_stats and its word count written instead, "1" landed in w.txt and the run said
         # succeeded, the literal being "used".
         unused = {f.literal for f in findings if f.kind == "missing_literal"}
+        # A file's name is no text written: "hello.txt" does not write "hello".
+        paths = {lit.text for lit in literals if lit.kind != "content"}
+        texts = [v for v in effect_values if not (isinstance(v, str) and v in paths)]
         for lit in literals:
             if lit.kind != "content" or lit.text in unused:
                 continue  # used by no step at all: said once, above
-            if not _uses(effect_values, effect_strings, set(), lit):
+            if not _uses(texts, _lowered(texts), set(), lit):
                 findings.append(
                     Finding(
                         "missing_literal",
