@@ -351,3 +351,55 @@ def test_two_files_only_read_are_written_one_after_the_other(tmp_path: Path) -> 
     )
     off = decided_steps(goal, specs, Refinements(per_file_readers=False))
     assert off == [] or off[-1][1]["content"] != "${s1.content}${s2.content}"
+
+
+# ---------------------------------------------------------------- a count nobody asked for
+
+
+@tool
+def placards_of(colour: str) -> list[str]:
+    """The placards of one colour."""
+    return []
+
+
+@tool
+def count_placards(placards: list[str]) -> int:
+    """How many placards there are."""
+    return len(placards)
+
+
+@tool
+def placard_lines(placards: list[str]) -> str:
+    """The placards, one per line."""
+    return "\n".join(placards)
+
+
+COUNTING = {t.spec.name: t.spec for t in (placards_of, count_placards, placard_lines, print_placard)}
+
+
+def _listing(goal: str, middle: str) -> Plan:
+    return Plan.model_validate(
+        {
+            "goal": goal,
+            "steps": [
+                {"id": "s1", "tool": "placards_of", "args": {"colour": "red"}},
+                {"id": "s2", "tool": middle, "args": {"placards": "${s1}"}},
+                {"id": "s3", "tool": "print_placard", "args": {"placard": "red.txt", "wording": "${s2}"}},
+            ],
+        }
+    )
+
+
+def test_a_count_written_where_the_goal_asks_for_no_number_is_not_covered() -> None:
+    goal = "list the red placards in red.txt"
+    # A held-out suite's "list the songs by X in x.txt" wrote the count and said succeeded.
+    missing = check_coverage(_listing(goal, "count_placards"), tools=COUNTING).missing
+    assert [(f.kind, f.literal) for f in missing] == [("missing_action", "count")]
+    assert check_coverage(_listing(goal, "placard_lines"), tools=COUNTING).covered
+    for asking in (
+        "how many red placards are there? write it to red.txt",
+        "write the number of red placards to red.txt",
+    ):
+        assert "count" not in [
+            f.literal for f in check_coverage(_listing(asking, "count_placards"), tools=COUNTING).missing
+        ]

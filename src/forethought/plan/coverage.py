@@ -695,6 +695,44 @@ def _described_contents(
     return findings
 
 
+# Words a tool that counts is named by, and words a goal asks for a number with.
+_COUNTING_TOOL_WORDS = frozenset({"count", "counts", "tally", "tallies"})
+_NUMBER_ASKED_RE = re.compile(
+    r"\b(?:how\s+(?:many|much|long|big|often)|number|numbers|count|counts|counted|counting|tally|"
+    r"total|totals|sum|amount|size|length|average|mean|together|combined|altogether)\b",
+    re.IGNORECASE,
+)
+
+
+def _unasked_counts(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
+    """``missing_action`` findings: a side-effecting step is given what a counting tool
+    returned ("count_tracks") while the goal asks for no number at all: "list the songs by X in
+    x.txt" wrote "4" and said succeeded."""
+    if tools is None or _NUMBER_ASKED_RE.search(goal):
+        return []
+    by_id = {s.id: s for s in steps}
+    findings: list[Finding] = []
+    for step in steps:
+        if _effect(step, tools) == "read_only":
+            continue
+        for r in refs.find_references(step.args):
+            source = by_id.get(r.step_id)
+            spec = tools.get(source.tool or "") if source is not None else None
+            if spec is None or spec.effect != "read_only" or not words_of(spec.name) & _COUNTING_TOOL_WORDS:
+                continue
+            findings.append(
+                Finding(
+                    "missing_action",
+                    f"step {step.id!r} is given what {r.step_id} ({spec.name}) counted, "
+                    "but the goal asks for no number",
+                    literal="count",
+                    step_id=step.id,
+                )
+            )
+            break
+    return findings
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -810,6 +848,7 @@ def check_coverage(
     findings += _unset_flags(steps, goal, tools)
     findings += _counts_for_items(steps, goal, tools)
     findings += _described_contents(steps, goal, literals, tools)
+    findings += _unasked_counts(steps, goal, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
