@@ -208,13 +208,27 @@ def test_files_told_apart_by_labels_run_the_same_steps_each() -> None:
 def test_a_superlative_ranks_by_its_sense() -> None:
     goal = "Which customer had the biggest rental in rentals.csv? Write their name to big.txt"
     facts = goal_facts(goal, ON)
-    assert stem("largest") in _query(facts.clauses[0], facts, superlatives=True)
+    assert stem("largest") in _query(facts.clauses[0], facts, frozenset({"biggest"}))
     assert stem("largest") not in _query(facts.clauses[0], facts)
     assert _steps(goal) == [
         ("load_rentals", {"rentals_file": "rentals.csv"}),
         ("largest_rental", {"rentals": "${s1}"}),
         ("save_text", {"destination": "big.txt", "body": "${s2.customer}"}),
     ]
+
+
+def test_a_superlative_a_tool_says_keeps_to_that_tool() -> None:
+    # "from fewest to most hours" says "most": a tool saying the goal's own word is its answer,
+    # and a sorting tool's "longest" is not read as "largest" there.
+    @tool
+    def longest_first(rentals: list[Rental]) -> list[Rental]:
+        """The rentals sorted from the longest to the shortest."""
+        return rentals
+
+    specs = {**SPECS, "longest_first": longest_first.spec}
+    goal = "Which customer had the largest rental in rentals.csv? Write their name to big.txt"
+    assert _steps(goal) == decided_steps(goal, specs, ON)
+    assert [t for t, _ in decided_steps(goal, specs, ON)] == ["load_rentals", "largest_rental", "save_text"]
 
 
 def test_a_formatters_text_is_no_filter_value() -> None:

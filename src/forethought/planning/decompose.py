@@ -135,12 +135,14 @@ SUPERFLUOUS_COST = 1.0  # per middle step explaining nothing the others do not: 
 _WRITE_TERMS = frozenset(terms(" ".join(SYNONYMS["write"])))
 
 
-def _query(clause: str, facts: GoalFacts, superlatives: bool = False) -> list[str]:
+def _query(clause: str, facts: GoalFacts, unsaid: frozenset[str] = frozenset()) -> list[str]:
     for s in facts.literals.strings:  # file names say nothing about the action
         clause = clause.replace(s, " ")
     words = plain_words(clause)
-    if superlatives:  # "the biggest fill-up" asks what "largest_fill_up" returns
-        words += " " + " ".join(sorted(superlative_mates(re.findall(r"[a-z]+", words.lower()))))
+    # A superlative no tool says ("the biggest fill-up") asks what "largest_fill_up" returns.
+    asked = [w for w in re.findall(r"[a-z]+", words.lower()) if w in unsaid]
+    if asked:
+        words += " " + " ".join(sorted(superlative_mates(asked)))
     return terms(words)
 
 
@@ -201,17 +203,17 @@ def _clause_options(
     index: BM25,
     width: int,
     layout_apart: bool = False,
-    superlatives: bool = False,
+    unsaid: frozenset[str] = frozenset(),
 ) -> list[tuple[str, ...]]:
-    ranked = [(n, s) for n, s in index.rank(_query(clause, facts, superlatives)) if s > 0]
+    ranked = [(n, s) for n, s in index.rank(_query(clause, facts, unsaid)) if s > 0]
     rest, layout = split_layout(clause) if layout_apart else (clause, "")
-    if layout and _query(rest, facts, superlatives):
+    if layout and _query(rest, facts, unsaid):
         # What the clause asks for ranks the tools; its layout words only add a formatter
         # (``_formatted``), so a tool describing that layout does not outrank the noun's tool.
-        head = [(n, s) for n, s in index.rank(_query(rest, facts, superlatives)) if s > 0]
+        head = [(n, s) for n, s in index.rank(_query(rest, facts, unsaid)) if s > 0]
         ranked = head + [(n, s) for n, s in ranked if n not in dict(head)]
     names_out = [o for o in facts.outputs if o in clause]
-    writers = [n for n, _ in index.rank(_query(clause, facts, superlatives)) if is_writer(tools[n])]
+    writers = [n for n, _ in index.rank(_query(clause, facts, unsaid)) if is_writer(tools[n])]
     if names_out and writers:
         middle = [n for n, _ in ranked if not is_writer(tools[n]) and not is_reader(tools[n])][:width]
         tails = writers[:1]
@@ -337,16 +339,26 @@ def skeletons(
     names = {name: set(terms(name)) for name in tools}
     if refinements.writer_verbs:
         docs = {n: (d | _WRITE_TERMS if is_writer(tools[n]) else d) for n, d in docs.items()}
+    unsaid: frozenset[str] = frozenset()
     if refinements.superlative_synonyms:
-        # A tool whose name or description says a superlative explains the others of its sense
-        # ("at_most", "max_kg" bound a range: such short forms say none).
-        for group in SUPERLATIVE_GROUPS:
-            said = {stem(w) for w in group - {"most", "least", "max", "min"}}
-            docs = {n: (d | {stem(w) for w in group} if d & said else d) for n, d in docs.items()}
-    per_clause = [
-        _clause_options(
-            c, facts, tools, index, width, refinements.layout_apart, refinements.superlative_synonyms
+        # A superlative no tool's name or description says ("biggest" beside "largest_fill_up")
+        # is asked by its sense: the query adds the others of its sense, and a tool *named* for
+        # one of them explains it. A word some tool says keeps to that tool ("the highest
+        # reading" for a tool described by "highest"; "ascending" is no answer to it).
+        said_anywhere = set().union(*docs.values())
+        goal_words = {w.lower() for w in re.findall(r"[A-Za-z]+", goal)}
+        unsaid = frozenset(
+            w
+            for g in SUPERLATIVE_GROUPS
+            for w in g & goal_words
+            if w not in ("most", "least") and stem(w) not in said_anywhere
         )
+        for group in SUPERLATIVE_GROUPS:
+            if group & unsaid:
+                mates = {stem(w) for w in group}
+                docs = {n: (d | mates if names[n] & mates else d) for n, d in docs.items()}
+    per_clause = [
+        _clause_options(c, facts, tools, index, width, refinements.layout_apart, unsaid)
         for c in facts.clauses
     ]
     # A list goes to a .json file as JSON; elsewhere as the tool set formats lists.
