@@ -84,6 +84,7 @@ from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.dates import date_range, spelled_dates, time_range
+from forethought.plan.number_words import range_bounds
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.answer_shapes import (
     PLURAL_COST,
@@ -97,6 +98,7 @@ from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_in
 from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
+from forethought.planning.number_ranges import bound_params
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     filter_param,
@@ -527,6 +529,7 @@ def skeletons(
     per_file_layout = refinements.per_file_layout and bool(layout_terms)
     # Two files read, one written: a chain may run once per file (``_one_result_per_file``).
     per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
+    bounded = any(b is not None for b in range_bounds(goal))  # "between three and seven kg"
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -569,12 +572,15 @@ def skeletons(
                     ]
         if refinements.keepers_first:
             # "Count the dogs … between three and seven kg": a clause chose the count before the
-            # tool keeping some of the items; the keeper goes where the list it takes is.
+            # tool keeping some of the items; the keeper goes where the list it takes is -- one
+            # keeping by what the goal gives (a value, a negated flag, a range of numbers), not
+            # by a word it would have to guess ("Which car *drove* …").
             variants += [
                 list(f)
                 for v in list(variants)
                 for i, n in enumerate(v)
                 if i
+                and (n in filters or n in flagged or (bounded and bound_params(tools[n]) is not None))
                 and _keeper(tools[n])
                 and not _takes_whole(tools[n], tools[v[i - 1]])
                 and (f := _with_filter([m for m in v if m != n], n, tools)) is not None
