@@ -71,7 +71,7 @@ from typing import Any, Literal
 from forethought.plan import references as refs
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.model import Plan, Step
-from forethought.plan.number_words import NUMBER_WORDS, spelled_numbers
+from forethought.plan.number_words import NUMBER_WORDS, bound_words, spelled_numbers
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
     ITEM_ORDINALS,
@@ -226,6 +226,11 @@ _FUNCTION_WORDS = frozenset(
         "was",
         "were",
         "be",
+        # "between May 15 and May 25, 2026 that are still unpaid": a relative clause opens.
+        "that",
+        "which",
+        "who",
+        "whose",
     )
 )
 _NOUN_AFTER_NUMBER_RE = re.compile(r"\s+([A-Za-z][A-Za-z-]*)")
@@ -361,6 +366,12 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
         noun = _NOUN_AFTER_NUMBER_RE.match(goal, m.end())
         if noun and noun.group(1).lower() not in _GENERIC_NOUNS | _FUNCTION_WORDS:
             add(noun.group(1), "noun", noun.start(1), noun.end(1))
+    # "under forty litres": a bound spelled as a word is the goal's number as "under 40" is, so a
+    # plan leaving it out is missing it too (written as its digits, which a step would pass).
+    for start, digits in bound_words(goal):
+        if free(start, start + 1):
+            taken.append((start, start + 1))
+            found.append(GoalLiteral(digits, "number", start))
     return tuple(sorted(found, key=lambda lit: lit.start))
 
 
@@ -833,7 +844,7 @@ def check_coverage(
     # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
     # or of a day of its month: its words and numbers are no literals of their own then.
     # So is a time of day spelled with am/pm ("between 7 and 9 am"), as its 24-hour "HH:MM".
-    spelled = sorted(spelled_dates(goal, ordinals=True) + spelled_times(goal))
+    spelled = sorted(spelled_dates(goal, ordinals=True, shared_year=True) + spelled_times(goal))
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None
@@ -976,7 +987,11 @@ def _missing_actions(
                 literal=verb,
             )
         )
-    out += _uncomputed_quantities(plan, goal, literals, tools, abbreviations)
+    # "count the words": the verb already reported is not reported again as a value to compute.
+    said = {f.literal for f in out}
+    out += [
+        f for f in _uncomputed_quantities(plan, goal, literals, tools, abbreviations) if f.literal not in said
+    ]
     return out
 
 
@@ -1000,7 +1015,7 @@ def _uncomputed_quantities(
     """
     blanked = goal
     # "from the third to the twelfth of May 2026": days of a date, no item asked for.
-    for start, end, _ in reversed(spelled_dates(goal, ordinals=True)):
+    for start, end, _ in reversed(spelled_dates(goal, ordinals=True, shared_year=True)):
         blanked = blanked[:start] + " " * (end - start) + blanked[end:]
     for lit in literals:
         blanked = blanked.replace(lit.text, " ")

@@ -50,6 +50,19 @@ _ORDINAL_RES = (
 )
 
 
+_TO = r"\s+(?:to|and|until|till|through|-|–)\s+"
+_FIRST_MONTH = r"(?P<first_month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# "May 15 and May 25, 2026", "15 May to 2 June 2026": two days, each with its month, and the
+# year written once, after the second.
+_SHARED_YEAR_RES = (
+    re.compile(rf"\b{_FIRST_MONTH}\s+{_day('first')}{_TO}{_MONTH}\s+{_DAY}\s*,?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(
+        rf"\b{_day('first')}\s+(?:of\s+)?{_FIRST_MONTH}{_TO}(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\s*,?\s+{_YEAR}\b",
+        re.IGNORECASE,
+    ),
+)
+
+
 def _day_number(text: str) -> int:
     word = text.lower()
     return _ORDINALS[word] if word in _ORDINALS else int(re.sub(r"\D", "", word))
@@ -58,14 +71,39 @@ def _day_number(text: str) -> int:
 _ISO_MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
 
 
-def spelled_dates(text: str, *, ordinals: bool = False) -> list[tuple[int, int, str]]:
+def spelled_dates(
+    text: str, *, ordinals: bool = False, shared_year: bool = False
+) -> list[tuple[int, int, str]]:
     """The dates ``text`` spells out, as (start, end, ISO text) in the order they stand: a day
     "2026-04-01", a month without a day "2026-04". An impossible day ("31 April") is no date.
     With ``ordinals`` (``Refinements.spelled_ordinals``), a day may be an ordinal word ("the
     eighth of March 2026"), and two days before one month are two dates ("from the eighth to
-    the twenty-first of March 2026")."""
+    the twenty-first of March 2026"). With ``shared_year`` (``Refinements.shared_years``), two
+    days with their months before one year are two dates of that year ("between May 15 and
+    May 25, 2026")."""
     found: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
+    if shared_year:
+        for pattern in _SHARED_YEAR_RES:
+            for m in pattern.finditer(text):
+                months = (m.group("first_month"), m.group("month"))
+                if any(s < m.end() and m.start() < e for s, e in taken) or not all(
+                    w[0].isupper() for w in months
+                ):
+                    continue
+                year = int(m.group("year"))
+                pairs = [
+                    (_MONTHS[mo.lower()], _day_number(m.group(g)))
+                    for mo, g in zip(months, ("first", "day"), strict=True)
+                ]
+                if not all(1 <= d <= calendar.monthrange(year, mo)[1] for mo, d in pairs):
+                    continue
+                cut = min(m.start("month"), m.start("day"))
+                taken.append((m.start(), m.end()))
+                found += [
+                    (a, b, f"{year:04d}-{mo:02d}-{d:02d}")
+                    for (a, b), (mo, d) in zip([(m.start(), cut), (cut, m.end())], pairs, strict=True)
+                ]
     if ordinals:
         for pattern in _ORDINAL_RES:
             for m in pattern.finditer(text):
@@ -98,6 +136,20 @@ def spelled_dates(text: str, *, ordinals: bool = False) -> list[tuple[int, int, 
                 continue
             found.append((m.start(), m.end(), iso))
     return sorted(found)
+
+
+_DIGITS_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]|\.\d)")
+
+
+def date_numbers(text: str, *, ordinals: bool = False, shared_year: bool = False) -> set[float]:
+    """The numbers of ``text`` that stand only inside a date it spells ("April 15th, *2026*"):
+    a year or a day is no quantity a numeric parameter takes."""
+    inside: set[float] = set()
+    masked = text
+    for start, end, _ in spelled_dates(text, ordinals=ordinals, shared_year=shared_year):
+        inside |= {float(m.group(0)) for m in _DIGITS_RE.finditer(text[start:end])}
+        masked = masked[:start] + " " * (end - start) + masked[end:]
+    return inside - {float(m.group(0)) for m in _DIGITS_RE.finditer(masked)}
 
 
 def date_range(values: Sequence[str]) -> tuple[str, str] | None:

@@ -74,6 +74,18 @@ def range_bounds(goal: str) -> tuple[float | int | None, float | int | None]:
     return (spelled_number(low.group(1)) if low else None), (spelled_number(high.group(1)) if high else None)
 
 
+def bound_words(goal: str) -> list[tuple[int, str]]:
+    """(start, digits) for each number the goal spells as a word in a range or bound ("under
+    *forty* litres" → 40): a bound the goal states, as a number written in digits would be."""
+    found: list[tuple[int, str]] = []
+    for pattern in (*_BOTH_RES, _HIGH_RE, _LOW_RE):
+        for m in pattern.finditer(goal):
+            for i, g in enumerate(m.groups(), 1):
+                if g is not None and g.lower() in NUMBER_WORDS:
+                    found.append((m.start(i), str(NUMBER_WORDS[g.lower()])))
+    return sorted(set(found))
+
+
 def spelled_numbers(goal: str) -> set[float]:
     """The numbers the goal spells as words in a range or bound ("between two and five")."""
     found: set[float] = set()

@@ -171,8 +171,16 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(
         ("alphabetical", "alphabetically", "sorted"), (*_ORDERING, "alphabetical", "alphabetically")
     ),
+    # "Count the guests …, save the count": the verb and its noun ask for a number as "how
+    # many" does; "how many nights do they add up to" asks for a sum, wherever "add up" stands.
+    "count": _COUNT,
+    **dict.fromkeys(("add up", "sum up", "total up", "tot up"), _TOTAL),
 }
-_QUANTITY_RE = re.compile(r"\b(how many|number of|[a-z]+)\b")
+_QUANTITY_RE = re.compile(
+    r"\b(how many|number of|(?:add|sum|total|tot)(?:s|ed|ted|med|ing|ting|ming)? up|[a-z]+)\b"
+)
+# A phrasal verb's inflected form ("adds up", "added up") asks what its base form does.
+_PHRASAL_BASE_RE = re.compile(r"^(add|sum|total|tot)\w* up$")
 # An item picked by its place ("the first line of notes.txt", "its last word"): the ordinal
 # before a noun, with the words a step that picks it would be known by. Before a verb or a
 # comma "first" orders the goal's clauses ("first read a.txt, then …") and asks for nothing.
@@ -198,7 +206,7 @@ def asked_quantities(text: str) -> list[str]:
     in order, each once."""
     out: list[str] = []
     for match in _QUANTITY_RE.finditer(text.lower()):
-        word = match.group(1)
+        word = _PHRASAL_BASE_RE.sub(r"\1 up", match.group(1))
         if word in QUANTITIES and word not in out:
             out.append(word)
     counted = any(w in out for w in ("how many", "number of")) or re.search(r"\bcount\b", text, re.I)
@@ -259,6 +267,7 @@ NOT_ACTIONS = frozenset(
     what how which who whom whose where when why whether is are was were be do does did can
     could would should will shall may might must i we you me my our your the a an there it its
     this that these those if all each every some any no one
+    including excluding regarding concerning
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 GENERIC_VERBS = frozenset(

@@ -110,8 +110,13 @@ def unused_names(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None = N
             for v in read
             if _FILE_NAME_RE.fullmatch(v)
         )
+        # Files told apart by their labels ("March (a.jsonl) against April (b.jsonl)"): a label
+        # says which file a step reads. One file in parentheses is a source note, no label.
+        labelled = labelled_files(goal)
+        if len(labelled) >= 2:
+            texts += " " + " ".join(label for label, f in labelled if f in read)
     # A month the goal spells ("April 2026") is used as the ISO text of its day or month.
-    for start, end, iso in reversed(spelled_dates(goal, ordinals=True)):
+    for start, end, iso in reversed(spelled_dates(goal, ordinals=True, shared_year=True)):
         if iso in texts:
             goal = goal[:start] + " " + goal[end:]
     # As a word of its own: "friday.txt" does not use the name Friday.
@@ -123,6 +128,16 @@ def unused_names(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None = N
 
 
 _FILE_NAME_RE = re.compile(r"[\w./-]+\.[A-Za-z][A-Za-z0-9]{0,5}")
+# A file in parentheses after the word that labels it: "April (fuel_log.jsonl)".
+_LABELLED_FILE_RE = re.compile(r"([\w'’-]+)\s*\(\s*([\w./-]+\.[A-Za-z][A-Za-z0-9]{0,5})\s*\)")
+
+
+def labelled_files(goal: str) -> list[tuple[str, str]]:
+    """(label, file) for each file the goal puts in parentheses right after a word: "in March
+    (march_log.jsonl) against April (fuel_log.jsonl)" → ("March", …), ("April", …)."""
+    return [(m.group(1), m.group(2)) for m in _LABELLED_FILE_RE.finditer(goal)]
+
+
 _FIELD_REF_RE = re.compile(r"\$\{(s\d+)\.([A-Za-z_]\w*)")
 
 

@@ -84,6 +84,7 @@ from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.dates import date_range, spelled_dates, time_range
+from forethought.plan.number_words import range_bounds
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.answer_shapes import (
     PLURAL_COST,
@@ -93,9 +94,11 @@ from forethought.planning.answer_shapes import (
     takes_place,
     towards,
 )
-from forethought.planning.bm25 import BM25, quantity_words, terms, tool_index, tool_terms
+from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_index, tool_terms
+from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
+from forethought.planning.number_ranges import bound_params
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     filter_param,
@@ -117,7 +120,12 @@ from forethought.planning.tool_roles import (
     value_param,
 )
 from forethought.planning.value_filters import enumerated_options, value_docs, value_kind, value_words
-from forethought.planning.word_classes import PERSON_FIELD_NOUNS, PERSON_NOUNS
+from forethought.planning.word_classes import (
+    PERSON_FIELD_NOUNS,
+    PERSON_NOUNS,
+    SUPERLATIVE_GROUPS,
+    superlative_mates,
+)
 from forethought.tools.base import ToolSpec
 
 STEP_COST = 0.25  # prior points per step: more steps must explain more of the goal
@@ -129,10 +137,15 @@ SUPERFLUOUS_COST = 1.0  # per middle step explaining nothing the others do not: 
 _WRITE_TERMS = frozenset(terms(" ".join(SYNONYMS["write"])))
 
 
-def _query(clause: str, facts: GoalFacts) -> list[str]:
+def _query(clause: str, facts: GoalFacts, unsaid: frozenset[str] = frozenset()) -> list[str]:
     for s in facts.literals.strings:  # file names say nothing about the action
         clause = clause.replace(s, " ")
-    return terms(plain_words(clause))
+    words = plain_words(clause)
+    # A superlative no tool says ("the biggest fill-up") asks what "largest_fill_up" returns.
+    asked = [w for w in re.findall(r"[a-z]+", words.lower()) if w in unsaid]
+    if asked:
+        words += " " + " ".join(sorted(superlative_mates(asked)))
+    return terms(words)
 
 
 # ------------------------------------------------------------------------------- skeletons
@@ -192,16 +205,17 @@ def _clause_options(
     index: BM25,
     width: int,
     layout_apart: bool = False,
+    unsaid: frozenset[str] = frozenset(),
 ) -> list[tuple[str, ...]]:
-    ranked = [(n, s) for n, s in index.rank(_query(clause, facts)) if s > 0]
+    ranked = [(n, s) for n, s in index.rank(_query(clause, facts, unsaid)) if s > 0]
     rest, layout = split_layout(clause) if layout_apart else (clause, "")
-    if layout and _query(rest, facts):
+    if layout and _query(rest, facts, unsaid):
         # What the clause asks for ranks the tools; its layout words only add a formatter
         # (``_formatted``), so a tool describing that layout does not outrank the noun's tool.
-        head = [(n, s) for n, s in index.rank(_query(rest, facts)) if s > 0]
+        head = [(n, s) for n, s in index.rank(_query(rest, facts, unsaid)) if s > 0]
         ranked = head + [(n, s) for n, s in ranked if n not in dict(head)]
     names_out = [o for o in facts.outputs if o in clause]
-    writers = [n for n, _ in index.rank(_query(clause, facts)) if is_writer(tools[n])]
+    writers = [n for n, _ in index.rank(_query(clause, facts, unsaid)) if is_writer(tools[n])]
     if names_out and writers:
         middle = [n for n, _ in ranked if not is_writer(tools[n]) and not is_reader(tools[n])][:width]
         tails = writers[:1]
@@ -327,8 +341,27 @@ def skeletons(
     names = {name: set(terms(name)) for name in tools}
     if refinements.writer_verbs:
         docs = {n: (d | _WRITE_TERMS if is_writer(tools[n]) else d) for n, d in docs.items()}
+    unsaid: frozenset[str] = frozenset()
+    if refinements.superlative_synonyms:
+        # A superlative no tool's name or description says ("biggest" beside "largest_fill_up")
+        # is asked by its sense: the query adds the others of its sense, and a tool *named* for
+        # one of them explains it. A word some tool says keeps to that tool ("the highest
+        # reading" for a tool described by "highest"; "ascending" is no answer to it).
+        said_anywhere = set().union(*docs.values())
+        goal_words = {w.lower() for w in re.findall(r"[A-Za-z]+", goal)}
+        unsaid = frozenset(
+            w
+            for g in SUPERLATIVE_GROUPS
+            for w in g & goal_words
+            if w not in ("most", "least") and stem(w) not in said_anywhere
+        )
+        for group in SUPERLATIVE_GROUPS:
+            if group & unsaid:
+                mates = {stem(w) for w in group}
+                docs = {n: (d | mates if names[n] & mates else d) for n, d in docs.items()}
     per_clause = [
-        _clause_options(c, facts, tools, index, width, refinements.layout_apart) for c in facts.clauses
+        _clause_options(c, facts, tools, index, width, refinements.layout_apart, unsaid)
+        for c in facts.clauses
     ]
     # A list goes to a .json file as JSON; elsewhere as the tool set formats lists.
     wants_json = any(o.lower().endswith(".json") for o in facts.outputs)
@@ -474,6 +507,18 @@ def skeletons(
                 or taker_kind(tools[n], places=places) == "date"
             }
             docs = {n: (d | spelled if n in dated else d) for n, d in docs.items()}
+    # A flag the goal negates ("the unpaid bookings", "that haven't been paid"): its filter goes
+    # into chains as a value's does, and explains the prefixed word.
+    flagged = (
+        [n for n, _ in index.rank(terms(goal)) if negated_flag(tools[n], goal)]
+        if refinements.negated_flags
+        else []
+    )
+    for n in flagged:
+        pname = flag_param(tools[n]) or ""
+        word = prefixed_flag(goal, pname)
+        docs = {**docs, n: docs[n] | (set(terms(word)) if word else set())}
+    takers = takers + [n for n in flagged if n not in takers]
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
         _person_tools(tools, names, set(readers)) if refinements.who_person and facts.asks_who else set()
@@ -484,6 +529,7 @@ def skeletons(
     per_file_layout = refinements.per_file_layout and bool(layout_terms)
     # Two files read, one written: a chain may run once per file (``_one_result_per_file``).
     per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
+    bounded = any(b is not None for b in range_bounds(goal))  # "between three and seven kg"
     seen: set[tuple[str, ...]] = set()
     out: list[Skeleton] = []
     for combo in itertools.islice(itertools.product(*per_clause), 200):
@@ -510,7 +556,9 @@ def skeletons(
             )
             if per_input is not None:
                 variants.insert(0, per_input + chain)
-            elif per_file and _one_result_per_file(chain, facts, tools, refinements.per_file_layout):
+            elif per_file and _one_result_per_file(
+                chain, facts, tools, refinements.per_file_layout, refinements.labelled_files
+            ):
                 # "the number of loans in a.json and in b.json": the same steps for each file,
                 # every result to the one writer.
                 body = chain[:-1]
@@ -522,10 +570,27 @@ def skeletons(
                     variants += [
                         [n for _ in facts.inputs for n in (r, *bare)] + chain[-1:] for r in fitting[:1]
                     ]
+        if refinements.keepers_first:
+            # "Count the dogs … between three and seven kg": a clause chose the count before the
+            # tool keeping some of the items; the keeper goes where the list it takes is -- one
+            # keeping by what the goal gives (a value, a negated flag, a range of numbers), not
+            # by a word it would have to guess ("Which car *drove* …").
+            variants += [
+                list(f)
+                for v in list(variants)
+                for i, n in enumerate(v)
+                if i
+                and (n in filters or n in flagged or (bounded and bound_params(tools[n]) is not None))
+                and _keeper(tools[n])
+                and not _takes_whole(tools[n], tools[v[i - 1]])
+                and (f := _with_filter([m for m in v if m != n], n, tools)) is not None
+            ]
         if not any(n in filters for n in chain):
             variants += [
                 list(f) for v in list(variants) for n in filters[:2] if (f := _with_filter(v, n, tools))
             ]
+        if flagged and not any(n in flagged for n in chain):
+            variants += [list(f) for v in list(variants) if (f := _with_filter(v, flagged[0], tools))]
         if refinements.chained_filters and len(value_kinds) > 1:
             # Values of two kinds (a name and a date, a label and a range): a filter for each.
             variants += [
@@ -602,10 +667,23 @@ _COORDINATION_ANY_RE = re.compile(
 )
 
 
-def _coordinated(goal: str, files: Sequence[str], any_preposition: bool = False) -> bool:
+# Between two files in parentheses, each after its label: "March (a.jsonl) against April
+# (b.jsonl)", "the main building (a.csv) and the annex (b.csv)": at most four words of label.
+_LABELLED_RE = re.compile(
+    r"\s*\)\s*(?:,|and|&|,\s*and|against|versus|vs\.?|compared\s+(?:with|to))\s+"
+    r"(?:[\w'’-]+\s+){0,3}[\w'’-]+\s*\(\s*",
+    re.IGNORECASE,
+)
+
+
+def _coordinated(
+    goal: str, files: Sequence[str], any_preposition: bool = False, labelled: bool = False
+) -> bool:
     """Whether the goal names the files side by side, joined by "and" or a comma ("the totals of
     a.csv and b.csv"), as things the same is asked of -- not one compared with the other
-    ("the items on a.txt not stocked in b.json")."""
+    ("the items on a.txt not stocked in b.json"). With ``labelled``, files in parentheses after
+    their labels ("March (a.jsonl) against April (b.jsonl)") are side by side too: the same is
+    asked of each, set against the other."""
     places = [goal.find(f) for f in files]
     if any(p < 0 for p in places):
         return False
@@ -613,19 +691,24 @@ def _coordinated(goal: str, files: Sequence[str], any_preposition: bool = False)
     return all(
         (_COORDINATION_ANY_RE if any_preposition else _COORDINATION_RE).fullmatch(goal[p + len(f) : q])
         is not None
+        or (labelled and _LABELLED_RE.fullmatch(goal[p + len(f) : q]) is not None)
         for (p, f), (q, _) in itertools.pairwise(order)
     )
 
 
 def _one_result_per_file(
-    chain: Sequence[str], facts: GoalFacts, tools: Mapping[str, ToolSpec], any_preposition: bool = False
+    chain: Sequence[str],
+    facts: GoalFacts,
+    tools: Mapping[str, ToolSpec],
+    any_preposition: bool = False,
+    labelled: bool = False,
 ) -> bool:
     """Whether ``chain`` may run once per input file, each run's result written by its last
     step: the goal reads two or more files and writes one, the chain ends in that writer after
     at least one step, and its first step takes one piece of data (not a file each)."""
     if len(facts.inputs) < 2 or len(facts.outputs) != 1 or len(chain) < 2 or not is_writer(tools[chain[-1]]):
         return False
-    if not _coordinated(facts.goal, facts.inputs, any_preposition):
+    if not _coordinated(facts.goal, facts.inputs, any_preposition, labelled):
         return False
     first = tools[chain[0]]
     data = [p for p in required_params(first) if not is_path_param(first, p)]
@@ -714,6 +797,25 @@ def _with_selector(
             return (*chain[: i + 1], name, *chain[i + 1 :])
         return None
     return None
+
+
+def _keeper(spec: ToolSpec) -> bool:
+    """Whether a read-only tool keeps some of a list: one list parameter, a list of the same
+    items back (a filter by a value, a range, a flag), not a formatter."""
+    out = spec.output_schema
+    lists = [p for p in required_params(spec) if param_types(spec, p) == {"array"}]
+    if spec.effect != "read_only" or out is None or types_of(out, out) != {"array"} or len(lists) != 1:
+        return False
+    want_items = item_types(properties(spec)[lists[0]], spec.input_schema)
+    return fits({"array"}, item_types(out, out), {"array"}, want_items)
+
+
+def _takes_whole(spec: ToolSpec, before: ToolSpec) -> bool:
+    """Whether ``spec``'s list parameter takes ``before``'s whole output."""
+    lst = next(p for p in required_params(spec) if param_types(spec, p) == {"array"})
+    whole = output_fields(before)[:1]
+    want_items = item_types(properties(spec)[lst], spec.input_schema)
+    return bool(whole) and fits(whole[0].types, whole[0].items, param_types(spec, lst), want_items)
 
 
 def _with_filter(chain: Sequence[str], name: str, tools: Mapping[str, ToolSpec]) -> tuple[str, ...] | None:

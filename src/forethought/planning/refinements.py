@@ -247,6 +247,34 @@ class Refinements:
     # Two files read and only read, one written ("write the contents of a.txt and b.txt to
     # c.txt"): the writer writes each reader's text in turn (``slots._per_file_results``).
     per_file_readers: bool = True
+    # Added after suite 13:
+    # A filter keeping items by a required flag ("paid") is put into chains when the goal
+    # negates the flag's own word, by a prefix ("the *unpaid* bookings") or in its sentence
+    # ("that *haven't* been paid"); the prefixed word is no value to filter by, and says the
+    # flag is false (``boolean_values.negated_flag``).
+    negated_flags: bool = True
+    # Two days with their months before one year ("between May 15 and May 25, 2026", "from 15
+    # May to 2 June 2026") are two dates of that year (``plan.dates.spelled_dates``).
+    shared_years: bool = True
+    # A number the goal writes only inside a date ("up to and including April 15th, *2026*") is
+    # no number a numeric parameter takes: a year is no litres bound (``plan.dates.date_numbers``).
+    date_numbers: bool = True
+    # A phrase right before an input file in parentheses labels that file ("in March
+    # (march_log.jsonl) against April (fuel_log.jsonl)", "the annex (annex.csv)"): it says
+    # which file is read, no value to filter by; and files so labelled, joined by "and",
+    # "against", "versus" or a comma, are side by side, each run through the same steps
+    # (``decompose._coordinated``).
+    labelled_files: bool = True
+    # A superlative ranks and explains by its sense, not its spelling: "the biggest fill-up" is
+    # what a tool named "largest_fill_up" returns (``word_classes.SUPERLATIVE_GROUPS``).
+    superlative_synonyms: bool = True
+    # A filter's value is one value: the text a formatter lays many items out in ("one line per
+    # fill-up") never is, though its type (a string) fits.
+    laid_out_values: bool = True
+    # A tool keeping some of a list ("between three and seven kg") that a clause put after a
+    # step returning no such list (a count) is also tried where the list it takes is: "count
+    # the dogs between …" keeps, then counts (``decompose._keeper``).
+    keepers_first: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -308,6 +336,13 @@ NO_REFINEMENTS = Refinements(
     optional_references=False,
     question_last_step=False,
     per_file_readers=False,
+    negated_flags=False,
+    shared_years=False,
+    date_numbers=False,
+    labelled_files=False,
+    superlative_synonyms=False,
+    laid_out_values=False,
+    keepers_first=False,
 )
 
 # Every technique on: the planner's default.

@@ -3,6 +3,7 @@ under typed data flow or the strict-literal rules; see ``decompose`` for the who
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -11,10 +12,10 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
-from forethought.plan.dates import date_range, time_range
+from forethought.plan.dates import date_numbers, date_range, time_range
 from forethought.plan.number_words import range_bounds
 from forethought.planning.bm25 import terms, tool_terms
-from forethought.planning.boolean_values import boolean_options
+from forethought.planning.boolean_values import boolean_options, negated_flag
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
@@ -25,6 +26,7 @@ from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     formatted_kind,
     is_dir_param,
+    is_formatter,
     is_path_param,
     is_reader,
     names_a_place,
@@ -203,6 +205,13 @@ def bind(
     facts = goal_facts(goal, refinements)
     if not typed:
         return _bind_untyped(chain, facts, tools)
+    if refinements.date_numbers:
+        # "April 15th, 2026": the year is part of a date, no number of its own.
+        inside = date_numbers(
+            goal, ordinals=refinements.spelled_ordinals, shared_year=refinements.shared_years
+        )
+        numbers = tuple(n for n in facts.literals.numbers if n not in inside)
+        facts = dataclasses.replace(facts, literals=dataclasses.replace(facts.literals, numbers=numbers))
     goal_terms = set(terms(" ".join(facts.words)))
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
@@ -317,6 +326,10 @@ def bind(
                     for o in options
                     if not isinstance(o, str) or o.startswith("${") or value_kind(o) == shape
                 ]
+            if refinements.laid_out_values and isinstance(options, list) and _selects_by(spec, pname, places):
+                # A value to select by is one value; text laying out many items (a formatter's
+                # result) is none, whatever its type says.
+                options = [o for o in options if not _laid_out(o, chain, tools)]
             if (
                 refinements.same_as_filters
                 and isinstance(options, list)
@@ -384,6 +397,8 @@ def bind(
             if refinements.boolean_polarity and want == {"boolean"} and isinstance(options, dict):
                 # A required flag is no choice for the model: the goal negates it or not.
                 options = boolean_options(spec, pname, goal)
+                if refinements.negated_flags and negated_flag(spec, goal):
+                    options = [False]  # "the *unpaid* bookings": the flag's word, negated
             if (
                 options is None
                 and refinements.named_flags
@@ -419,6 +434,15 @@ def bind(
 # Words asking for items like another ("the same course as", "as late as", "like the first").
 _SAMENESS_RE = re.compile(r"\b(?:same|as|like|also|too|matching|shared?)\b", re.IGNORECASE)
 _FIELD_REF_RE = re.compile(r"\$\{s\d+\.[A-Za-z_]\w*\}\n?")
+
+
+_WHOLE_REF_RE = re.compile(r"\$\{s(\d+)\}\n?")
+
+
+def _laid_out(option: Any, chain: Sequence[str], tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether ``option`` is the whole result of a step of ``chain`` laying a list out as text."""
+    m = _WHOLE_REF_RE.fullmatch(option) if isinstance(option, str) else None
+    return m is not None and is_formatter(tools[chain[int(m.group(1)) - 1]])
 
 
 def _selects_by(spec: ToolSpec, pname: str, places: bool) -> bool:

@@ -10,7 +10,8 @@ from collections.abc import Callable, Mapping
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
-from forethought.planning.candidates import goal_names
+from forethought.planning.boolean_values import flag_param, prefixed_flag
+from forethought.planning.candidates import goal_names, labelled_files
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
 from forethought.planning.tool_roles import properties, value_param
@@ -279,7 +280,9 @@ def value_words(
         dated: list[tuple[int, str]] = []
         if refinements is not None and refinements.spelled_dates:
             # "1 April 2026" is the day 2026-04-01, "April 2026" the month 2026-04: one value each.
-            spelled = spelled_dates(masked, ordinals=refinements.spelled_ordinals)
+            spelled = spelled_dates(
+                masked, ordinals=refinements.spelled_ordinals, shared_year=refinements.shared_years
+            )
             if refinements.spelled_times:  # "between 7 and 9 am": the times 07:00 and 09:00
                 spelled = sorted(spelled + spelled_times(masked))
             for start, end, iso in reversed(spelled):
@@ -421,6 +424,20 @@ def value_words(
         # "the north depot (north_depot.jsonl)": a word of the file's name names the file read.
         parts = {w for f in facts.inputs for w in re.split(r"[^a-z0-9]+", _file_stem(f)) if w}
         found = [v for v in found if v in facts.contents or not _all_words_in(v, parts)]
+    if refinements is not None and refinements.labelled_files and len(labelled_files(facts.goal)) >= 2:
+        # "March (march_log.jsonl) against April (fuel_log.jsonl)": files told apart by their
+        # labels; a label says which file is read, it is no value in it. (One file in
+        # parentheses is a source note: "for CAR-04 (fuel_log.jsonl)" filters by CAR-04.)
+        labels = {label.lower() for label, _ in labelled_files(facts.goal)}
+        found = [v for v in found if v in facts.contents or v.lower() not in labels]
+    if tools is not None and refinements is not None and refinements.negated_flags:
+        # "the unpaid bookings": a flag filter's word with a negating prefix sets its flag false.
+        prefixed = {
+            w.lower()
+            for spec in tools.values()
+            if (pname := flag_param(spec)) is not None and (w := prefixed_flag(facts.goal, pname))
+        }
+        found = [v for v in found if v.lower() not in prefixed or v in facts.contents]
     return list(dict.fromkeys(found))
 
 

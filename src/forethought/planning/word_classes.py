@@ -10,6 +10,7 @@ words of any goal or tool.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # Quantifiers, determiners and degree words: they count or pick, never name a value.
 QUANTIFIERS = frozenset(
@@ -515,3 +516,22 @@ def measured_amounts(text: str) -> str:
     litres") said as "total number", as ``bm25.quantity_words`` says it before the units it
     knows: it asks for an amount, summed, not a count."""
     return _HOW_MANY_MEASURE_RE.sub("total number", text)
+
+
+# Superlatives of one sense: "the biggest fill-up" is what a tool named "largest_fill_up" or
+# described by "the most litres" returns. English, nothing of a tool set's.
+SUPERLATIVE_GROUPS = (
+    frozenset(("largest", "biggest", "greatest", "highest", "maximum", "max", "most")),
+    frozenset(("smallest", "lowest", "least", "fewest", "minimum", "min")),
+    frozenset(("earliest", "oldest", "soonest")),
+    frozenset(("latest", "newest", "recent")),
+    frozenset(("longest", "lengthiest")),
+    frozenset(("shortest", "briefest")),
+)
+
+
+def superlative_mates(words: Iterable[str]) -> set[str]:
+    """The other superlatives of the same sense as any of ``words`` ("biggest" → "largest", …);
+    "most" and "least" alone ask for none (they grade another word: "most recent")."""
+    lowered = {w.lower() for w in words} - {"most", "least"}
+    return set().union(*(g for g in SUPERLATIVE_GROUPS if g & lowered)) - lowered
