@@ -403,3 +403,82 @@ def test_a_count_written_where_the_goal_asks_for_no_number_is_not_covered() -> N
         assert "count" not in [
             f.literal for f in check_coverage(_listing(asking, "count_placards"), tools=COUNTING).missing
         ]
+
+
+# ------------------------------------------------- actions a tool is named for, done once
+
+
+@tool
+def shelf_count(shelf_code: str) -> int:
+    """How many boxes stand on a shelf."""
+    return 0
+
+
+@tool(effect="mutating")
+def restack(shelf_code: str, boxes: int) -> int:
+    """Put more boxes on a shelf; returns the shelf's new box count."""
+    return boxes
+
+
+SHELVES = {t.spec.name: t.spec for t in (shelf_count, restack, print_placard)}
+
+
+def _shelf_plan(goal: str, *steps: tuple[str, dict[str, Any]]) -> Plan:
+    return Plan.model_validate(
+        {"goal": goal, "steps": [{"id": f"s{i}", "tool": t, "args": a} for i, (t, a) in enumerate(steps, 1)]}
+    )
+
+
+def test_an_action_a_side_effecting_tool_is_named_for_must_be_done_by_it() -> None:
+    goal = "restack shelf Q-7 with twelve boxes"
+    # Before: the plan looked the shelf up and said succeeded (the verb is in no lexicon, and a
+    # read-only tool named for the shelf counted as "named for what it acts on").
+    looked = _shelf_plan(goal, ("shelf_count", {"shelf_code": "Q-7"}))
+    assert "restack" in [f.literal for f in check_coverage(looked, tools=SHELVES).missing]
+    done = _shelf_plan(goal, ("restack", {"shelf_code": "Q-7", "boxes": 12}))
+    assert check_coverage(done, tools=SHELVES).covered
+
+
+def test_removing_is_not_done_by_a_tool_named_for_what_is_removed() -> None:
+    goal = "remove 2 boxes from shelf Q-7"
+    added = _shelf_plan(goal, ("restack", {"shelf_code": "Q-7", "boxes": 2}))
+    assert "remove" in [f.literal for f in check_coverage(added, tools=SHELVES).missing]
+
+
+def test_a_side_effect_the_goal_asks_for_once_is_not_done_twice() -> None:
+    goal = "restack shelf Q-7 with 3 boxes and print the result on placard.txt"
+    twice = _shelf_plan(
+        goal,
+        ("restack", {"shelf_code": "Q-7", "boxes": 3}),
+        ("shelf_count", {"shelf_code": "Q-7"}),
+        ("restack", {"shelf_code": "Q-7", "boxes": "${s2}"}),
+        ("print_placard", {"placard": "placard.txt", "wording": "${s3}"}),
+    )
+    assert "restack" in [f.literal for f in check_coverage(twice, tools=SHELVES).missing]
+    once = _shelf_plan(
+        goal,
+        ("restack", {"shelf_code": "Q-7", "boxes": 3}),
+        ("print_placard", {"placard": "placard.txt", "wording": "${s1}"}),
+    )
+    assert check_coverage(once, tools=SHELVES).covered
+    # Two shelves, or the verb said twice, are two calls asked for.
+    both = "restack shelf Q-7 with 3 boxes and restack shelf Q-8 with 4 boxes"
+    two = _shelf_plan(
+        both,
+        ("restack", {"shelf_code": "Q-7", "boxes": 3}),
+        ("restack", {"shelf_code": "Q-8", "boxes": 4}),
+    )
+    assert check_coverage(two, tools=SHELVES).covered
+
+
+def test_a_participle_names_the_word_after_it(tmp_path: Path) -> None:
+    # "a memo titled todo": the title is "todo", not "memo".
+    @tool(effect="mutating")
+    def pin_note(title: str, text: str) -> str:
+        """Pin a note with a title and a text."""
+        return title
+
+    specs = {pin_note.spec.name: pin_note.spec}
+    assert decided_steps("pin a note titled todo saying call bob", specs, Refinements()) == [
+        ("pin_note", {"title": "todo", "text": "call bob"})
+    ]

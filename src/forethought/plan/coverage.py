@@ -924,10 +924,17 @@ def check_coverage(
         )
 
     findings += _missing_actions(plan, goal, literals, tools, abbreviations)
+    findings += _repeated_effects(plan, goal, tools)
 
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
     goal_numbers |= spelled_numbers(goal)  # "between two and five": 2 and 5 are the goal's
+    # "with twelve boxes": a number word is the goal's number too ("one" mostly is no number).
+    goal_numbers |= {
+        float(NUMBER_WORDS[w])
+        for w in re.findall(r"[a-z]+(?:-[a-z]+)?", goal.lower())
+        if w in NUMBER_WORDS and w != "one"
+    }
     allowed_at: dict[tuple[str, FieldPath], list[Any]] = {}
     for s in steps:
         if s.tool is None:
@@ -953,6 +960,47 @@ def check_coverage(
     return Coverage(not findings, tuple(findings), literals, outputs)
 
 
+def _repeated_effects(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
+    """``missing_action`` findings: a side-effecting tool is called twice on the same plain
+    texts (the same sku, the same file) while the goal says its action once: "restock sku
+    A-100 with 3 units and write the new count to a.txt" restocked a second time, by the count."""
+    if tools is None:
+        return []
+    verbs = [verb for verb, _ in clause_actions(goal)]
+    findings: list[Finding] = []
+    seen: dict[tuple[str, str], str] = {}
+    for step in plan.steps:
+        spec = tools.get(step.tool) if step.tool is not None else None
+        if spec is None or spec.effect == "read_only":
+            continue
+        # What the call acts on: its plain texts (a sku, a path), not its amounts or inputs.
+        plain = json.dumps(
+            {k: v for k, v in step.args.items() if isinstance(v, str) and not refs.find_references(v)},
+            sort_keys=True,
+        )
+        key = (spec.name, plain)
+        said = sum(names_action(verb, tool_tokens(spec)) for verb in verbs)
+        if key in seen and said <= 1:
+            findings.append(
+                Finding(
+                    "missing_action",
+                    f"step {step.id!r} calls {spec.name} again on what step {seen[key]!r} did; "
+                    "the goal asks for it once",
+                    literal=spec.name,
+                    step_id=step.id,
+                )
+            )
+        seen.setdefault(key, step.id)
+    return findings
+
+
+# Verbs whose action only a tool named for it does: what a step named for their object does
+# instead (adds, reads) is not it.
+_DESTRUCTIVE_VERBS = frozenset(
+    {"delete", "remove", "erase", "send", "email", "mail", "upload", "move", "rename"}
+)
+
+
 def _missing_actions(
     plan: Plan,
     goal: str,
@@ -970,15 +1018,34 @@ def _missing_actions(
             return []  # an agent step or an unknown tool may do anything: not judged
         specs.append(spec)
     used = set().union(*(tool_tokens(spec) for spec in specs))
-    lowered = [lit.text.lower() for lit in literals]
+    # A file, URL or given text is what the plan works on ("open notes.txt"); a number in the
+    # object ("remove *2* units") is no such thing.
+    lowered = [lit.text.lower() for lit in literals if lit.kind not in ("number", "noun")]
+    # Side-effecting tools of the tool set, by the words they are known by.
+    effecting = [tool_tokens(spec) for spec in tools.values() if spec.effect != "read_only"]
     out: list[Finding] = []
     for verb, obj in clause_actions(goal):
         if verb.lower() in NUMBER_WORDS:
             continue  # "between two and *five* kilos": a number after "and", no verb
-        if not obj or any(lit in obj.lower() for lit in lowered) or names_action(verb, used):
-            continue  # its object is what the plan works on ("open notes.txt"), or a tool does it
-        if object_words(obj) & used:
-            continue  # a tool named for what it acts on ("total_hours" for "sum the hours")
+        if names_action(verb, used):
+            continue  # a used tool does it
+        if not obj or any(lit in obj.lower() for lit in lowered):
+            continue  # its object is what the plan works on ("open notes.txt")
+        if any(names_action(verb, tokens) for tokens in effecting):
+            # "restock sku C-300 with twelve units": a side-effecting tool is named for the verb
+            # and the plan does not use it (it looked the stock up and said succeeded).
+            out.append(
+                Finding(
+                    "missing_action",
+                    f'the goal asks to {verb} "{obj}", and a tool is named for it, but no step uses one',
+                    literal=verb,
+                )
+            )
+            continue
+        if verb.lower() not in _DESTRUCTIVE_VERBS and object_words(obj) & used:
+            # A tool named for what it acts on ("total_hours" for "sum the hours"); never for
+            # removing or sending: "remove 2 units of sku A-100" ran restock, named for units.
+            continue
         out.append(
             Finding(
                 "missing_action",

@@ -165,9 +165,11 @@ def _near_words(pname: str, facts: GoalFacts) -> list[str]:
     near: list[str] = []
     for i, w in enumerate(tokens):
         if pterm and terms(w) == pterm:
+            # "a memo *titled* todo": the participle names what follows, never what precedes.
+            sides = (i + 1,) if w.lower().endswith("ed") else (i - 1, i + 1)
             near += [
                 tokens[j]
-                for j in (i - 1, i + 1)
+                for j in sides
                 if 0 <= j < len(tokens) and tokens[j].lower() in plain and terms(tokens[j]) != pterm
             ]
     return list(dict.fromkeys(near))
