@@ -278,3 +278,11 @@ def test_the_built_in_calculator_takes_arithmetic_said_in_words(tmp_path: Path) 
     parsed, problems = parse_plan_text(plan_text(plan), goal, specs)
     assert parsed is not None and problems == []
     assert check_coverage(parsed, tools=specs).covered
+
+
+def test_an_expression_parameter_takes_no_files_text(tmp_path: Path) -> None:
+    # "find the largest qty in data.csv" handed read_file's text to calculate, which failed on
+    # the CSV: without an expression in the goal, an expression parameter has no value.
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    steps = _plan("find the largest qty in data.csv and write it to max.txt", specs=specs)
+    assert steps is None or "calculate" not in [s["tool"] for s in steps["steps"]]

@@ -383,7 +383,9 @@ def bind(
                 # An expression the goal writes out is one value, taken whole (``goal_expressions``).
                 spans = expression_spans(goal)
                 unused = [e for e in spans if e not in used_literals]
-                options = unused + [e for e in spans if e not in unused] or options
+                # Without one, nothing is: a file's text handed to ``calculate`` is no expression
+                # ("find the largest qty in data.csv" ran calculate on the CSV and failed).
+                options = unused + [e for e in spans if e not in unused]
             if refinements.listed_options and want == {"string"} and not is_path_param(spec, pname):
                 # A listed option the goal says ("5 km to m") is this parameter's value, each
                 # parameter of the list taking a different one (``listed_options``).
