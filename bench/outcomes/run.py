@@ -212,7 +212,18 @@ GOALS: list[Goal] = [
         "stockroom",
         file_has("a100.txt", "12"),
     ),
+    # Found as a new user (2026-11-27, evening), each decided without a model and "succeeded":
+    # the stock looked up instead of restocked ("twelve" unread), restocked twice, the memo
+    # titled "memo"; and "remove 2 units" ran restock.
+    Goal("pin a memo titled todo saying call bob", "stockroom", memo_pinned("todo", "call bob")),
+    Goal("restock sku C-300 with twelve units", "stockroom", stock_is("C-300", 19)),
+    Goal(
+        "restock sku A-100 with 3 units and write the new count to a100-new.txt",
+        "stockroom",
+        lambda ws, out: stock_is("A-100", 15)(ws, out) and file_number("a100-new.txt", "15")(ws, out),
+    ),
     # ---------------------------------------------------------------- impossible, stockroom
+    Goal("remove 2 units of sku A-100", "stockroom", None),
     Goal("delete the memo titled inventory day", "stockroom", None),
     Goal("send the stock count of sku A-100 to ops@example.com", "stockroom", None),
     Goal("remove sku A-100 from the stock list", "stockroom", None),
