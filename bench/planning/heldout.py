@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,16 @@ from forethought.errors import ToolError
 from forethought.tools.python import PythonTool
 
 R = TypeVar("R", bound=BaseModel)
+
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def iso_day(value: str) -> str:
+    """``value`` stripped when it is a YYYY-MM-DD date; else a ``ToolError`` saying the form."""
+    if not ISO_DATE.fullmatch(value.strip()):
+        raise ToolError(f"dates are written YYYY-MM-DD, got {value!r}", retryable=False)
+    return value.strip()
 
 
 def _inside(ctx: ToolContext, name: str) -> Path:

@@ -36,26 +36,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Callable
 
-from heldout import Goal, ToolSet, _inside, file_number, read_text, same_text
+from heldout import Goal, ToolSet, _inside, file_number, iso_day, read_text, same_text
 from heldout11 import file_line_multiset, file_numbers_per_line, file_reads
 from pydantic import BaseModel, ValidationError
 
 from forethought import ToolContext, tool
 from forethought.errors import ToolError
 from forethought.tools.python import PythonTool
-
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _iso_day(value: str) -> str:
-    """``value`` stripped when it is a YYYY-MM-DD date; else a ``ToolError`` saying the form."""
-    if not ISO_DATE.fullmatch(value.strip()):
-        raise ToolError(f"dates are written YYYY-MM-DD, got {value!r}", retryable=False)
-    return value.strip()
-
 
 # ---------------------------------------------------------------------------- tool set: hotel
 
@@ -116,7 +105,7 @@ def by_room_type(reservations: list[Reservation], room_type: str) -> list[Reserv
 def arriving_between(reservations: list[Reservation], first_day: str, last_day: str) -> list[Reservation]:
     """Keep the reservations whose check-in date is from first_day to last_day, both days
     included (YYYY-MM-DD)."""
-    start, end = _iso_day(first_day), _iso_day(last_day)
+    start, end = iso_day(first_day), iso_day(last_day)
     return [r for r in reservations if start <= r.check_in <= end]
 
 
@@ -216,7 +205,7 @@ def for_vehicle(fill_ups: list[FillUp], vehicle_id: str) -> list[FillUp]:
 @tool
 def filled_until(fill_ups: list[FillUp], until_date: str) -> list[FillUp]:
     """Only the fill-ups made on or before a date (YYYY-MM-DD)."""
-    day = _iso_day(until_date)
+    day = iso_day(until_date)
     return [f for f in fill_ups if f.date <= day]
 
 

@@ -6,9 +6,11 @@ self-check), the shared self-check (``heldout_selfcheck.py``), the runner (``hel
 ``replay_decided.py`` (only to register the suite), the README's plan syntax section and the plan
 model (``src/forethought/plan/model.py``). It did not read the planner (``planning/``), any test,
 the planner's prompts, starter plans or memory, any other held-out suite (``heldout2.py`` to
-``heldout12.py``; hence its own file checks below rather than the eleventh suite's), or any
-earlier result, log or report; it did not run the planner or a model on these goals. Its first
-run is the held-out measurement; goals are not edited after it. Every goal asks for a named file;
+``heldout12.py``; hence it wrote its own file checks rather than use the eleventh suite's), or
+any earlier result, log or report; it did not run the planner or a model on these goals. Its
+first run is the held-out measurement; goals are not edited after it. After that run, three of
+its checks, the same as the eleventh suite's line for line in what they accept, were replaced
+by imports of those (self-check 32/32 and ``--broken`` as before). Every goal asks for a named file;
 every check reads the file the executed plan wrote.
 
 ``playlist`` is a music library kept as a pipe-separated text file, one track per line (``title |
@@ -37,56 +39,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from pathlib import Path
 
-from heldout import Check, Goal, ToolSet, _inside, _text, file_number, read_text, same_text
+from heldout import Check, Goal, ToolSet, _inside, _text, file_number, iso_day, read_text, same_text
+from heldout11 import file_line_multiset as file_holds_lines
+from heldout11 import file_numbers_per_line as file_numbers_by_line
+from heldout11 import file_reads
 from pydantic import BaseModel, ValidationError
 
 from forethought import ToolContext, tool
 from forethought.errors import ToolError
 from forethought.tools.python import PythonTool
 
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _iso_day(value: str) -> str:
-    """``value`` stripped when it is a YYYY-MM-DD date; else a ``ToolError`` saying the form."""
-    if not ISO_DATE.fullmatch(value.strip()):
-        raise ToolError(f"dates are written YYYY-MM-DD, got {value!r}", retryable=False)
-    return value.strip()
-
-
 # ------------------------------------------------------------------------------- the checks
-
-
-def _lines(ws: Path, name: str) -> list[str] | None:
-    text = _text(ws, name)
-    return None if text is None else [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def file_reads(name: str, value: str) -> Check:
-    """The file holds ``value`` and nothing else (surrounding blanks and a final newline aside)."""
-    return lambda ws: (t := _text(ws, name)) is not None and t.strip() == value
-
-
-def file_holds_lines(name: str, lines: list[str]) -> Check:
-    """The file's non-blank lines are exactly ``lines`` in any order (each as often as given)."""
-    return lambda ws: (got := _lines(ws, name)) is not None and sorted(got) == sorted(lines)
-
-
-def file_numbers_by_line(name: str, values: list[float]) -> Check:
-    """The file's non-blank lines are these numbers, in this order."""
-
-    def check(ws: Path) -> bool:
-        got = _lines(ws, name)
-        if got is None or len(got) != len(values):
-            return False
-        try:
-            return all(abs(float(g) - v) < 1e-9 for g, v in zip(got, values, strict=True))
-        except ValueError:
-            return False
-
-    return check
 
 
 def file_build_number(name: str, number: int) -> Check:
@@ -265,7 +229,7 @@ def with_status(builds: list[Build], status: str) -> list[Build]:
 @tool
 def started_since(builds: list[Build], since_day: str) -> list[Build]:
     """Only the builds started on or after a day (YYYY-MM-DD)."""
-    day = _iso_day(since_day)
+    day = iso_day(since_day)
     return [b for b in builds if b.date >= day]
 
 
