@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -315,6 +315,16 @@ class Coverage:
 # ----------------------------------------------------------------------------- the goal
 
 
+def _possessive(word: str) -> bool:
+    """Whether ``word`` is a possessive ("today's", "VAN-01's", "users'")."""
+    return word.endswith(("'s", "’s", "s'", "s’"))
+
+
+def _where(path: FieldPath) -> str:
+    """A leaf's place in a step, as a message says it ("args.items[0]")."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[1:]
+
+
 def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     """The literals of ``goal`` by the rules in the module docstring, in order of appearance."""
     taken: list[tuple[int, int]] = []
@@ -352,7 +362,7 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
         first = obj.split()[0].lower().rstrip(".,;:!?")
         # "write today's date to d.txt", "write Bob's address …": a possessive describes a
         # value to find, not the text to write (written as it stood, the run said succeeded).
-        possessive = first.endswith(("'s", "’s", "s'", "s’"))
+        possessive = _possessive(first)
         named = _NAMED_TEXT_RE.match(obj)
         if named is not None and free(m.start(1), m.end(1)):
             # "write the word hello to w.txt": the text is what follows the noun naming it.
@@ -609,6 +619,22 @@ def _unset_flags(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec]
 _COUNT_ASKED_RE = re.compile(r"\b(?:how many|number of|count|counts|counting|tally)\b", re.IGNORECASE)
 
 
+def _fed_from(
+    steps: Sequence[Step], tools: Mapping[str, ToolSpec]
+) -> Iterator[tuple[Step, refs.Reference, ToolSpec]]:
+    """(side-effecting step, a reference in its arguments, the referenced step's tool spec) for
+    every reference a side-effecting step takes from a step whose tool is known."""
+    by_id = {s.id: s for s in steps}
+    for step in steps:
+        if _effect(step, tools) == "read_only":
+            continue
+        for r in refs.find_references(step.args):
+            source = by_id.get(r.step_id)
+            spec = tools.get(source.tool or "") if source is not None else None
+            if spec is not None:
+                yield step, r, spec
+
+
 def _counts_for_items(
     steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None
 ) -> list[Finding]:
@@ -622,30 +648,24 @@ def _counts_for_items(
     items = {_singular(noun): f"{ordinal} {noun}" for ordinal, noun in asked_items(goal)}
     if not items:
         return []
-    by_id = {s.id: s for s in steps}
     findings: list[Finding] = []
-    for step in steps:
-        if _effect(step, tools) == "read_only":
+    for step, r, spec in _fed_from(steps, tools):
+        if not r.path or not isinstance(r.path[-1], str):
             continue
-        for r in refs.find_references(step.args):
-            source = by_id.get(r.step_id)
-            spec = tools.get(source.tool or "") if source is not None else None
-            if spec is None or not r.path or not isinstance(r.path[-1], str):
-                continue
-            field = r.path[-1]
-            asked = items.get(_singular(field.lower()))
-            schema = _schema_at(spec.output_schema, tuple(r.path))
-            if asked is None or schema is None or schema.get("type") != "integer":
-                continue
-            findings.append(
-                Finding(
-                    "missing_action",
-                    f'the goal asks for "{asked}", but step {step.id!r} is given '
-                    f"{r.step_id}.{field}, a count of {field}",
-                    literal=asked,
-                    step_id=step.id,
-                )
+        field = r.path[-1]
+        asked = items.get(_singular(field.lower()))
+        schema = _schema_at(spec.output_schema, tuple(r.path))
+        if asked is None or schema is None or schema.get("type") != "integer":
+            continue
+        findings.append(
+            Finding(
+                "missing_action",
+                f'the goal asks for "{asked}", but step {step.id!r} is given '
+                f"{r.step_id}.{field}, a count of {field}",
+                literal=asked,
+                step_id=step.id,
             )
+        )
     return findings
 
 
@@ -671,7 +691,7 @@ def _described_contents(
     for m in _CONTENT_RE.finditer(goal):
         words = m.group(1).split()
         first = words[0].lower().rstrip(".,;:!?")
-        possessive = first.endswith(("'s", "’s", "s'", "s’"))
+        possessive = _possessive(first)
         if not (first in _DEFINITE or possessive):
             continue
         if len(words) > 1 and words[1].lower() in _TEXT_NOUNS:
@@ -692,7 +712,7 @@ def _described_contents(
             words = {_singular(w.lower()) for w in _WORD_RE.findall(value)}
             for phrase, said in described:
                 if words and words <= said:
-                    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[1:]
+                    where = _where(path)
                     findings.append(
                         Finding(
                             "invented_argument",
@@ -721,26 +741,21 @@ def _unasked_counts(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSp
     x.txt" wrote "4" and said succeeded."""
     if tools is None or _NUMBER_ASKED_RE.search(goal):
         return []
-    by_id = {s.id: s for s in steps}
     findings: list[Finding] = []
-    for step in steps:
-        if _effect(step, tools) == "read_only":
+    for step, r, spec in _fed_from(steps, tools):
+        if spec.effect != "read_only" or not words_of(spec.name) & _COUNTING_TOOL_WORDS:
             continue
-        for r in refs.find_references(step.args):
-            source = by_id.get(r.step_id)
-            spec = tools.get(source.tool or "") if source is not None else None
-            if spec is None or spec.effect != "read_only" or not words_of(spec.name) & _COUNTING_TOOL_WORDS:
-                continue
-            findings.append(
-                Finding(
-                    "missing_action",
-                    f"step {step.id!r} is given what {r.step_id} ({spec.name}) counted, "
-                    "but the goal asks for no number",
-                    literal="count",
-                    step_id=step.id,
-                )
+        if any(f.step_id == step.id for f in findings):
+            continue  # said once per step
+        findings.append(
+            Finding(
+                "missing_action",
+                f"step {step.id!r} is given what {r.step_id} ({spec.name}) counted, "
+                "but the goal asks for no number",
+                literal="count",
+                step_id=step.id,
             )
-            break
+        )
     return findings
 
 
@@ -947,7 +962,7 @@ def check_coverage(
             if allowed is None:
                 allowed = allowed_at[key] = _allowed(_schema_at(schema, path[1:]))
             if _invented(_unspelled(value, spelled), allowed, goal_words, goal_numbers):
-                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[1:]
+                where = _where(path)
                 source = f"{s.tool}'s defaults" if spec is not None else "the tool's defaults"
                 findings.append(
                     Finding(
