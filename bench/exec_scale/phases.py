@@ -23,7 +23,6 @@ import contextlib
 import functools
 import gc
 import inspect
-import json
 import os
 import resource
 import sys
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import TOOLS, fan_plan  # this directory's bench, not a package
+from run import exec_workspace  # this directory's bench, not a package
 
 CPU: dict[str, float] = {}
 
@@ -81,11 +80,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="exec-phases-") as tmp:
         work = Path(tmp)
-        (work / "tools.py").write_text(TOOLS)
-        plan = work / "plan.json"
-        plan.write_text(json.dumps(fan_plan(args.steps - 2, "anoop")))
-        os.environ["FORETHOUGHT_DB"] = str(work / "runs.sqlite")
-        os.environ["FORETHOUGHT_MEMORY"] = str(work / "memory.sqlite")
+        plan = exec_workspace(work, args.steps)
 
         started = time.process_time()
         from forethought import agent

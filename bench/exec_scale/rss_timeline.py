@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import resource
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import TOOLS, fan_plan  # this directory's bench, not a package
+from run import exec_workspace  # this directory's bench, not a package
 
 MARKS: list[tuple[str, float, int, int]] = []
 
@@ -48,11 +47,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="exec-rss-") as tmp:
         work = Path(tmp)
-        (work / "tools.py").write_text(TOOLS)
-        plan = work / "plan.json"
-        plan.write_text(json.dumps(fan_plan(args.steps - 2, "anoop")))
-        os.environ["FORETHOUGHT_DB"] = str(work / "runs.sqlite")
-        os.environ["FORETHOUGHT_MEMORY"] = str(work / "memory.sqlite")
+        plan = exec_workspace(work, args.steps)
         from forethought import agent
         from forethought.interfaces.cli.main import own_process, run
         from forethought.plan import files

@@ -131,6 +131,18 @@ LAZY_PLAN = {
 REPO = Path(__file__).resolve().parents[2]
 
 
+def exec_workspace(work: Path, steps: int) -> Path:
+    """``work`` made ready for one in-process ``exec`` of a ``steps``-step fan plan of no-op
+    async tools: the tools module, the plan file (returned), and this process's run database
+    and plan memory inside ``work`` (``phases.py``, ``rss_timeline.py``)."""
+    (work / "tools.py").write_text(TOOLS)
+    plan = work / "plan.json"
+    plan.write_text(json.dumps(fan_plan(steps - 2, "anoop")))
+    os.environ["FORETHOUGHT_DB"] = str(work / "runs.sqlite")
+    os.environ["FORETHOUGHT_MEMORY"] = str(work / "memory.sqlite")
+    return plan
+
+
 def fan_plan(n_middle: int, tool: str) -> dict[str, Any]:
     steps: list[dict[str, Any]] = [{"id": "root", "tool": tool, "args": {"x": 0}}]
     steps += [
