@@ -279,7 +279,8 @@ async def test_a_side_effect_needs_approval_and_an_earlier_one_never_covers_a_la
 ) -> None:
     model = ScriptedModel([decide("save", {"text": "hello"})])
     a = agent(store, model)
-    result = await a.run("Save hello", approve="read_only", planning="stepwise")
+    # The goal says it twice: one save said once and done twice is a coverage finding.
+    result = await a.run("Save hello, then save hello again", approve="read_only", planning="stepwise")
     assert result.status == "awaiting_approval"
     assert "has side effects" in result.state.reason and "s1" in result.state.reason
     assert CALLS["save"] == 0
