@@ -19,7 +19,6 @@ another commit)::
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import gc
 import inspect
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import exec_workspace  # this directory's bench, not a package
+from run import exec_quietly, exec_workspace  # this directory's bench, not a package
 
 CPU: dict[str, float] = {}
 
@@ -96,13 +95,7 @@ def main() -> None:
         timed(_common, "print_json", "--json output")
         exec_cmd.print_json = _common.print_json  # type: ignore[attr-defined]
         gc.callbacks.append(on_gc)
-        argv = ["exec", str(plan), "--tools", str(work / "tools.py"), "--json", "--yes-all"]
-        quiet = contextlib.ExitStack()
-        with quiet:
-            sink = quiet.enter_context(open(os.devnull, "w"))  # noqa: SIM115
-            quiet.enter_context(contextlib.redirect_stdout(sink))
-            quiet.enter_context(contextlib.redirect_stderr(sink))
-            code = run(argv)
+        code = exec_quietly(run, plan, work)
         total = time.process_time() - started
         gc.callbacks.remove(on_gc)
     preamble = CPU.pop("Agent.run") - CPU["execution (Agent._execute)"]

@@ -15,7 +15,6 @@ Usage (from the repository root; ``PYTHONPATH`` picks the sources)::
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import resource
 import sys
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import exec_workspace  # this directory's bench, not a package
+from run import exec_quietly, exec_workspace  # this directory's bench, not a package
 
 MARKS: list[tuple[str, float, int, int]] = []
 
@@ -98,13 +97,7 @@ def main() -> None:
                     peak[0], peak[1] = now, time.process_time()
 
         threading.Thread(target=sample, daemon=True).start()
-        argv = ["exec", str(plan), "--tools", str(work / "tools.py"), "--json", "--yes-all"]
-        quiet = contextlib.ExitStack()
-        with quiet:
-            sink = quiet.enter_context(open(os.devnull, "w"))  # noqa: SIM115
-            quiet.enter_context(contextlib.redirect_stdout(sink))
-            quiet.enter_context(contextlib.redirect_stderr(sink))
-            code = run(argv)
+        code = exec_quietly(run, plan, work)
         mark("command ends")
         stop.set()
     print(f"exec of {args.steps:,} steps (exit {code}); load average {os.getloadavg()[0]:.2f}")

@@ -29,6 +29,7 @@ Usage: python bench/exec_scale/run.py [--repeats 3] [--src PATH] [--skip-100k] [
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -141,6 +142,17 @@ def exec_workspace(work: Path, steps: int) -> Path:
     os.environ["FORETHOUGHT_DB"] = str(work / "runs.sqlite")
     os.environ["FORETHOUGHT_MEMORY"] = str(work / "memory.sqlite")
     return plan
+
+
+def exec_quietly(run: Callable[[list[str]], int], plan: Path, work: Path) -> int:
+    """``forethought exec PLAN --tools tools.py --json --yes-all`` in this process through the
+    CLI's ``run``, its output thrown away; the exit code."""
+    argv = ["exec", str(plan), "--tools", str(work / "tools.py"), "--json", "--yes-all"]
+    with contextlib.ExitStack() as quiet:
+        sink = quiet.enter_context(open(os.devnull, "w"))
+        quiet.enter_context(contextlib.redirect_stdout(sink))
+        quiet.enter_context(contextlib.redirect_stderr(sink))
+        return run(argv)
 
 
 def fan_plan(n_middle: int, tool: str) -> dict[str, Any]:
