@@ -268,21 +268,13 @@ def test_a_count_of_two_files_together_asks_for_one_total(tmp_path: Path) -> Non
     assert asked_quantities("merge a.txt and b.txt together into c.txt") == []
     specs = ToolRegistry(builtin_tools(tmp_path)).specs()
     goal = "how many lines do a.txt and b.txt have together? save it to lines.txt"
-    per_file = Plan.model_validate(
-        {
-            "goal": goal,
-            "steps": [
-                {"id": "s1", "tool": "read_file", "args": {"path": "a.txt"}},
-                {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
-                {"id": "s3", "tool": "read_file", "args": {"path": "b.txt"}},
-                {"id": "s4", "tool": "text_stats", "args": {"text": "${s3.content}"}},
-                {
-                    "id": "s5",
-                    "tool": "write_file",
-                    "args": {"path": "lines.txt", "content": "${s2}\n${s4}\n"},
-                },
-            ],
-        }
+    per_file = plan(
+        goal,
+        ("read_file", {"path": "a.txt"}),
+        ("text_stats", {"text": "${s1.content}"}),
+        ("read_file", {"path": "b.txt"}),
+        ("text_stats", {"text": "${s3.content}"}),
+        ("write_file", {"path": "lines.txt", "content": "${s2}\n${s4}\n"}),
     )
     missing = check_coverage(per_file, tools=specs).missing
     assert [f.literal for f in missing if f.kind == "missing_action"] == ["together"]
@@ -295,14 +287,10 @@ def test_a_length_or_a_reordering_is_asked_for_not_a_copy(tmp_path: Path) -> Non
     specs = ToolRegistry(builtin_tools(tmp_path)).specs()
 
     def copy(goal: str, target: str) -> Plan:
-        return Plan.model_validate(
-            {
-                "goal": goal,
-                "steps": [
-                    {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
-                    {"id": "s2", "tool": "write_file", "args": {"path": target, "content": "${s1.content}"}},
-                ],
-            }
+        return plan(
+            goal,
+            ("read_file", {"path": "notes.txt"}),
+            ("write_file", {"path": target, "content": "${s1.content}"}),
         )
 
     for goal, word in [
@@ -313,15 +301,11 @@ def test_a_length_or_a_reordering_is_asked_for_not_a_copy(tmp_path: Path) -> Non
         missing = check_coverage(copy(goal, goal.split()[-1]), tools=specs).missing
         assert [f.literal for f in missing if f.kind == "missing_action"] == [word], goal
     # A field the goal names answers a count, not a reordering: the line count is no sorted text.
-    counted = Plan.model_validate(
-        {
-            "goal": "write the lines of notes.txt in alphabetical order to s.txt",
-            "steps": [
-                {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
-                {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},
-                {"id": "s3", "tool": "write_file", "args": {"path": "s.txt", "content": "${s2.lines}"}},
-            ],
-        }
+    counted = plan(
+        "write the lines of notes.txt in alphabetical order to s.txt",
+        ("read_file", {"path": "notes.txt"}),
+        ("text_stats", {"text": "${s1.content}"}),
+        ("write_file", {"path": "s.txt", "content": "${s2.lines}"}),
     )
     assert "alphabetical" in [f.literal for f in check_coverage(counted, tools=specs).missing]
 
@@ -334,9 +318,7 @@ def test_replacing_a_files_contents_is_a_write_of_the_new_text(tmp_path: Path) -
     assert decided_steps(goal, specs, Refinements()) == [
         ("write_file", {"path": "a.txt", "content": "hello"})
     ]
-    read_only = Plan.model_validate(
-        {"goal": goal, "steps": [{"id": "s1", "tool": "read_file", "args": {"path": "a.txt"}}]}
-    )
+    read_only = plan(goal, ("read_file", {"path": "a.txt"}))
     kinds = {f.kind for f in check_coverage(read_only, tools=specs).missing}
     assert {"missing_output", "missing_literal"} <= kinds
 
@@ -378,15 +360,11 @@ COUNTING = {t.spec.name: t.spec for t in (placards_of, count_placards, placard_l
 
 
 def _listing(goal: str, middle: str) -> Plan:
-    return Plan.model_validate(
-        {
-            "goal": goal,
-            "steps": [
-                {"id": "s1", "tool": "placards_of", "args": {"colour": "red"}},
-                {"id": "s2", "tool": middle, "args": {"placards": "${s1}"}},
-                {"id": "s3", "tool": "print_placard", "args": {"placard": "red.txt", "wording": "${s2}"}},
-            ],
-        }
+    return plan(
+        goal,
+        ("placards_of", {"colour": "red"}),
+        (middle, {"placards": "${s1}"}),
+        ("print_placard", {"placard": "red.txt", "wording": "${s2}"}),
     )
 
 
@@ -423,31 +401,25 @@ def restack(shelf_code: str, boxes: int) -> int:
 SHELVES = {t.spec.name: t.spec for t in (shelf_count, restack, print_placard)}
 
 
-def _shelf_plan(goal: str, *steps: tuple[str, dict[str, Any]]) -> Plan:
-    return Plan.model_validate(
-        {"goal": goal, "steps": [{"id": f"s{i}", "tool": t, "args": a} for i, (t, a) in enumerate(steps, 1)]}
-    )
-
-
 def test_an_action_a_side_effecting_tool_is_named_for_must_be_done_by_it() -> None:
     goal = "restack shelf Q-7 with twelve boxes"
     # Before: the plan looked the shelf up and said succeeded (the verb is in no lexicon, and a
     # read-only tool named for the shelf counted as "named for what it acts on").
-    looked = _shelf_plan(goal, ("shelf_count", {"shelf_code": "Q-7"}))
+    looked = plan(goal, ("shelf_count", {"shelf_code": "Q-7"}))
     assert "restack" in [f.literal for f in check_coverage(looked, tools=SHELVES).missing]
-    done = _shelf_plan(goal, ("restack", {"shelf_code": "Q-7", "boxes": 12}))
+    done = plan(goal, ("restack", {"shelf_code": "Q-7", "boxes": 12}))
     assert check_coverage(done, tools=SHELVES).covered
 
 
 def test_removing_is_not_done_by_a_tool_named_for_what_is_removed() -> None:
     goal = "remove 2 boxes from shelf Q-7"
-    added = _shelf_plan(goal, ("restack", {"shelf_code": "Q-7", "boxes": 2}))
+    added = plan(goal, ("restack", {"shelf_code": "Q-7", "boxes": 2}))
     assert "remove" in [f.literal for f in check_coverage(added, tools=SHELVES).missing]
 
 
 def test_a_side_effect_the_goal_asks_for_once_is_not_done_twice() -> None:
     goal = "restack shelf Q-7 with 3 boxes and print the result on placard.txt"
-    twice = _shelf_plan(
+    twice = plan(
         goal,
         ("restack", {"shelf_code": "Q-7", "boxes": 3}),
         ("shelf_count", {"shelf_code": "Q-7"}),
@@ -455,7 +427,7 @@ def test_a_side_effect_the_goal_asks_for_once_is_not_done_twice() -> None:
         ("print_placard", {"placard": "placard.txt", "wording": "${s3}"}),
     )
     assert "restack" in [f.literal for f in check_coverage(twice, tools=SHELVES).missing]
-    once = _shelf_plan(
+    once = plan(
         goal,
         ("restack", {"shelf_code": "Q-7", "boxes": 3}),
         ("print_placard", {"placard": "placard.txt", "wording": "${s1}"}),
@@ -463,7 +435,7 @@ def test_a_side_effect_the_goal_asks_for_once_is_not_done_twice() -> None:
     assert check_coverage(once, tools=SHELVES).covered
     # Two shelves, or the verb said twice, are two calls asked for.
     both = "restack shelf Q-7 with 3 boxes and restack shelf Q-8 with 4 boxes"
-    two = _shelf_plan(
+    two = plan(
         both,
         ("restack", {"shelf_code": "Q-7", "boxes": 3}),
         ("restack", {"shelf_code": "Q-8", "boxes": 4}),

@@ -938,8 +938,9 @@ def check_coverage(
             )
         )
 
-    findings += _missing_actions(plan, goal, literals, tools, abbreviations)
-    findings += _repeated_effects(plan, goal, tools)
+    actions = clause_actions(goal)
+    findings += _missing_actions(plan, goal, actions, literals, tools, abbreviations)
+    findings += _repeated_effects(plan, actions, tools)
 
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
@@ -975,13 +976,16 @@ def check_coverage(
     return Coverage(not findings, tuple(findings), literals, outputs)
 
 
-def _repeated_effects(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
+def _repeated_effects(
+    plan: Plan, actions: Sequence[tuple[str, str]], tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
     """``missing_action`` findings: a side-effecting tool is called twice on the same plain
     texts (the same sku, the same file) while the goal says its action once: "restock sku
-    A-100 with 3 units and write the new count to a.txt" restocked a second time, by the count."""
+    A-100 with 3 units and write the new count to a.txt" restocked a second time, by the count.
+    ``actions`` are the goal's (verb, object) pairs (``verbs.clause_actions``)."""
     if tools is None:
         return []
-    verbs = [verb for verb, _ in clause_actions(goal)]
+    verbs = [verb for verb, _ in actions]
     findings: list[Finding] = []
     seen: dict[tuple[str, str], str] = {}
     for step in plan.steps:
@@ -1019,11 +1023,13 @@ _DESTRUCTIVE_VERBS = frozenset(
 def _missing_actions(
     plan: Plan,
     goal: str,
+    actions: Sequence[tuple[str, str]],
     literals: tuple[GoalLiteral, ...],
     tools: Mapping[str, ToolSpec] | None,
     abbreviations: bool = False,
 ) -> list[Finding]:
-    """``missing_action`` findings: a verb of the goal, and its object, that no used tool names."""
+    """``missing_action`` findings: a verb of the goal, and its object, that no used tool names.
+    ``actions`` are the goal's (verb, object) pairs (``verbs.clause_actions``)."""
     if tools is None or not plan.steps:
         return []
     specs: list[ToolSpec] = []
@@ -1036,17 +1042,17 @@ def _missing_actions(
     # A file, URL or given text is what the plan works on ("open notes.txt"); a number in the
     # object ("remove *2* units") is no such thing.
     lowered = [lit.text.lower() for lit in literals if lit.kind not in ("number", "noun")]
-    # Side-effecting tools of the tool set, by the words they are known by.
-    effecting = [tool_tokens(spec) for spec in tools.values() if spec.effect != "read_only"]
     out: list[Finding] = []
-    for verb, obj in clause_actions(goal):
+    for verb, obj in actions:
         if verb.lower() in NUMBER_WORDS:
             continue  # "between two and *five* kilos": a number after "and", no verb
         if names_action(verb, used):
             continue  # a used tool does it
         if not obj or any(lit in obj.lower() for lit in lowered):
             continue  # its object is what the plan works on ("open notes.txt")
-        if any(names_action(verb, tokens) for tokens in effecting):
+        if any(
+            names_action(verb, tool_tokens(spec)) for spec in tools.values() if spec.effect != "read_only"
+        ):
             # "restock sku C-300 with twelve units": a side-effecting tool is named for the verb
             # and the plan does not use it (it looked the stock up and said succeeded).
             out.append(

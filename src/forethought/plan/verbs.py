@@ -209,7 +209,7 @@ def asked_quantities(text: str) -> list[str]:
         word = _PHRASAL_BASE_RE.sub(r"\1 up", match.group(1))
         if word in QUANTITIES and word not in out:
             out.append(word)
-    counted = any(w in out for w in ("how many", "number of")) or re.search(r"\bcount\b", text, re.I)
+    counted = any(w in out for w in ("how many", "number of", "count"))
     return [w for w in out if w not in _TOGETHER or counted]
 
 
