@@ -286,3 +286,17 @@ def test_an_expression_parameter_takes_no_files_text(tmp_path: Path) -> None:
     specs = ToolRegistry(builtin_tools(tmp_path)).specs()
     steps = _plan("find the largest qty in data.csv and write it to max.txt", specs=specs)
     assert steps is None or "calculate" not in [s["tool"] for s in steps["steps"]]
+
+
+@pytest.mark.parametrize("goal", ["what is " + "1 + " * 4000 + "1", "what is " + "1 plus " * 4000 + "1"])
+def test_a_run_of_thousands_of_operators_is_no_expression_and_no_stall(goal: str) -> None:
+    # ast.parse raised RecursionError out of the planner on such a goal, after parsing ~n²
+    # stretches of it.
+    assert expression_spans(goal) == []
+
+
+def test_an_expression_too_deep_to_parse_is_none() -> None:
+    from forethought.planning.goal_expressions import _is_arithmetic
+
+    assert not _is_arithmetic("1 + " * 5000 + "1")  # RecursionError in ast construction
+    assert expression_spans("what is " + "1 + " * 20 + "1") == ["1 + " * 20 + "1"]

@@ -66,7 +66,9 @@ def _is_arithmetic(text: str) -> bool:
         return False
     try:
         tree = ast.parse(text, mode="eval")
-    except SyntaxError:
+    except (SyntaxError, RecursionError, MemoryError):
+        # Thousands of operators in a row ("1 + 1 + …", "1 plus 1 plus …") nest past the
+        # parser's limit: no expression to take whole, and no crash of the planner.
         return False
     body = tree.body
     if not isinstance(body, (ast.BinOp, ast.Call, ast.UnaryOp)):
@@ -91,6 +93,11 @@ def _is_arithmetic(text: str) -> bool:
     return True
 
 
+# An expression a person writes out in a goal has a few dozen tokens; a run of more is taken
+# for none (and never searched: every stretch of it would be parsed).
+MAX_EXPRESSION_TOKENS = 200
+
+
 def expression_positions(goal: str) -> list[tuple[int, int]]:
     """Where the arithmetic expressions of ``goal`` stand, (start, end), in the goal's order:
     per run of arithmetic tokens, its longest stretch (from token to token) that parses as
@@ -98,6 +105,8 @@ def expression_positions(goal: str) -> list[tuple[int, int]]:
     or comma is left out by the parse."""
     found: list[tuple[int, int]] = []
     for bounds in _runs(goal):
+        if len(bounds) > MAX_EXPRESSION_TOKENS:
+            continue  # the search below parses up to n² stretches: a hostile goal stalled it
         best = (0, 0)
         for i in range(len(bounds)):
             for j in range(len(bounds) - 1, i - 1, -1):
