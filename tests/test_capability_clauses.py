@@ -52,3 +52,44 @@ def test_a_side_effecting_tool_that_mentions_the_verb_is_enough() -> None:
     assert missing_capabilities("erase all memos", tools) == []
     # A read-only tool mentioning the verb does not count (read_board's description says delete).
     assert missing_capabilities("delete the old memos", READ_ONLY) != []
+
+
+# ------------------------------------------------------------------ values of the moment
+# "write today's date to date.txt" on the built-ins wrote "today's date", then "date"; then
+# (that caught) waited for the model to plan what no tool can know. It is named impossible now.
+
+
+@pytest.mark.parametrize(
+    ("goal", "target"),
+    [
+        ("pin today's date on the board", "today's date"),
+        ("pin the current time in the corner", "the current time"),
+        ("Pin the current time.", "the current time"),
+        ("pin tomorrow's weather on the board", "tomorrow's weather"),
+    ],
+)
+def test_a_value_of_the_moment_no_tool_mentions_is_missing(goal: str, target: str) -> None:
+    missing = missing_capabilities(goal, READ_ONLY)
+    assert [(m.verb, m.target) for m in missing] == [("give", target)]
+    assert str(missing[0]) == f'no tool can give "{target}"; available: pin_note, read_board'
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "what is the current value of x in a.txt",  # a value of something the goal names
+        "pin the latest memo of the board to b.txt",
+        "copy today's notes.txt to b.txt",  # a file's name
+        "write the current directory listing to ls.txt",  # a listing tool: see below
+    ],
+)
+def test_a_value_the_goal_names_the_source_of_is_not_of_the_moment(goal: str) -> None:
+    tools = {**READ_ONLY, "list_board": spec("list_board", "List the board's memos", "read_only")}
+    assert [m for m in missing_capabilities(goal, tools) if m.verb == "give"] == []
+
+
+def test_a_tool_naming_the_kind_of_moment_can_give_it() -> None:
+    clock = {**READ_ONLY, "clock_now": spec("clock_now", "What time it is now, as ISO text", "read_only")}
+    # "now" and "time" name the date's kind of value too: the clock may give it.
+    assert missing_capabilities("pin today's date on the board", clock) == []
+    assert missing_capabilities("pin tomorrow's weather on the board", clock) != []

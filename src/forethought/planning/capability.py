@@ -86,10 +86,43 @@ def _clause_effects(goal: str) -> list[tuple[str, str]]:
 
 def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions, then each
-    action it asks for that no tool mentions (``missing_actions``)."""
+    action it asks for that no tool mentions (``missing_actions``), then each value of the
+    moment it asks for that no tool mentions (``missing_live_values``)."""
     out = missing_effects(goal, specs)
     verbs = {m.verb for m in out}
-    return out + [m for m in missing_actions(goal, specs) if m.verb not in verbs]
+    out += [m for m in missing_actions(goal, specs) if m.verb not in verbs]
+    return out + missing_live_values(goal, specs)
+
+
+# A value of the moment the goal describes rather than gives: "today's date", "the current
+# time", "the latest price of X". Only a tool can know it; words that name the same kind of
+# value count as one ("the current time" from a clock tool that gives "now").
+_LIVE_RE = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday)(?:'s|’s)\s+([a-z]+)(?![\w.-])"
+    r"|\bthe\s+(?:current|latest|live|present)\s+((?:(?!of\b|in\b)[a-z]+\s+){0,2}?[a-z]+)"
+    # "the current value *of x in a.txt*": a value of something the goal names, not of the moment.
+    r"(?=\s+(?:to|into|in|at|as)\b|[,;:?!]|\.(?!\w)|$)",
+    re.IGNORECASE,
+)
+_MOMENT_WORDS = frozenset({"date", "day", "time", "clock", "now", "today", "calendar", "timestamp", "hour"})
+
+
+def missing_live_values(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
+    """Each value of the moment ``goal`` describes ("write today's date to d.txt") whose noun
+    no tool mentions: no plan over these tools can know it, and one that writes the goal's own
+    words for it ("date") is no answer."""
+    known = set().union(*(tool_tokens(s) for s in specs.values())) if specs else set()
+    out: list[MissingCapability] = []
+    for m in _LIVE_RE.finditer(goal):
+        phrase = m.group(0).strip()
+        noun = (m.group(1) or m.group(2)).split()[-1].lower()
+        nouns = {noun, noun.rstrip("s"), noun.removesuffix("ing")}
+        if nouns & _MOMENT_WORDS:
+            nouns |= _MOMENT_WORDS
+        if nouns & known or any(o.target == phrase for o in out):
+            continue
+        out.append(MissingCapability("give", phrase, tuple(sorted(specs))))
+    return out
 
 
 def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
