@@ -55,6 +55,12 @@ about, and a one-line ``message``. Kinds:
     for the verb, a synonym of it, or a word of its object. Tools are often named for their
     result rather than the goal's verb ("sum the hours" → ``total_hours``), hence the object.
     Not judged when a step is an agent step or its tool has no spec.
+    Also what a count or a set of items is of (``plan.counted``): a term whose occurrences the
+    goal counts ("how many times does alice appear") that no step argument holds; words that
+    narrow a counted field or the items the goal asks for ("how many TODO lines", "write the
+    TODO lines") that no step is given or named for, unless a step filters by a value of its
+    own; and a count (an integer from a tool named or described for counting) handed to a
+    side-effecting step when the goal asks for no number.
 
 ``covered`` is true when there are no findings at all. Rollback steps and compensations are not
 part of the answer, so only main steps are compared with the goal.
@@ -69,6 +75,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from forethought.plan import references as refs
+from forethought.plan.counted import counted_terms, described_items, narrowing_words
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.model import Plan, Step
 from forethought.plan.number_words import NUMBER_WORDS, bound_words, spelled_numbers
@@ -735,15 +742,29 @@ _NUMBER_ASKED_RE = re.compile(
 )
 
 
+def _counts(spec: ToolSpec, path: FieldPath) -> bool:
+    """Whether ``path`` of ``spec``'s output is a count: any of it for a tool named for counting
+    ("count_tracks"), an integer for one whose description opens with counting ("Count the
+    lines, words and characters of a text": its ``lines``)."""
+    if words_of(spec.name) & _COUNTING_TOOL_WORDS:
+        return True
+    opening = spec.description.lstrip().lower()
+    if not opening.startswith(("count ", "counts ", "how many ", "the number of ")):
+        return False
+    schema = _schema_at(spec.output_schema, path)
+    return schema is not None and schema.get("type") == "integer"
+
+
 def _unasked_counts(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
     """``missing_action`` findings: a side-effecting step is given what a counting tool
     returned ("count_tracks") while the goal asks for no number at all: "list the songs by X in
-    x.txt" wrote "4" and said succeeded."""
+    x.txt" wrote "4" and said succeeded; "write the TODO lines of notes.txt to todo.txt" wrote
+    text_stats' line count, 5."""
     if tools is None or _NUMBER_ASKED_RE.search(goal):
         return []
     findings: list[Finding] = []
     for step, r, spec in _fed_from(steps, tools):
-        if spec.effect != "read_only" or not words_of(spec.name) & _COUNTING_TOOL_WORDS:
+        if spec.effect != "read_only" or not _counts(spec, tuple(r.path)):
             continue
         if any(f.step_id == step.id for f in findings):
             continue  # said once per step
@@ -756,6 +777,95 @@ def _unasked_counts(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSp
                 step_id=step.id,
             )
         )
+    return findings
+
+
+_PLACES = ("path", "url", "email")
+
+
+def _unnarrowed(
+    steps: Sequence[Step], goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
+    """``missing_action`` findings: the goal names what to count or which items it means, and
+    no step is given it. "How many times does alice appear in names.txt?" planned as text_stats
+    wrote the file's word count (4) and said succeeded; "how many TODO lines are in notes.txt?"
+    its line count; "write the TODO lines of notes.txt to todo.txt" the whole file. A term is
+    given when a step's argument holds it; a narrowing word ("TODO") also when a tool the plan
+    uses, a parameter or a field it takes, or the description of a tool working on another
+    step's output is named for it ("count_todo_lines", "the lines that mention a term")."""
+    # A file's name is no selection: "todo.txt" does not pick the TODO lines.
+    places = {_norm(lit.text) for lit in literals if lit.kind in _PLACES}
+    strings = [
+        v.lower()
+        for s in steps
+        for v in _step_texts(s, _leaves(s.args, ("args",), []))
+        if isinstance(v, str) and _norm(v) not in places
+    ]
+    quoted = {lit.text.lower() for lit in literals}  # an unused literal is said once, elsewhere
+    findings = [
+        Finding("missing_action", f'the goal counts "{term}", but no step is given it', literal=term)
+        for term in counted_terms(goal)
+        if term.lower() not in quoted and not any(term.lower() in s for s in strings)
+    ]
+    if tools is None or any(s.tool is None or s.tool not in tools for s in steps):
+        return findings  # an agent step or a tool without a spec may do anything
+    named: set[str] = set()
+    for s in steps:
+        named |= words_of(s.tool) | {_singular(str(k).lower()) for k in s.args}
+        named |= {_singular(str(p).lower()) for r in refs.find_references(s.args) for p in r.path}
+        if s.referenced_steps() and tools[s.tool or ""].effect == "read_only":
+            named |= _with_stems(words_of(tools[s.tool or ""].description))
+
+    # An unused literal is said elsewhere, once.
+    given = set().union(*(words_of(lit.text) for lit in literals if lit.kind not in _PLACES))
+    # A read-only step that takes another step's output and a value of its own narrows it by
+    # something ("the wet days" by ``rain_at_least(5)``, "the long trips" by ``longer_than(300)``):
+    # an adjective a value stands for cannot be told from its words, so the plan is not judged.
+    filters = any(
+        s.referenced_steps()
+        and tools[s.tool or ""].effect == "read_only"
+        and any(not refs.find_references(v) for _, v in _leaves(s.args, ("args",), []))
+        for s in steps
+    )
+
+    def unsaid(words: list[str]) -> list[str]:
+        out = []
+        for w in words if not filters else ():
+            # "unpaid" is said by a ``paid`` flag: the negation is the flag's value.
+            forms = {w, w.removeprefix("un"), w.removeprefix("non")} - {""}
+            stems = set().union(*(_with_stems({f}) | {_singular(f)} for f in forms))
+            if not (w in given or stems & named or any(f in s for f in forms for s in strings)):
+                out.append(w)
+        return out
+
+    for step, r, spec in _fed_from(steps, tools):
+        schema = _schema_at(spec.output_schema, tuple(r.path))
+        if not r.path or not isinstance(r.path[-1], str) or schema is None or schema.get("type") != "integer":
+            continue
+        field = r.path[-1]
+        missing = unsaid(narrowing_words(goal, field))
+        if missing:
+            findings.append(
+                Finding(
+                    "missing_action",
+                    f"the goal counts {' '.join(missing)} {field}, but step {step.id!r} is given "
+                    f"{r.step_id}.{field}, a count of all {field}",
+                    literal=missing[0],
+                    step_id=step.id,
+                )
+            )
+    if findings or not any(_effect(s, tools) != "read_only" for s in steps):
+        return findings
+    for phrase, words in described_items(goal):
+        missing = unsaid(words)
+        if missing:
+            findings.append(
+                Finding(
+                    "missing_action",
+                    f'the goal asks for the {phrase}, but no step picks them by "{" ".join(missing)}"',
+                    literal=missing[0],
+                )
+            )
     return findings
 
 
@@ -875,6 +985,7 @@ def check_coverage(
     findings += _counts_for_items(steps, goal, tools)
     findings += _described_contents(steps, goal, literals, tools)
     findings += _unasked_counts(steps, goal, tools)
+    findings += _unnarrowed(steps, goal, literals, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]

@@ -1,0 +1,244 @@
+"""What a count is of: false successes found as a new user on the built-in tools.
+
+- "how many times does alice appear in names.txt? answer in alice.txt": the embedded model
+  planned read_file → text_stats → write ``${s2.words}``; the file's word count (4) was written
+  and the run said succeeded. The goal names what to count and no step was given it.
+- "write the TODO lines of notes.txt to todo.txt": decided without a model as read_file →
+  text_stats → write ``${s2.lines}``: "5" was written and the run said succeeded. The goal asks
+  for no number, but text_stats is no tool *named* for counting (only its description opens
+  with "Count"), so the unasked-count rule did not see it.
+
+The tool set is made up here (a ship's deck log).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from forethought import tool
+from forethought.agent import Agent
+from forethought.models.scripted import ScriptedModel
+from forethought.plan.counted import counted_terms, narrowing_words
+from forethought.plan.coverage import check_coverage
+from forethought.plan.model import Plan
+from forethought.tools.base import ToolRegistry
+from forethought.tools.builtin import builtin_tools
+
+
+class LogTally(BaseModel):
+    entries: int
+    words: int
+
+
+@tool
+def deck_log(log_name: str) -> str:
+    """The text of a ship's deck log."""
+    return ""
+
+
+@tool
+def log_tally(text: str) -> LogTally:
+    """Count the entries and words of a deck log's text."""
+    return LogTally(entries=0, words=0)
+
+
+@tool
+def entries_mentioning(text: str, term: str) -> str:
+    """The entries of a deck log's text that mention a term, one per line."""
+    return ""
+
+
+@tool
+def storm_entries(text: str) -> str:
+    """The entries of a deck log's text that record a storm, one per line."""
+    return ""
+
+
+@tool
+def entries_with_wind(text: str, knots: int) -> str:
+    """The entries of a deck log's text with a wind of at least so many knots, one per line."""
+    return ""
+
+
+@tool(effect="mutating")
+def post_bulletin(board: str, message: str) -> str:
+    """Post a message on a bulletin board (a file), replacing what it said."""
+    return board
+
+
+SPECS = {
+    t.spec.name: t.spec
+    for t in (deck_log, log_tally, entries_mentioning, storm_entries, entries_with_wind, post_bulletin)
+}
+
+
+def plan(goal: str, *steps: tuple[str, dict[str, Any]]) -> Plan:
+    return Plan.model_validate(
+        {"goal": goal, "steps": [{"id": f"s{i}", "tool": t, "args": a} for i, (t, a) in enumerate(steps, 1)]}
+    )
+
+
+def tallied(goal: str, field: str, *middle: tuple[str, dict[str, Any]]) -> Plan:
+    """deck.log read, (``middle``), tallied, and the tally's ``field`` posted to board.txt."""
+    source = f"${{s{len(middle) + 1}}}"
+    return plan(
+        goal,
+        ("deck_log", {"log_name": "deck.log"}),
+        *middle,
+        ("log_tally", {"text": source}),
+        ("post_bulletin", {"board": "board.txt", "message": f"${{s{len(middle) + 2}.{field}}}"}),
+    )
+
+
+def findings(p: Plan) -> list[tuple[str, str | None]]:
+    return [(f.kind, f.literal) for f in check_coverage(p, tools=SPECS).missing]
+
+
+# ------------------------------------------------------------------------- the goal's text
+
+
+@pytest.mark.parametrize(
+    ("goal", "terms"),
+    [
+        ("how many times does alice appear in names.txt? answer in alice.txt", ["alice"]),
+        ("How often is the word error mentioned in log.txt", ["error"]),
+        ("How many times the name Carol appears in names.txt", ["Carol"]),
+        ("count the occurrences of 'bob' in a.txt", ["bob"]),
+        ("write the number of mentions of albatross in deck.log to n.txt", ["albatross"]),
+        ("how many lines does data.csv have", []),
+        ("how many words are in notes.txt", []),
+        ("how many times did it happen", []),
+    ],
+)
+def test_the_term_a_count_of_occurrences_is_of(goal: str, terms: list[str]) -> None:
+    assert counted_terms(goal) == terms
+
+
+@pytest.mark.parametrize(
+    ("goal", "noun", "words"),
+    [
+        ("how many TODO lines are in notes.txt", "lines", ["todo"]),
+        ("Count the non-empty lines in a.txt", "lines", ["empty"]),
+        ("how many total words are in a.txt", "words", []),
+        ("how many words are in notes.txt", "words", []),
+        ("the number of words and lines of a.txt", "lines", []),  # two counts, neither narrowed
+        ("how many Saturday entries", "entries", []),  # a day: a filter takes it as a date
+        ("how many five entries", "entries", []),
+        ("how many lines", "ln", []),  # too short a field to find in a goal
+    ],
+)
+def test_the_words_narrowing_a_counted_field(goal: str, noun: str, words: list[str]) -> None:
+    assert narrowing_words(goal, noun) == words
+
+
+@given(st.text(max_size=120))
+def test_reading_any_goal_never_raises(goal: str) -> None:
+    for term in counted_terms(goal):
+        assert term and term == term.strip()
+    assert all(w.isalnum() for w in narrowing_words(goal, "lines"))
+
+
+# ------------------------------------------------------------------------------ the check
+
+TIMES = "how many times does albatross appear in deck.log? post it to board.txt"
+
+
+def test_a_count_of_a_term_no_step_is_given_is_not_covered() -> None:
+    # Every word of the log counted: the albatross's count it is not.
+    assert ("missing_action", "albatross") in findings(tallied(TIMES, "entries"))
+    # The entries mentioning it, tallied: covered.
+    narrowed = tallied(TIMES, "entries", ("entries_mentioning", {"text": "${s1}", "term": "albatross"}))
+    assert findings(narrowed) == []
+
+
+def test_a_quoted_term_is_said_once_as_an_unused_literal() -> None:
+    goal = "count the occurrences of 'albatross' in deck.log and post it to board.txt"
+    assert [k for k, lit in findings(tallied(goal, "entries")) if lit == "albatross"] == ["missing_literal"]
+
+
+def test_a_counted_field_narrowed_by_words_no_step_takes_is_not_covered() -> None:
+    goal = "how many storm entries are in deck.log? post it to board.txt"
+    missing = check_coverage(tallied(goal, "entries"), tools=SPECS).missing
+    assert [(f.kind, f.literal, f.step_id) for f in missing] == [("missing_action", "storm", "s3")]
+    assert "a count of all entries" in str(missing[0])
+    # Narrowed by a tool named for the word: covered.
+    assert findings(tallied(goal, "entries", ("storm_entries", {"text": "${s1}"}))) == []
+    # By an argument holding it: covered.
+    term = tallied(goal, "entries", ("entries_mentioning", {"text": "${s1}", "term": "storm"}))
+    assert findings(term) == []
+    # Not narrowed at all: nothing to find.
+    assert findings(tallied("how many entries are in deck.log? post it to board.txt", "entries")) == []
+
+
+def test_a_count_from_a_tool_whose_description_counts_is_no_listing() -> None:
+    goal = "post the storm entries of deck.log to board.txt"
+    missing = findings(tallied(goal, "entries"))
+    assert ("missing_action", "count") in missing
+    # The whole tally record is no count of one thing, and a listing is what was asked.
+    listing = plan(
+        goal,
+        ("deck_log", {"log_name": "deck.log"}),
+        ("storm_entries", {"text": "${s1}"}),
+        ("post_bulletin", {"board": "board.txt", "message": "${s2}"}),
+    )
+    assert findings(listing) == []
+    # An adjective a value stands for: a step filtering by a value of the goal may be it.
+    rough = "post the rough entries of deck.log, those with winds of 30 knots or more, to board.txt"
+    by_value = plan(
+        rough,
+        ("deck_log", {"log_name": "deck.log"}),
+        ("entries_with_wind", {"text": "${s1}", "knots": 30}),
+        ("post_bulletin", {"board": "board.txt", "message": "${s2}"}),
+    )
+    assert findings(by_value) == []
+    copied = plan(
+        rough,
+        ("deck_log", {"log_name": "deck.log"}),
+        ("post_bulletin", {"board": "board.txt", "message": "${s1}"}),
+    )
+    assert ("missing_action", "rough") in findings(copied)
+    # Asked for a number, the same count is no finding of this rule.
+    asked = tallied("post the number of entries of deck.log to board.txt", "entries")
+    assert ("missing_action", "count") not in findings(asked)
+
+
+# -------------------------------------------------------------------- runs on the built-ins
+
+NAMES = "Carol\nalice\nBob\nalice\n"
+NOTES = "alpha beta\nTODO: fix the roof\nzeta\nTODO: call mom\n"
+
+
+async def test_on_the_builtins_a_count_of_every_word_is_not_a_count_of_alice(tmp_path: Path) -> None:
+    (tmp_path / "names.txt").write_text(NAMES)
+    words = (
+        '{"steps": [{"id": "s1", "tool": "read_file", "args": {"path": "names.txt"}},'
+        ' {"id": "s2", "tool": "text_stats", "args": {"text": "${s1.content}"}},'
+        ' {"id": "s3", "tool": "write_file", "args": {"path": "alice.txt", "content": "${s2.words}"}}]}'
+    )
+    agent = Agent(ToolRegistry(builtin_tools(tmp_path)), model=ScriptedModel([words] * 6), record=False)
+    result = await agent.run(
+        "how many times does alice appear in names.txt? answer in alice.txt", approve="all"
+    )
+    assert result.status != "succeeded"
+    assert not (tmp_path / "alice.txt").exists()
+
+
+async def test_on_the_builtins_the_todo_lines_are_not_their_count(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text(NOTES)
+    # Decided without a model, the plan was the line count, then (with that caught) a copy of
+    # the whole file; neither is decided now, and the model's copy is not run as "succeeded".
+    copy = (
+        '{"steps": [{"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},'
+        ' {"id": "s2", "tool": "write_file", "args": {"path": "todo.txt", "content": "${s1.content}"}}]}'
+    )
+    model = ScriptedModel([copy] * 6, name="local:scripted")  # the embedded model's path
+    agent = Agent(ToolRegistry(builtin_tools(tmp_path)), model=model, record=False)
+    result = await agent.run("write the TODO lines of notes.txt to todo.txt", approve="all")
+    assert result.status != "succeeded"
+    assert not (tmp_path / "todo.txt").exists()
