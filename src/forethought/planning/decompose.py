@@ -84,6 +84,7 @@ from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.dates import date_range, spelled_dates, time_range
+from forethought.plan.layout import split_layout
 from forethought.plan.number_words import range_bounds
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.answer_shapes import (
@@ -97,7 +98,7 @@ from forethought.planning.answer_shapes import (
 from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_index, tool_terms
 from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
 from forethought.planning.goal_expressions import evaluators, expression_spans
-from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words, split_layout
+from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words
 from forethought.planning.number_ranges import bound_params
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (

@@ -1,6 +1,6 @@
 """What a goal's text offers the planner: its clauses, its literals by role (the files it
 produces and reads, quoted contents), its plain words and verbs (``GoalFacts``), and where
-layout phrases stand in a clause (``split_layout``)."""
+layout phrases stand in a clause (``plan.layout.split_layout``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from forethought.plan.coverage import EMPTY_FILE_RE, goal_outputs
-from forethought.plan.verbs import GENERIC_VERBS
 from forethought.planning.bm25 import STOP_WORDS, quantity_words
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import _FILE_RE, Literals, goal_literals
@@ -144,33 +143,6 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     verbs = frozenset(c.split()[0].lower() for c in clauses if c.split())
     asks_who = any(w.lower() in WHO_WORDS for w in WORDS_RE.findall(goal))
     return GoalFacts(goal, clauses, lits, outputs, inputs, contents, words, verbs, asks_who)
-
-
-# Words that say how a result is laid out, not what it is: "one per line", "as a list",
-# "comma separated", "each on its own line", "on separate lines".
-_LAYOUT_PHRASE_RE = re.compile(
-    r"\b(?:one|each)\s+(?:\w+\s+)?(?:per|a|on\s+(?:a|its\s+own|each))\s+line\b"
-    r"|\b(?:as|in|into)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|numbered|sorted|plain)\s+)?"
-    r"(?:(?:comma|semicolon|tab|space|newline)[- ]?(?:separated|delimited)\s+)?(?:list|lines|table)\b"
-    r"|\b(?:comma|semicolon|tab|space|newline|line)[- ]?(?:separated|delimited)\b"
-    r"|\bon\s+(?:separate|their\s+own|its\s+own)\s+lines?\b|\bline\s+by\s+line\b",
-    re.IGNORECASE,
-)
-
-
-def split_layout(clause: str) -> tuple[str, str]:
-    """The clause without its layout phrases ("List the authors, one per line" → "the
-    authors"), and the layout phrases themselves ("" when there are none). With a layout phrase,
-    a generic verb opening the clause ("list", "show": ``plan.verbs.GENERIC_VERBS``) goes with
-    the layout: it asks for the result, laid out, not for a tool of its name."""
-    layout = " ".join(m.group(0) for m in _LAYOUT_PHRASE_RE.finditer(clause))
-    rest = _LAYOUT_PHRASE_RE.sub(" ", clause)
-    if layout:
-        first = rest.split(maxsplit=1)
-        if first and first[0].lower() in GENERIC_VERBS:
-            layout = f"{first[0]} {layout}"
-            rest = first[1] if len(first) > 1 else ""
-    return rest, layout
 
 
 def name_words(path: str) -> str:
