@@ -13,6 +13,7 @@ The tool set is made up here (a ship's deck log).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from _planner_support import decided_steps
 from forethought import tool
 from forethought.agent import Agent
 from forethought.models.scripted import ScriptedModel
-from forethought.plan.counted import counted_terms, narrowing_words
+from forethought.plan.counted import counted_terms, described_items, narrowing_words
 from forethought.plan.coverage import check_coverage
 from forethought.plan.model import Plan
+from forethought.planning.refinements import Refinements
 from forethought.tools.base import ToolRegistry
 from forethought.tools.builtin import builtin_tools
 
@@ -66,6 +69,12 @@ def entries_with_wind(text: str, knots: int) -> str:
     return ""
 
 
+@tool
+def entry_at(text: str, number: int) -> str:
+    """One entry of a deck log's text, by its number (1 is the first)."""
+    return ""
+
+
 @tool(effect="mutating")
 def post_bulletin(board: str, message: str) -> str:
     """Post a message on a bulletin board (a file), replacing what it said."""
@@ -74,7 +83,15 @@ def post_bulletin(board: str, message: str) -> str:
 
 SPECS = {
     t.spec.name: t.spec
-    for t in (deck_log, log_tally, entries_mentioning, storm_entries, entries_with_wind, post_bulletin)
+    for t in (
+        deck_log,
+        log_tally,
+        entries_mentioning,
+        storm_entries,
+        entries_with_wind,
+        entry_at,
+        post_bulletin,
+    )
 }
 
 
@@ -137,11 +154,36 @@ def test_the_words_narrowing_a_counted_field(goal: str, noun: str, words: list[s
     assert narrowing_words(goal, noun) == words
 
 
+@pytest.mark.parametrize(
+    ("goal", "words"),
+    [
+        ("write the TODO lines of notes.txt to todo.txt", [["todo"]]),
+        ("write the lines of notes.txt that start with TODO to t.txt", [["todo"]]),
+        ("the entries that mention the word gale, to g.txt", [["gale"]]),
+        ("the entries in deck.log that haven't been signed", [["signed"]]),
+        ("list the entries that appear in deck_2.log in e.txt", []),  # where, not which
+        # A day is what a filter takes; a verb the clause says cannot be told from a word of
+        # the items (a step filtering by a value of its own may stand for it, see below).
+        ("the entries that were made after the tenth of May", [["made"]]),
+        ("the number of entries", []),
+        ("the entries by the bosun", []),
+        ("post the storm entries and the calm entries to b.txt", [["storm"], ["calm"]]),
+        ("how many entries in deck.log mention gales? post it", [["gales"]]),  # no "that"
+        ("count the unique entries of deck.log", [["unique"]]),
+        ("post the entries that start with a to b.txt", [["a"]]),  # a letter, not an article
+        ("post the entries that end with a question mark", [["question", "mark"]]),
+    ],
+)
+def test_the_words_that_say_which_items(goal: str, words: list[list[str]]) -> None:
+    assert [w for _, w in described_items(goal)] == words
+
+
 @given(st.text(max_size=120))
 def test_reading_any_goal_never_raises(goal: str) -> None:
     for term in counted_terms(goal):
         assert term and term == term.strip()
     assert all(w.isalnum() for w in narrowing_words(goal, "lines"))
+    assert all(words and all(w.isalnum() for w in words) for _, words in described_items(goal))
 
 
 # ------------------------------------------------------------------------------ the check
@@ -208,10 +250,71 @@ def test_a_count_from_a_tool_whose_description_counts_is_no_listing() -> None:
     assert ("missing_action", "count") not in findings(asked)
 
 
+def test_a_count_of_an_item_asked_by_its_place_is_taken_of_that_item() -> None:
+    # On the built-ins "how many words does the second line of notes.txt have?" wrote the
+    # file's line count (5): the count asked is of words, the line count no answer about a line;
+    # and the file's word count (13) is no count of the second line's words.
+    goal = "how many words does the second entry of deck.log have? post it to board.txt"
+    assert ("missing_action", "second entry") in findings(tallied(goal, "entries"))
+    assert ("missing_action", "second entry") in findings(tallied(goal, "words"))
+    picked = tallied(goal, "words", ("entry_at", {"text": "${s1}", "number": 2}))
+    assert findings(picked) == []
+    # Counting the items themselves is asked: their count is no stand-in for one of them.
+    asked = "count the entries of deck.log, the first entry included, and post the count to board.txt"
+    messages = [str(f) for f in check_coverage(tallied(asked, "entries"), tools=SPECS).missing]
+    assert not [m for m in messages if "a count of entries" in m]
+    assert [m for m in messages if "a count of entries" in m] != [
+        str(f)
+        for f in check_coverage(tallied(goal, "entries"), tools=SPECS).missing
+        if "a count of entries" in str(f)
+    ]
+
+
 # -------------------------------------------------------------------- runs on the built-ins
 
 NAMES = "Carol\nalice\nBob\nalice\n"
 NOTES = "alpha beta\nTODO: fix the roof\nzeta\nTODO: call mom\n"
+
+
+def test_a_word_of_the_same_sense_says_it() -> None:
+    # "count the unique names" on the built-ins wrote the line count (4 of 3 names).
+    goal = "how many unique entries are in deck.log? post it to board.txt"
+    assert ("missing_action", "unique") in findings(tallied(goal, "entries"))
+    distinct = tallied(goal, "entries", ("entries_mentioning", {"text": "${s1}", "term": "distinct"}))
+    assert ("missing_action", "unique") not in findings(distinct)
+
+
+def test_a_whole_record_is_no_answer_for_one_field_the_goal_names() -> None:
+    # "write the word count of a.txt and of b.txt to counts.txt, one per line" wrote text_stats'
+    # whole records and said succeeded.
+    goal = "post the word count of deck.log to board.txt, one per line"
+    whole = plan(
+        goal,
+        ("deck_log", {"log_name": "deck.log"}),
+        ("log_tally", {"text": "${s1}"}),
+        ("post_bulletin", {"board": "board.txt", "message": "${s2}"}),
+    )
+    missing = check_coverage(whole, tools=SPECS).missing
+    assert [(f.kind, f.literal) for f in missing] == [("missing_action", "words")]
+    assert "given all of s2 (entries, words)" in str(missing[0])
+    assert findings(tallied(goal, "words")) == []
+    # Both fields named, or none: the record is the answer.
+    for asked in (
+        "post the number of entries and words of deck.log to board.txt",
+        "post the tally of deck.log to board.txt",
+    ):
+        assert [
+            f for f in check_coverage(whole.model_copy(update={"goal": asked}), tools=SPECS).missing
+        ] == []
+
+
+def test_per_file_runs_write_the_one_field_the_goal_names(tmp_path: Path) -> None:
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "write the word count of a.txt and of b.txt to counts.txt, one per line"
+    steps = decided_steps(goal, specs, Refinements())
+    assert steps[-1] == ("write_file", {"path": "counts.txt", "content": "${s2.words}\n${s4.words}\n"})
+    # Without the switch the records were written whole, which the check no longer accepts.
+    assert decided_steps(goal, specs, dataclasses.replace(Refinements(), per_file_fields=False)) == []
 
 
 async def test_on_the_builtins_a_count_of_every_word_is_not_a_count_of_alice(tmp_path: Path) -> None:
@@ -227,6 +330,51 @@ async def test_on_the_builtins_a_count_of_every_word_is_not_a_count_of_alice(tmp
     )
     assert result.status != "succeeded"
     assert not (tmp_path / "alice.txt").exists()
+
+
+def test_a_copy_is_no_answer_for_items_a_relative_clause_picks(tmp_path: Path) -> None:
+    # On the built-ins "write the lines of notes.txt that start with TODO to todo2.txt" copied
+    # the whole file and said succeeded.
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "write the lines of notes.txt that start with TODO to todo2.txt"
+    copy = Plan.model_validate(
+        {
+            "goal": goal,
+            "steps": [
+                {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
+                {"id": "s2", "tool": "write_file", "args": {"path": "todo2.txt", "content": "${s1.content}"}},
+            ],
+        }
+    )
+    missing = check_coverage(copy, tools=specs).missing
+    assert [(f.kind, f.literal) for f in missing] == [("missing_action", "todo")]
+
+
+def test_a_letter_is_said_only_as_a_value_of_its_own(tmp_path: Path) -> None:
+    # "write the names in names.txt that start with a to a_names.txt" copied every name.
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "write the names in names.txt that start with a to a_names.txt"
+    copy = Plan.model_validate(
+        {
+            "goal": goal,
+            "steps": [
+                {"id": "s1", "tool": "read_file", "args": {"path": "names.txt"}},
+                {
+                    "id": "s2",
+                    "tool": "write_file",
+                    "args": {"path": "a_names.txt", "content": "${s1.content}"},
+                },
+            ],
+        }
+    )
+    assert ("missing_action", "a") in [(f.kind, f.literal) for f in check_coverage(copy, tools=specs).missing]
+    given = plan(
+        "post the entries of deck.log that start with a to board.txt",
+        ("deck_log", {"log_name": "deck.log"}),
+        ("entries_mentioning", {"text": "${s1}", "term": "a"}),
+        ("post_bulletin", {"board": "board.txt", "message": "${s2}"}),
+    )
+    assert findings(given) == []
 
 
 async def test_on_the_builtins_the_todo_lines_are_not_their_count(tmp_path: Path) -> None:

@@ -234,7 +234,8 @@ def test_an_optional_parameter_the_goal_does_not_name_takes_no_steps_output(tmp_
         ("read_file", "notes.txt"),
         ("read_file", "a.txt"),
     ]
-    assert steps[-1] == ("write_file", {"path": "counts.txt", "content": "${s2}\n${s4}\n"})
+    # Each file's word count, not its whole stats record (``per_file_fields``).
+    assert steps[-1] == ("write_file", {"path": "counts.txt", "content": "${s2.words}\n${s4.words}\n"})
     off = decided_steps(BOTH, specs, Refinements(optional_references=False))
     assert [args["max_bytes"] for _, args in off if "max_bytes" in args] == ["${s1.size}"]
 
@@ -274,7 +275,7 @@ def test_a_count_of_two_files_together_asks_for_one_total(tmp_path: Path) -> Non
         ("text_stats", {"text": "${s1.content}"}),
         ("read_file", {"path": "b.txt"}),
         ("text_stats", {"text": "${s3.content}"}),
-        ("write_file", {"path": "lines.txt", "content": "${s2}\n${s4}\n"}),
+        ("write_file", {"path": "lines.txt", "content": "${s2.lines}\n${s4.lines}\n"}),
     )
     missing = check_coverage(per_file, tools=specs).missing
     assert [f.literal for f in missing if f.kind == "missing_action"] == ["together"]

@@ -193,6 +193,12 @@ GOALS: list[Goal] = [
     Goal("uppercase notes.txt and save it to upper.txt", "builtin", None),
     Goal("reverse the lines of notes.txt into reversed.txt", "builtin", None),
     Goal("write today's date to date.txt", "builtin", None),
+    # Found as a new user (2026-11-27, late): the word count (model plan), the line count then a copy
+    # of the file (decided), the file's line count (model plan): each "succeeded". No built-in
+    # counts a word's occurrences or picks a line by a word or by its place.
+    Goal("how many times does alpha appear in notes.txt? write it to alpha.txt", "builtin", None),
+    Goal("write the TODO lines of notes.txt to todo.txt", "builtin", None),
+    Goal("how many words does the second line of notes.txt have? write it to w2.txt", "builtin", None),
     # ---------------------------------------------------------------- achievable, stockroom
     Goal("how many units of sku A-100 are in stock", "stockroom", number("12")),
     Goal("restock sku B-200 with 5 units", "stockroom", stock_is("B-200", 8)),

@@ -40,9 +40,9 @@ _NOT_NARROWING = frozenset(
         *("are", "is", "other", "remaining", "same", "following", "above", "below", "given", "named"),
         *("listed", "these", "those", "both", "each", "every", "individual", "separate", "various"),
         *("first", "second", "third", "last", "next", "previous", "my", "our", "your", "his", "her"),
-        # Superlatives and kinds of value are asked quantities, judged by their own rule; words a
-        # tool often says in a synonym ("distinct"), and negations, whose word follows them.
-        *("most", "least", "more", "fewer", "less", "different", "distinct", "unique", "non", "not"),
+        # Superlatives and kinds of value are asked quantities, judged by their own rule; and
+        # negations, whose word follows them.
+        *("most", "least", "more", "fewer", "less", "non", "not"),
     }
 )
 _JOINS = frozenset({"and", "or", "nor", "plus", "versus", "vs"})
@@ -58,6 +58,20 @@ _CALENDAR = frozenset(
     }
 )
 _WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+# Words that say the same of items, one of which a tool may use for another ("count_distinct").
+_SAME_SENSE = (frozenset({"unique", "distinct", "different", "dedupe", "deduplicate", "deduplicated"}),)
+
+
+def word_forms(word: str) -> set[str]:
+    """``word`` and what else a plan may say it by: without a negating prefix ("unpaid" by a
+    ``paid`` flag) and its words of the same sense ("unique" by "distinct")."""
+    forms = {word, word.removeprefix("un"), word.removeprefix("non")} - {""}
+    for group in _SAME_SENSE:
+        if word in group:
+            forms |= group
+    return forms
 
 
 def counted_terms(goal: str) -> list[str]:
@@ -76,16 +90,70 @@ def counted_terms(goal: str) -> list[str]:
 _DESCRIBED_RE = re.compile(r"\bthe\s+((?:[\w'-]+\s+){1,3}?)([a-z][a-z-]*[a-z](?<!ss)s)\b", re.IGNORECASE)
 
 
+# "the lines of notes.txt that start with TODO": a relative clause after the plural noun (and
+# where the items are), up to the end of the clause.
+_RELATIVE_RE = re.compile(
+    r"\b(?:the|how\s+many)\s+([a-z][a-z-]*[a-z](?<!ss)s)\b(?:\s+(?:of|in|from)\s+\S+?)?\s+"
+    # "how many lines in notes.txt mention TODO": the clause without its "that".
+    r"(?:that|which|who|whose|(?<=[a-z]\s)(?=(?:mention|contain|include|start|begin|end|match|say)s?\b))\s*"
+    r"([^,;?!]{1,60}?)(?=\s+(?:to|into|and|then|as)\b|[,;?!]|\.(?!\w)|$)",
+    re.IGNORECASE,
+)
+# The text after "start with" when it is no article ("with the", "with a dot") unless nothing
+# follows it ("that start with a").
+_EDGE_RE = re.compile(r"\b(?:start|begin|end)s?\s+with\s+[\"'“‘]?(?!(?:a|an|the)\s+\w)([a-z0-9]+)")
+_ORDINAL_RE = re.compile(r"first|second|third|\w+th")
+_FILE_RE = re.compile(r"[\w./-]+\.[a-z]\w{0,7}\b")
+# What a relative clause says of its items apart from what it names: the relation, adverbs.
+_RELATION_WORDS = frozenset(
+    {
+        *("start", "starts", "begin", "begins", "end", "ends", "contain", "contains", "mention"),
+        *("mentions", "include", "includes", "match", "matches", "say", "says", "read", "reads"),
+        *("have", "has", "had", "do", "does", "did", "with", "word", "words", "text", "string"),
+        *("still", "already", "yet", "currently", "now", "ever", "also", "only", "just", "been"),
+        *("be", "being", "were", "was", "appear", "appears", "occur", "occurs", "no", "any"),
+        *("between", "after", "before", "since", "until", "over", "under", "than", "least", "or"),
+        # the halves of "haven't", "isn't", "don't" as the word pattern splits them
+        *("t", "haven", "hasn", "isn", "aren", "wasn", "weren", "don", "doesn", "didn", "never"),
+    }
+)
+
+
 def described_items(goal: str) -> list[tuple[str, list[str]]]:
     """(phrase, narrowing words) for each set of items ``goal`` describes by words before their
-    plural noun: "write the TODO lines of notes.txt" → ("TODO lines", ["todo"]). A plan handing
-    on every line answers something else."""
+    plural noun ("write the TODO lines of notes.txt" → ("TODO lines", ["todo"])) or by a relative
+    clause after it ("the lines … that start with TODO" → ["todo"]). A plan handing on every line
+    answers something else."""
     out: list[tuple[str, list[str]]] = []
     for m in _DESCRIBED_RE.finditer(goal):
         words = _narrowing(m.group(1))
         if words:
             out.append((f"{m.group(1).strip()} {m.group(2)}", words))
+    for m in _RELATIVE_RE.finditer(goal):
+        clause = _FILE_RE.sub(" ", m.group(2).lower())  # "appear in club_night.txt": where, not which
+        words = [w for w in _WORD_RE.findall(clause) if _names_items(w)]
+        # "that start with a": what follows "start with" is the text, a letter or an article.
+        edge = _EDGE_RE.search(clause)
+        if edge is not None and edge.group(1) not in words:
+            words.insert(0, edge.group(1))
+        if words:
+            out.append((f"{m.group(1)} that {m.group(2).strip()}", words))
     return out
+
+
+def _names_items(word: str) -> bool:
+    """Whether ``word`` of a relative clause may say which items are meant ("TODO" in "that
+    start with TODO"), not how ("start", "still") or a number or day a filter takes."""
+    return not (
+        word in _RELATION_WORDS
+        or word in _BREAKS
+        or word in _JOINS
+        or word in _NOT_NARROWING
+        or word in _CALENDAR
+        or word in NUMBER_WORDS
+        or word.isdigit()
+        or _ORDINAL_RE.fullmatch(word) is not None  # "the tenth of June": a day
+    )
 
 
 def _narrowing(said_before: str) -> list[str]:

@@ -75,12 +75,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from forethought.plan import references as refs
-from forethought.plan.counted import counted_terms, described_items, narrowing_words
+from forethought.plan.counted import counted_terms, described_items, narrowing_words, word_forms
 from forethought.plan.dates import spelled_dates, spelled_times
+from forethought.plan.layout import split_layout
 from forethought.plan.model import Plan, Step
-from forethought.plan.number_words import NUMBER_WORDS, bound_words, spelled_numbers
+from forethought.plan.number_words import NUMBER_WORDS, bound_words, implied_numbers, spelled_numbers
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
+    ACROSS,
     ITEM_ORDINALS,
     QUANTITIES,
     REORDERINGS,
@@ -465,6 +467,20 @@ def _singular(word: str) -> str:
     return word
 
 
+def _singulars(word: str) -> set[str]:
+    """What ``word`` may be the plural of: "entries" of "entry" (``_singular`` says "entrie",
+    right for "movies")."""
+    return {_singular(word), word[:-3] + "y"} if len(word) > 4 and word.endswith("ies") else {_singular(word)}
+
+
+def _plural_re(noun: str) -> str:
+    """A regex for ``noun`` in the singular or the plural ("entry" or "entries")."""
+    one = _singular(noun.lower())
+    if one.endswith("y"):
+        return rf"{re.escape(one[:-1])}(?:y|ies)\b"
+    return rf"{re.escape(one)}(?:s|es)?\b"
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -649,10 +665,17 @@ def _counts_for_items(
     notes.txt") and asks no count, but a side-effecting step is given a count of those items (an
     integer field named for them, ``${s2.lines}`` of ``text_stats``): "1" was written to
     first.txt, and the run reported success."""
-    if tools is None or _COUNT_ASKED_RE.search(goal):
+    if tools is None:
         return []
-    # "the first line", "its last word", "the longest sentence": one item picked by its place.
-    items = {_singular(noun): f"{ordinal} {noun}" for ordinal, noun in asked_items(goal)}
+    # "the first line", "its last word", "the longest sentence": one item picked by its place;
+    # unless the goal counts those items too ("how many lines", "count the lines").
+    items = {
+        _singular(noun): f"{ordinal} {noun}"
+        for ordinal, noun in asked_items(goal)
+        if not re.search(
+            rf"{_COUNT_ASKED_RE.pattern}\s+(?:the\s+|of\s+(?:the\s+)?)?{_plural_re(noun)}", goal, re.I
+        )
+    }
     if not items:
         return []
     findings: list[Finding] = []
@@ -660,7 +683,7 @@ def _counts_for_items(
         if not r.path or not isinstance(r.path[-1], str):
             continue
         field = r.path[-1]
-        asked = items.get(_singular(field.lower()))
+        asked = next((items[f] for f in _singulars(field.lower()) if f in items), None)
         schema = _schema_at(spec.output_schema, tuple(r.path))
         if asked is None or schema is None or schema.get("type") != "integer":
             continue
@@ -831,10 +854,11 @@ def _unnarrowed(
     def unsaid(words: list[str]) -> list[str]:
         out = []
         for w in words if not filters else ():
-            # "unpaid" is said by a ``paid`` flag: the negation is the flag's value.
-            forms = {w, w.removeprefix("un"), w.removeprefix("non")} - {""}
+            forms = word_forms(w)
             stems = set().union(*(_with_stems({f}) | {_singular(f)} for f in forms))
-            if not (w in given or stems & named or any(f in s for f in forms for s in strings)):
+            # A letter is said only as a value of its own ("a"), not inside any text.
+            inside = any(f in s for f in forms for s in strings) if len(w) > 1 else w in strings
+            if not (w in given or stems & named or inside):
                 out.append(w)
         return out
 
@@ -864,6 +888,35 @@ def _unnarrowed(
                     "missing_action",
                     f'the goal asks for the {phrase}, but no step picks them by "{" ".join(missing)}"',
                     literal=missing[0],
+                )
+            )
+    return findings
+
+
+def _whole_records(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
+    """``missing_action`` findings: the goal names some fields of a record and a side-effecting
+    step is given the whole record. "Write the word count of a.txt and of b.txt to counts.txt"
+    wrote text_stats' records ({"lines": 3, "words": 3, …}) and said succeeded."""
+    if tools is None:
+        return []
+    # "…, one per line" lays the result out: no ``lines`` field is named by it.
+    goal_words = {_singular(w) for w in words_of(split_layout(goal)[0])}
+    findings: list[Finding] = []
+    for step, r, spec in _fed_from(steps, tools):
+        schema = _schema_at(spec.output_schema, tuple(r.path))
+        props = schema.get("properties") if schema is not None and schema.get("type") == "object" else None
+        if not isinstance(props, Mapping) or len(props) < 2:
+            continue
+        named = [str(p) for p in props if {_singular(w) for w in words_of(str(p))} <= goal_words]
+        if named and len(named) < len(props):
+            where = "".join(f".{p}" for p in r.path)
+            findings.append(
+                Finding(
+                    "missing_action",
+                    f"the goal asks for {', '.join(named)}, but step {step.id!r} is given all of "
+                    f"{r.step_id}{where} ({', '.join(map(str, props))})",
+                    literal=named[0],
+                    step_id=step.id,
                 )
             )
     return findings
@@ -925,7 +978,11 @@ def _invented(value: Any, allowed: list[Any], goal_words: set[str], goal_numbers
     if isinstance(value, str):
         if "${" in value and refs.find_references(value):
             return False
-        return not all(_from_goal(w, goal_words) for w in _WORD_RE.findall(value))
+        # A number the goal's words stand for ("15% of 240" → "15 / 100 * 240") is the goal's.
+        return not all(
+            _from_goal(w, goal_words) or (w.isdigit() and float(w) in goal_numbers)
+            for w in _WORD_RE.findall(value)
+        )
     return False
 
 
@@ -986,6 +1043,7 @@ def check_coverage(
     findings += _described_contents(steps, goal, literals, tools)
     findings += _unasked_counts(steps, goal, tools)
     findings += _unnarrowed(steps, goal, literals, tools)
+    findings += _whole_records(steps, goal, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
@@ -1056,11 +1114,16 @@ def check_coverage(
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
     goal_numbers |= spelled_numbers(goal)  # "between two and five": 2 and 5 are the goal's
+    goal_numbers |= implied_numbers(goal)  # "15% of 240": 15 / 100 * 240
     # "with twelve boxes": a number word is the goal's number too ("one" mostly is no number).
     goal_numbers |= {
         float(NUMBER_WORDS[w])
         for w in re.findall(r"[a-z]+(?:-[a-z]+)?", goal.lower())
         if w in NUMBER_WORDS and w != "one"
+    }
+    # "the second line": its place, counted from 1 or from 0, is the goal's number too.
+    goal_numbers |= {
+        float(w) for ordinal, _ in asked_items(goal) for w in ITEM_ORDINALS[ordinal] if w.isdigit()
     }
     allowed_at: dict[tuple[str, FieldPath], list[Any]] = {}
     for s in steps:
@@ -1219,7 +1282,8 @@ def _uncomputed_quantities(
     for lit in literals:
         blanked = blanked.replace(lit.text, " ")
     wanted = {word: QUANTITIES[word] for word in asked_quantities(blanked)}
-    wanted |= {f"{ordinal} {noun}": ITEM_ORDINALS[ordinal] for ordinal, noun in asked_items(blanked)}
+    items = {f"{ordinal} {noun}": ITEM_ORDINALS[ordinal] for ordinal, noun in asked_items(blanked)}
+    wanted |= items
     if not wanted:
         return []
     goal_words = words_of(blanked)
@@ -1253,7 +1317,11 @@ def _uncomputed_quantities(
             "missing_action", f'the goal asks for "{word} …", but {how}: no step computes it', literal=word
         )
         for word, known_by in wanted.items()
-        if not set(known_by) & said and not (named_field and word not in REORDERINGS)
+        # A field the goal names holds the answer, unless the goal asks for the text reordered,
+        # one value across results ("together") or an item by its place: "how many words
+        # does the second line have" is no ``${s2.words}`` of the file.
+        if not set(known_by) & said
+        and not (named_field and word not in REORDERINGS | ACROSS and word not in items)
     ]
 
 

@@ -93,3 +93,18 @@ def spelled_numbers(goal: str) -> set[float]:
         for m in pattern.finditer(goal):
             found |= {float(spelled_number(g)) for g in m.groups() if g is not None}
     return found
+
+
+# Words that stand for a number in arithmetic said in words: "15% of 240" is 15 / 100 * 240,
+# "7 squared" is 7 ** 2. The planner writes them so (``planning.goal_expressions``).
+_IMPLIED = (
+    (re.compile(r"\d\s*%|\bper\s*cent\b", re.IGNORECASE), 100.0),
+    (re.compile(r"\bsquared\b", re.IGNORECASE), 2.0),
+    (re.compile(r"\bcubed\b", re.IGNORECASE), 3.0),
+)
+
+
+def implied_numbers(goal: str) -> set[float]:
+    """The numbers ``goal``'s arithmetic words stand for (100 for a percentage, 2 for
+    "squared", 3 for "cubed")."""
+    return {number for pattern, number in _IMPLIED if pattern.search(goal)}

@@ -153,6 +153,9 @@ _REVERSE = ("reverse", "reversed", "reverses", "backwards", "invert", "inverted"
 # Of QUANTITIES, the words asking for the text reordered rather than for a number: a field the
 # goal names ("the lines") answers no such word.
 REORDERINGS = frozenset({"reverse", "reversed", "backwards", "alphabetical", "alphabetically", "sorted"})
+# Of QUANTITIES, the words asking one value across several results: each result's field the
+# goal names ("the lines of a.txt and of b.txt") answers no such word either.
+ACROSS = frozenset(_TOGETHER)
 QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("largest", "biggest", "highest", "greatest", "maximum"), _MAX),
     **dict.fromkeys(("smallest", "lowest", "fewest", "minimum"), _MIN),

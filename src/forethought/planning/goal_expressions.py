@@ -156,12 +156,17 @@ _OF_TWO_RE = re.compile(
     rf"\bthe\s+({'|'.join(_OF_TWO)})\s+(?:of|between)\s+({_NUM})\s+and\s+({_NUM})\b", re.IGNORECASE
 )
 _POWER_RE = re.compile(rf"(?<![\w.])({_NUM})\s+(squared|cubed)\b", re.IGNORECASE)
+# "15% of 240", "15 percent of 240": a share of a number.
+_PERCENT_RE = re.compile(
+    rf"(?<![\w.])({_NUM})\s*(?:%|percent\b|per\s+cent\b)\s*of\s+({_NUM})\b", re.IGNORECASE
+)
 
 
 def spelled_arithmetic(goal: str) -> str:
     """``goal`` with arithmetic said in words written in symbols ("what is 2 to the power of
     10?" → "what is 2 ** 10?"); the goal itself when it says none."""
     text = _OF_TWO_RE.sub(lambda m: f"{m.group(2)} {_OF_TWO[m.group(1).lower()]} {m.group(3)}", goal)
+    text = _PERCENT_RE.sub(lambda m: f"{m.group(1)} / 100 * {m.group(2)}", text)
     text = _POWER_RE.sub(lambda m: f"{m.group(1)} ** {2 if m.group(2).lower() == 'squared' else 3}", text)
     return _INFIX_RE.sub(lambda m: f" {_INFIX_WORDS[m.group(1).lower()]} ", text)
 

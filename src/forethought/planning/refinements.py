@@ -275,6 +275,11 @@ class Refinements:
     # step returning no such list (a count) is also tried where the list it takes is: "count
     # the dogs between …" keeps, then counts (``decompose._keeper``).
     keepers_first: bool = True
+    # Added after a new user's run on the built-ins ("write the word count of a.txt and of
+    # b.txt to counts.txt" wrote text_stats' whole records): a step run once per file whose
+    # result is a record of which the goal names one field writes that field of each run
+    # (``slots._per_file_results``).
+    per_file_fields: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -343,6 +348,7 @@ NO_REFINEMENTS = Refinements(
     superlative_synonyms=False,
     laid_out_values=False,
     keepers_first=False,
+    per_file_fields=False,
 )
 
 # Every technique on: the planner's default.

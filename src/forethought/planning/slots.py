@@ -13,6 +13,7 @@ from typing import Any
 from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_numbers, date_range, time_range
+from forethought.plan.layout import split_layout
 from forethought.plan.number_words import range_bounds
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
@@ -370,6 +371,7 @@ def bind(
                     consumed,
                     len(facts.inputs),
                     readers=refinements.per_file_readers,
+                    named=set(terms(split_layout(goal)[0])) if refinements.per_file_fields else None,
                 )
                 if runs:
                     options = [runs]
@@ -512,11 +514,14 @@ def _per_file_results(
     consumed: set[int],
     files: int,
     readers: bool = False,
+    named: set[str] | None = None,
 ) -> str:
     """The text a writer writes when the same step ran once per file ("count_loans" for a.json
     and for b.json): every run's unused whole result, one per line ("${s2}\n${s4}\n"). "" when
     this is no writer's text parameter or no step ran once per each of the ``files`` with its
-    result unused. With ``readers``, when only the readers ran per file, their texts in turn."""
+    result unused. With ``readers``, when only the readers ran per file, their texts in turn.
+    With ``named`` (the goal's BM25 terms), a record of which the goal names exactly one
+    field gives that field of each run ("the word count of a.txt and of b.txt": ``${s2.words}``)."""
     if spec.effect == "read_only" or is_path_param(spec, pname) or want is None or "string" not in want:
         return ""
     fresh = [o for o in outputs if o.step not in consumed and "." not in o.text]
@@ -526,7 +531,9 @@ def _per_file_results(
         by_tool.setdefault(chain[o.step], []).append(o)
     runs = [group for group in by_tool.values() if len(group) == files]
     if len(runs) == 1:
-        return "".join(f"{o.text}\n" for o in runs[0])
+        field = _named_field(tools[chain[runs[0][0].step]], named) if named is not None else None
+        pick = f".{field}" if field is not None else ""
+        return "".join(f"{o.text[:-1]}{pick}}}\n" if pick else f"{o.text}\n" for o in runs[0])
     if runs or not readers:
         return ""
     # Nothing ran per file but the readers: "write the contents of a.txt and b.txt to c.txt"
@@ -543,6 +550,16 @@ def _per_file_results(
             texts.setdefault(o.step, []).append(o)
     read = [group[0].text for group in texts.values() if len(group) == 1]
     return "".join(read) if len(read) == files == len(texts) else ""
+
+
+def _named_field(spec: ToolSpec, named: set[str]) -> str | None:
+    """The one field of ``spec``'s record output whose words are all among ``named``."""
+    schema = spec.output_schema or {}
+    props = schema.get("properties") if schema.get("type") == "object" else None
+    if not isinstance(props, Mapping):
+        return None
+    fields = [str(p) for p in props if set(terms(str(p))) <= named]
+    return fields[0] if len(fields) == 1 else None
 
 
 def _param_options(
