@@ -172,6 +172,14 @@ GOALS: list[Goal] = [
     ),
     Goal("what is 2 to the power of 10? save it to power.txt", "builtin", file_number("power.txt", "1024")),
     Goal("write the sum of 17 and 25 to sum.txt", "builtin", file_number("sum.txt", "42")),
+    # Found as a new user (2026-11-27, late): the whole stats records were written; the
+    # percentage was left to the model and waited.
+    Goal(
+        "write the word count of notes.txt and of data.csv to counts2.txt, one per line",
+        "builtin",
+        lambda ws, out: re.findall(r"\d+", text(ws, "counts2.txt")) == ["5", "3"],
+    ),
+    Goal("what is 15% of 240? save it to pct.txt", "builtin", file_number("pct.txt", "36")),
     # ---------------------------------------------------------------- impossible, built-ins
     Goal("delete notes.txt", "builtin", None),
     Goal("send an email to bob@example.com", "builtin", None),
@@ -199,6 +207,7 @@ GOALS: list[Goal] = [
     Goal("how many times does alpha appear in notes.txt? write it to alpha.txt", "builtin", None),
     Goal("write the TODO lines of notes.txt to todo.txt", "builtin", None),
     Goal("how many words does the second line of notes.txt have? write it to w2.txt", "builtin", None),
+    Goal("write the lines of notes.txt that start with delta to delta.txt", "builtin", None),
     # ---------------------------------------------------------------- achievable, stockroom
     Goal("how many units of sku A-100 are in stock", "stockroom", number("12")),
     Goal("restock sku B-200 with 5 units", "stockroom", stock_is("B-200", 8)),
