@@ -71,7 +71,13 @@ from typing import Any, Literal
 from forethought.plan import references as refs
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.model import Plan, Step
-from forethought.plan.number_words import NUMBER_WORDS, bound_words, spelled_numbers
+from forethought.plan.number_words import (
+    NUMBER_WORDS,
+    bound_words,
+    counted_numbers,
+    spelled_numbers,
+    unit_nouns,
+)
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
     ITEM_ORDINALS,
@@ -260,6 +266,13 @@ _OBJECT_RE = re.compile(
     r"(?:(?:a|an|the|new|empty|blank|text|file|document|directory|folder|dir|named|called|contents?|of)\s+)*",
     re.IGNORECASE,
 )
+# The subject of a modal sentence saying what a file's text is ("count.txt should say how many
+# …", "b.txt must contain …"): that file is written.
+_CONTENT_SUBJECT_RE = re.compile(
+    r"(?:\A|[.?!;]\s+)(?:the\s+(?:file\s+)?)?([\w./-]+\.[A-Za-z]\w*)\s+(?:should|must|shall|needs?\s+to|is\s+to)"
+    r"\s+(?:say|contain|hold|list|show|give|state|record)\b",
+    re.IGNORECASE,
+)
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -385,12 +398,19 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     return tuple(sorted(found, key=lambda lit: lit.start))
 
 
-def goal_outputs(goal: str, literals: tuple[GoalLiteral, ...] | None = None) -> tuple[str, ...]:
-    """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring)."""
-    return tuple(dict.fromkeys(target for _, target in _goal_effects(goal, literals)))
+def goal_outputs(
+    goal: str, literals: tuple[GoalLiteral, ...] | None = None, *, content_subjects: bool = True
+) -> tuple[str, ...]:
+    """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring). Without
+    ``content_subjects``, not the file a modal sentence says the text of ("count.txt should say
+    …"): the planner's ``Refinements.content_subjects`` off."""
+    effects = _goal_effects(goal, literals, content_subjects=content_subjects)
+    return tuple(dict.fromkeys(target for _, target in effects))
 
 
-def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[tuple[str, str]]:
+def _goal_effects(
+    goal: str, literals: tuple[GoalLiteral, ...] | None, *, content_subjects: bool = True
+) -> list[tuple[str, str]]:
     """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt")."""
     lits = goal_literals(goal) if literals is None else literals
     targets = {lit.start: lit for lit in lits if lit.kind in ("quoted", "url", "email", "path")}
@@ -417,6 +437,9 @@ def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[t
     for m in _OBJECT_RE.finditer(goal):
         if m.end() in targets:
             out.append((m.start(), m.group(1).lower(), targets[m.end()].text))
+    for m in _CONTENT_SUBJECT_RE.finditer(goal) if content_subjects else ():
+        if m.start(1) in targets:
+            out.append((m.start(1), "write", targets[m.start(1)].text))
     return [(how, target) for _, how, target in sorted(out)]
 
 
@@ -735,6 +758,16 @@ _NUMBER_ASKED_RE = re.compile(
 )
 
 
+def asks_number(goal: str) -> bool:
+    """Whether the goal asks for a number at all ("how many", "the total", "average", …)."""
+    return bool(_NUMBER_ASKED_RE.search(goal))
+
+
+def counts_items(spec: ToolSpec) -> bool:
+    """Whether the tool is named for counting ("count_tracks", "tally")."""
+    return bool(words_of(spec.name) & _COUNTING_TOOL_WORDS)
+
+
 def _unasked_counts(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
     """``missing_action`` findings: a side-effecting step is given what a counting tool
     returned ("count_tracks") while the goal asks for no number at all: "list the songs by X in
@@ -743,7 +776,7 @@ def _unasked_counts(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSp
         return []
     findings: list[Finding] = []
     for step, r, spec in _fed_from(steps, tools):
-        if spec.effect != "read_only" or not words_of(spec.name) & _COUNTING_TOOL_WORDS:
+        if spec.effect != "read_only" or not counts_items(spec):
             continue
         if any(f.step_id == step.id for f in findings):
             continue  # said once per step
@@ -869,6 +902,21 @@ def check_coverage(
             findings.append(
                 Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
             )
+    if tools is not None:
+        said = {f.literal for f in findings}  # "under forty hours": found as a bound already
+        # "rated four stars or more" for a tool's ``stars``: the number is the goal's as "4
+        # stars" would be, and a plan giving no step 4 leaves it out.
+        for phrase, number in counted_numbers(goal, unit_nouns(tools)):
+            if str(number) in said:
+                continue
+            if not any((type(v) in (int, float) and v == number) or v == str(number) for v in all_values):
+                findings.append(
+                    Finding(
+                        "missing_literal",
+                        f'goal number "{phrase}" ({number}) is used by no step',
+                        literal=phrase,
+                    )
+                )
 
     findings += _unchosen_options(steps, goal, tools)
     findings += _unset_flags(steps, goal, tools)

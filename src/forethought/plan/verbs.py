@@ -217,8 +217,11 @@ def asked_items(text: str) -> list[tuple[str, str]]:
     """(ordinal, noun) pairs of ``text`` (a goal with its literals blanked) that pick an item by
     its place ("first line"), in order; not before a verb ("first read …")."""
     out: list[tuple[str, str]] = []
-    for match in _ITEM_RE.finditer(text.lower()):
+    lowered = text.lower()
+    for match in _ITEM_RE.finditer(lowered):
         ordinal, noun = match.groups()
+        if noun in ("line", "lines") and re.search(r"\bon\s+(?:the\s+)?\Z", lowered[: match.start()]):
+            continue  # "write it on the first line of out.txt": where it goes, no line asked for
         if noun in ACTIONS or noun in NOT_ACTIONS or noun in GENERIC_VERBS or noun in LEAD_FILLERS:
             continue
         if (ordinal, noun) not in out:
