@@ -13,7 +13,7 @@ from typing import Any
 from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_numbers, date_range, time_range
-from forethought.plan.number_words import range_bounds
+from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
 from forethought.planning.goal_expressions import expression_param, expression_spans
@@ -204,6 +204,8 @@ def bind(
     refinements: Refinements = ALL_REFINEMENTS,
 ) -> Slots:
     """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
+    if refinements.unit_numbers:
+        goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
     facts = goal_facts(goal, refinements)
     if not typed:
         return _bind_untyped(chain, facts, tools)
