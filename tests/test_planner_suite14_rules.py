@@ -295,6 +295,44 @@ def test_the_new_switches_are_off_without_refinements() -> None:
         "slashed_values",
         "unit_numbers",
         "line_targets",
+        "day_questions",
     ):
         assert getattr(ON, name) is True
         assert getattr(NO_REFINEMENTS, name) is False
+
+
+class Glazing(BaseModel):
+    kiln: str
+    date: str
+    time: str
+    cone: int
+
+
+@tool
+def load_glazings(log_file: str) -> list[Glazing]:
+    """Read a glaze-firing log: one glazing per line, its kiln, start date, start time and cone."""
+    return []
+
+
+@tool
+def hottest_glazing(glazings: list[Glazing]) -> Glazing:
+    """The glazing fired to the highest cone, with all its details."""
+    return Glazing(kiln="", date="", time="", cone=0)
+
+
+@tool(effect="mutating", idempotent=True)
+def keep_note(note_file: str, note: str) -> str:
+    """Keep a note in a file (replaced if it exists)."""
+    return note_file
+
+
+GLAZE_SPECS = {t.spec.name: t.spec for t in (load_glazings, hottest_glazing, keep_note)}
+
+
+def test_which_day_asks_for_the_days_field_not_the_time() -> None:
+    goal = "On which day did the hottest glazing start? glazes.txt -> day.txt"
+    steps = decided_steps(goal, GLAZE_SPECS, ON)
+    assert steps[-1] == ("keep_note", {"note_file": "day.txt", "note": "${s2.date}"})
+    # Off, no question word chooses the field: another one is written.
+    off = decided_steps(goal, GLAZE_SPECS, Refinements(day_questions=False))
+    assert not off or off[-1][1]["note"] != "${s2.date}"

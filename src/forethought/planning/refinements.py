@@ -306,6 +306,9 @@ class Refinements:
     # *out.txt* and b.txt's on the second") is where the results go, though "of" names it
     # (``goal_facts``): with two files read, each run of steps gives one line.
     line_targets: bool = True
+    # "On which day …", "what date …" asks for a date, and of a record's date fields for the
+    # day's, not a time of day's (``question_fields.day_fields``).
+    day_questions: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -381,6 +384,7 @@ NO_REFINEMENTS = Refinements(
     slashed_values=False,
     unit_numbers=False,
     line_targets=False,
+    day_questions=False,
 )
 
 # Every technique on: the planner's default.

@@ -21,7 +21,13 @@ from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
 from forethought.planning.listed_options import option_words
 from forethought.planning.number_ranges import bound_params
-from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
+from forethought.planning.question_fields import (
+    answering_fields,
+    asked_kind,
+    asks_day,
+    day_fields,
+    written_fields,
+)
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     formatted_kind,
@@ -234,6 +240,10 @@ def bind(
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
     # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.
     question = asked_kind(goal) if refinements.question_fields else ""
+    # "On which day did …": a date, and of the date fields a day's, not a time of day.
+    day = refinements.day_questions and asks_day(goal)
+    if day and not question:
+        question = "date"
     asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None
     # The phrase the writing verb takes names the field written ("write the plant's name"),
     # before the question word's kind does; "who" still asks for a person.
@@ -248,9 +258,8 @@ def bind(
                 if by_phrase
                 else set()
             )
-            return named or (
-                answering_fields(question, fields, tools, derived=derived) if question else set()
-            )
+            answering = answering_fields(question, fields, tools, derived=derived) if question else set()
+            return named or (day_fields(answering) if day and question == "date" else answering)
 
     closed = no_value_words(goal) if refinements.fallback_classes else None
     if closed is not None and refinements.pronouns:
