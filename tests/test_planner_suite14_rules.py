@@ -18,7 +18,7 @@ from forethought import tool
 from forethought.plan.coverage import check_coverage, goal_outputs
 from forethought.plan.model import Plan
 from forethought.plan.number_words import numbered_units
-from forethought.plan.verbs import asked_items
+from forethought.plan.verbs import asked_items, clause_actions
 from forethought.planning.answer_shapes import PLURAL_COST, asks_count_only
 from forethought.planning.candidates import RECORDS_AS_TEXT_COST, records_as_text, score_candidate
 from forethought.planning.decompose import skeletons
@@ -336,3 +336,14 @@ def test_which_day_asks_for_the_days_field_not_the_time() -> None:
     # Off, no question word chooses the field: another one is written.
     off = decided_steps(goal, GLAZE_SPECS, Refinements(day_questions=False))
     assert not off or off[-1][1]["note"] != "${s2.date}"
+
+
+def test_quoted_text_holds_no_clause_of_the_goal() -> None:
+    goal = 'Make a file notice.txt that says "Kiln A, fire at noon"'
+    assert all(verb != "fire" for verb, _ in clause_actions(goal))
+    written = [("store_text", {"target_file": "notice.txt", "text": "Kiln A, fire at noon"})]
+    assert not check_coverage(_plan(goal, written), goal, SPECS).missing
+    assert _steps(goal) == written
+    # Failure path: part of the text written is not the text asked for.
+    cut = [("store_text", {"target_file": "notice.txt", "text": "Kiln A"})]
+    assert check_coverage(_plan(goal, cut), goal, SPECS).missing

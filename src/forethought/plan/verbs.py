@@ -289,12 +289,18 @@ _OBJECT_END = re.compile(
 _NAME_LABEL = re.compile(r"[A-Z][\w-]*(?::|['’]s)")
 
 
+_QUOTED_TEXT_RE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+
+
 def clause_actions(goal: str) -> list[tuple[str, str]]:
     """(verb, object phrase) for each clause of ``goal`` that opens with a word asking for an
     action: not a question word, auxiliary, pronoun or determiner, and not a generic verb."""
     out: list[tuple[str, str]] = []
     start = 0
-    for delimiter in [*CLAUSE_SPLIT.finditer(goal), None]:
+    # Quoted text is what is written, not clauses of the goal ("that says "Side B, track 3"").
+    quoted = [m.span() for m in _QUOTED_TEXT_RE.finditer(goal)]
+    splits = [d for d in CLAUSE_SPLIT.finditer(goal) if not any(a < d.start() < b for a, b in quoted)]
+    for delimiter in [*splits, None]:
         end = len(goal) if delimiter is None else delimiter.start()
         clause, opens_sentence = goal[start:end], start == 0 or goal[start - 1] in ".;:!?"
         start = end if delimiter is None else delimiter.end()
