@@ -12,7 +12,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from forethought import tool
-from forethought.planning.goal_facts import goal_facts, output_files, split_layout
+from forethought.plan.layout import split_layout
+from forethought.planning.goal_facts import goal_facts, output_files
 from forethought.planning.grammar import goal_literals
 from forethought.planning.planner import best_chain
 from forethought.planning.refinements import Refinements

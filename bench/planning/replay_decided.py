@@ -72,6 +72,7 @@ def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | No
             question_fields=refine.question_fields,
             file_named=refine.file_named_values,
             abbreviations=refine.abbreviated_fields,
+            formatted_records=refine.formatted_records,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan)

@@ -79,7 +79,14 @@ from forethought.plan.counted import counted_terms, described_items, narrowing_w
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.layout import split_layout
 from forethought.plan.model import Plan, Step
-from forethought.plan.number_words import NUMBER_WORDS, bound_words, implied_numbers, spelled_numbers
+from forethought.plan.number_words import (
+    NUMBER_WORDS,
+    bound_words,
+    counted_numbers,
+    implied_numbers,
+    spelled_numbers,
+    unit_nouns,
+)
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
     ACROSS,
@@ -269,6 +276,13 @@ _OBJECT_RE = re.compile(
     r"(?:(?:a|an|the|new|empty|blank|text|file|document|directory|folder|dir|named|called|contents?|of)\s+)*",
     re.IGNORECASE,
 )
+# The subject of a modal sentence saying what a file's text is ("count.txt should say how many
+# …", "b.txt must contain …"): that file is written.
+_CONTENT_SUBJECT_RE = re.compile(
+    r"(?:\A|[.?!;]\s+)(?:the\s+(?:file\s+)?)?([\w./-]+\.[A-Za-z]\w*)\s+(?:should|must|shall|needs?\s+to|is\s+to)"
+    r"\s+(?:say|contain|hold|list|show|give|state|record)\b",
+    re.IGNORECASE,
+)
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -394,12 +408,19 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     return tuple(sorted(found, key=lambda lit: lit.start))
 
 
-def goal_outputs(goal: str, literals: tuple[GoalLiteral, ...] | None = None) -> tuple[str, ...]:
-    """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring)."""
-    return tuple(dict.fromkeys(target for _, target in _goal_effects(goal, literals)))
+def goal_outputs(
+    goal: str, literals: tuple[GoalLiteral, ...] | None = None, *, content_subjects: bool = True
+) -> tuple[str, ...]:
+    """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring). Without
+    ``content_subjects``, not the file a modal sentence says the text of ("count.txt should say
+    …"): the planner's ``Refinements.content_subjects`` off."""
+    effects = _goal_effects(goal, literals, content_subjects=content_subjects)
+    return tuple(dict.fromkeys(target for _, target in effects))
 
 
-def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[tuple[str, str]]:
+def _goal_effects(
+    goal: str, literals: tuple[GoalLiteral, ...] | None, *, content_subjects: bool = True
+) -> list[tuple[str, str]]:
     """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt")."""
     lits = goal_literals(goal) if literals is None else literals
     targets = {lit.start: lit for lit in lits if lit.kind in ("quoted", "url", "email", "path")}
@@ -426,6 +447,9 @@ def _goal_effects(goal: str, literals: tuple[GoalLiteral, ...] | None) -> list[t
     for m in _OBJECT_RE.finditer(goal):
         if m.end() in targets:
             out.append((m.start(), m.group(1).lower(), targets[m.end()].text))
+    for m in _CONTENT_SUBJECT_RE.finditer(goal) if content_subjects else ():
+        if m.start(1) in targets:
+            out.append((m.start(1), "write", targets[m.start(1)].text))
     return [(how, target) for _, how, target in sorted(out)]
 
 
@@ -765,11 +789,21 @@ _NUMBER_ASKED_RE = re.compile(
 )
 
 
+def asks_number(goal: str) -> bool:
+    """Whether the goal asks for a number at all ("how many", "the total", "average", …)."""
+    return bool(_NUMBER_ASKED_RE.search(goal))
+
+
+def counts_items(spec: ToolSpec) -> bool:
+    """Whether the tool is named for counting ("count_tracks", "tally")."""
+    return bool(words_of(spec.name) & _COUNTING_TOOL_WORDS)
+
+
 def _counts(spec: ToolSpec, path: FieldPath) -> bool:
     """Whether ``path`` of ``spec``'s output is a count: any of it for a tool named for counting
     ("count_tracks"), an integer for one whose description opens with counting ("Count the
     lines, words and characters of a text": its ``lines``)."""
-    if words_of(spec.name) & _COUNTING_TOOL_WORDS:
+    if counts_items(spec):
         return True
     opening = spec.description.lstrip().lower()
     if not opening.startswith(("count ", "counts ", "how many ", "the number of ")):
@@ -783,7 +817,7 @@ def _unasked_counts(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSp
     returned ("count_tracks") while the goal asks for no number at all: "list the songs by X in
     x.txt" wrote "4" and said succeeded; "write the TODO lines of notes.txt to todo.txt" wrote
     text_stats' line count, 5."""
-    if tools is None or _NUMBER_ASKED_RE.search(goal):
+    if tools is None or asks_number(goal):
         return []
     findings: list[Finding] = []
     for step, r, spec in _fed_from(steps, tools):
@@ -1036,6 +1070,21 @@ def check_coverage(
             findings.append(
                 Finding("missing_literal", f'goal literal "{lit.text}" is used by no step', literal=lit.text)
             )
+    if tools is not None:
+        said = {f.literal for f in findings}  # "under forty hours": found as a bound already
+        # "rated four stars or more" for a tool's ``stars``: the number is the goal's as "4
+        # stars" would be, and a plan giving no step 4 leaves it out.
+        for phrase, number in counted_numbers(goal, unit_nouns(tools)):
+            if str(number) in said:
+                continue
+            if not any((type(v) in (int, float) and v == number) or v == str(number) for v in all_values):
+                findings.append(
+                    Finding(
+                        "missing_literal",
+                        f'goal number "{phrase}" ({number}) is used by no step',
+                        literal=phrase,
+                    )
+                )
 
     findings += _unchosen_options(steps, goal, tools)
     findings += _unset_flags(steps, goal, tools)

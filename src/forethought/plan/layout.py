@@ -15,7 +15,9 @@ LAYOUT_PHRASE_RE = re.compile(
     r"|\b(?:as|in|into)\s+(?:an?\s+)?(?:(?:bullet(?:ed)?|numbered|sorted|plain)\s+)?"
     r"(?:(?:comma|semicolon|tab|space|newline)[- ]?(?:separated|delimited)\s+)?(?:list|lines|table)\b"
     r"|\b(?:comma|semicolon|tab|space|newline|line)[- ]?(?:separated|delimited)\b"
-    r"|\bon\s+(?:separate|their\s+own|its\s+own)\s+lines?\b|\bline\s+by\s+line\b",
+    r"|\bon\s+(?:separate|their\s+own|its\s+own)\s+lines?\b|\bline\s+by\s+line\b"
+    # Which line a result goes on: "on the first line", "… and b's on the second".
+    r"|\bon\s+(?:the\s+)?(?:first|second|third|fourth|fifth|last|next)(?:\s+line\b|(?=\s*(?:[,.;?!]|\Z)))",
     re.IGNORECASE,
 )
 

@@ -7,6 +7,10 @@ coverage check, which counts such a number as the goal's.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+
+from forethought.plan._schema import types_of
+from forethought.plan.tool_spec import ToolSpec
 
 _WORDS = [
     "zero",
@@ -92,6 +96,54 @@ def spelled_numbers(goal: str) -> set[float]:
     for pattern in (*_BOTH_RES, _HIGH_RE, _LOW_RE):
         for m in pattern.finditer(goal):
             found |= {float(spelled_number(g)) for g in m.groups() if g is not None}
+    return found
+
+
+_COUNTED_RE = re.compile(
+    r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")(?:-|\s+)([A-Za-z]+)\b", re.IGNORECASE
+)
+
+
+def numbered_units(goal: str, units: set[str]) -> str:
+    """``goal`` with a number word before one of ``units`` (lower-case singular nouns) written in
+    digits, the noun after a space: "four stars or more" → "4 stars or more", "the five-star
+    tracks" → "the 5 star tracks" -- a number of that unit, as "4 stars" is."""
+
+    def digits(m: re.Match[str]) -> str:
+        noun = m.group(2)
+        lowered = noun.lower()
+        single = lowered[:-1] if len(lowered) > 3 and lowered.endswith("s") else lowered
+        if single not in units and lowered not in units:
+            return m.group(0)
+        return f"{NUMBER_WORDS[m.group(1).lower()]} {noun}"
+
+    return _COUNTED_RE.sub(digits, goal)
+
+
+def unit_nouns(tools: Mapping[str, ToolSpec]) -> set[str]:
+    """The nouns numeric parameters are named by, singular ("stars" → "star", "min_hours" →
+    "hour"): units a number of the goal's may be counted in."""
+    out: set[str] = set()
+    for spec in tools.values():
+        props = spec.input_schema.get("properties") or {}
+        for pname, schema in props.items():
+            if not (types_of(schema, spec.input_schema) or set()) & {"integer", "number"}:
+                continue
+            for word in re.split(r"[^a-z]+", str(pname).lower()):
+                if len(word) > 2 and word not in ("min", "max", "num"):
+                    out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return out
+
+
+def counted_numbers(goal: str, units: set[str]) -> list[tuple[str, int]]:
+    """(phrase, number) for each number word the goal puts before one of ``units`` ("four
+    stars" → 4, "the five-star tracks" → 5); "one" mostly is no number and is left out."""
+    found: list[tuple[str, int]] = []
+    for m in _COUNTED_RE.finditer(goal):
+        lowered = m.group(2).lower()
+        single = lowered[:-1] if len(lowered) > 3 and lowered.endswith("s") else lowered
+        if m.group(1).lower() != "one" and (single in units or lowered in units):
+            found.append((m.group(0), NUMBER_WORDS[m.group(1).lower()]))
     return found
 
 

@@ -220,8 +220,11 @@ def asked_items(text: str) -> list[tuple[str, str]]:
     """(ordinal, noun) pairs of ``text`` (a goal with its literals blanked) that pick an item by
     its place ("first line"), in order; not before a verb ("first read …")."""
     out: list[tuple[str, str]] = []
-    for match in _ITEM_RE.finditer(text.lower()):
+    lowered = text.lower()
+    for match in _ITEM_RE.finditer(lowered):
         ordinal, noun = match.groups()
+        if noun in ("line", "lines") and re.search(r"\bon\s+(?:the\s+)?\Z", lowered[: match.start()]):
+            continue  # "write it on the first line of out.txt": where it goes, no line asked for
         if noun in ACTIONS or noun in NOT_ACTIONS or noun in GENERIC_VERBS or noun in LEAD_FILLERS:
             continue
         if (ordinal, noun) not in out:
@@ -289,12 +292,18 @@ _OBJECT_END = re.compile(
 _NAME_LABEL = re.compile(r"[A-Z][\w-]*(?::|['’]s)")
 
 
+_QUOTED_TEXT_RE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+
+
 def clause_actions(goal: str) -> list[tuple[str, str]]:
     """(verb, object phrase) for each clause of ``goal`` that opens with a word asking for an
     action: not a question word, auxiliary, pronoun or determiner, and not a generic verb."""
     out: list[tuple[str, str]] = []
     start = 0
-    for delimiter in [*CLAUSE_SPLIT.finditer(goal), None]:
+    # Quoted text is what is written, not clauses of the goal ("that says "Side B, track 3"").
+    quoted = [m.span() for m in _QUOTED_TEXT_RE.finditer(goal)]
+    splits = [d for d in CLAUSE_SPLIT.finditer(goal) if not any(a < d.start() < b for a, b in quoted)]
+    for delimiter in [*splits, None]:
         end = len(goal) if delimiter is None else delimiter.start()
         clause, opens_sentence = goal[start:end], start == 0 or goal[start - 1] in ".;:!?"
         start = end if delimiter is None else delimiter.end()

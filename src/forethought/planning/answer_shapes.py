@@ -45,6 +45,28 @@ def asks_every(goal: str) -> bool:
     return bool(_EVERY_RE.search(goal)) and not _ONE_OF_MANY_RE.search(goal)
 
 
+# A goal asking for a count of items: "how many", "the number of", "count the …".
+_COUNT_ASKED_RE = re.compile(r"\b(?:how\s+many|number\s+of|count)\b", re.IGNORECASE)
+# Words asking for the items themselves, laid out: "list", "show", "every", "each", "per", "one
+# per line", "which" and a plural noun.
+_ITEMS_ASKED_RE = re.compile(
+    r"\b(?:list|lists|listing|show|every|each|all|per|lines?|which\s+[a-z]+s)\b", re.IGNORECASE
+)
+
+
+def asks_count_only(goal: str) -> bool:
+    """Whether the goal asks for how many items there are ("the number of builds that passed")
+    and not for the items themselves (no "list", "every", "each", "which songs", …)."""
+    return bool(_COUNT_ASKED_RE.search(goal)) and not _ITEMS_ASKED_RE.search(goal)
+
+
+def laid_out_result(chain: Sequence[str], tools: Mapping[str, ToolSpec]) -> bool:
+    """Whether what the chain writes is a list laid out as text: the step before its writer (or
+    its last step) is a formatter (``tool_roles.is_formatter``)."""
+    body = [n for n in chain if not is_writer(tools[n])]
+    return bool(body) and is_formatter(tools[body[-1]])
+
+
 def single_result(chain: Sequence[str], tools: Mapping[str, ToolSpec]) -> bool:
     """Whether what the chain writes is one record or one number: the step before its writer
     (or its last step) returns an object, a number or a boolean, not a list or a text."""

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from forethought.plan._schema import _resolve
 from forethought.plan.coverage import check_coverage
 from forethought.plan.dates import spelled_dates
 from forethought.plan.model import Plan
@@ -32,12 +33,16 @@ from forethought.plan.validation import Problem
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.grammar import reference_candidates
 from forethought.planning.question_fields import Asked, answering_fields, asked_kind
+from forethought.planning.tool_roles import is_formatter, required_params
 from forethought.planning.word_classes import verb_after_subject
 from forethought.tools.base import ToolSpec
 
 _AS_TEXT_RE = re.compile(r"^\$\{[^}]+\}\n\Z")
 AS_TEXT_COST = 0.5  # prior points per argument fed as text: less than a goal word explained
 FIELD_COST = 2.0  # per record whose field the goal names but no argument takes: the goal's answer
+# Per list of records written as raw text when a tool lays such a list out: with the as-text
+# cost, more than the formatter's step costs.
+RECORDS_AS_TEXT_COST = 0.5
 
 
 @dataclass(frozen=True, order=True)
@@ -73,6 +78,42 @@ def unused_outputs(plan: Plan, tools: Mapping[str, ToolSpec]) -> int:
     return unused
 
 
+def _item_schema(schema: Any, root: Mapping[str, Any]) -> Any:
+    """The resolved schema of an array's record items (references resolved against ``root``),
+    or None when ``schema`` is no array of records."""
+    array = _resolve(schema, root)
+    items = array.get("items") if isinstance(array, Mapping) else None
+    resolved = _resolve(items, root) if isinstance(items, Mapping) else None
+    return resolved if isinstance(resolved, Mapping) and resolved.get("type") == "object" else None
+
+
+def records_as_text(plan: Plan, tools: Mapping[str, ToolSpec]) -> int:
+    """Arguments taking as text (``${sN}`` and a newline) a whole list of records that a
+    formatter among ``tools`` lays out (``tool_roles.is_formatter``, taking lists of the same
+    records): the raw data dumped where a readable listing was at hand."""
+    layouts = [
+        _item_schema(
+            (spec.input_schema.get("properties") or {}).get(required_params(spec)[0]), spec.input_schema
+        )
+        for spec in tools.values()
+        if is_formatter(spec)
+    ]
+    if not layouts:
+        return 0
+    producers = {s.id: tools.get(s.tool or "") for s in plan.steps}
+    count = 0
+    for step in plan.steps:
+        for value in step.args.values():
+            m = _WHOLE_TEXT_RE.match(value) if isinstance(value, str) else None
+            spec = producers.get(m.group(1)) if m else None
+            out = spec.output_schema if spec is not None else None
+            items = _item_schema(out, out) if out is not None else None
+            if items is not None and items in layouts:
+                count += 1
+    return count
+
+
+_WHOLE_TEXT_RE = re.compile(r"^\$\{(s\d+)\}\n\Z")
 _SENTENCE_RE = re.compile(r"[^.?!;]+")
 _NAME_RE = re.compile(r"\b([A-Z][a-z]{2,})(?:'s)?\b")
 
@@ -250,6 +291,7 @@ def score_candidate(
     question_fields: bool = False,
     file_named: bool = False,
     abbreviations: bool = False,
+    formatted_records: bool = False,
 ) -> CandidateScore:
     if plan is None:
         return CandidateScore(max(1, len(problems)) + 1000, 1000, 0.0, 0.0)
@@ -262,9 +304,11 @@ def score_candidate(
     field_cost = FIELD_COST * unreferenced_fields(plan, goal, tools, questions=q) if record_fields else 0.0
     named = named_fields_as_text(plan, goal, tools, questions=q) if record_fields else 0
     as_text = as_text_arguments(plan) - named
+    # A list of records written raw while a tool lays such lists out: the listing was meant.
+    raw = RECORDS_AS_TEXT_COST * records_as_text(plan, tools) if formatted_records else 0.0
     return CandidateScore(
         len(problems),
         findings,
-        -(prior - AS_TEXT_COST * as_text - field_cost),
+        -(prior - AS_TEXT_COST * as_text - field_cost - raw),
         -(likelihood if likelihood is not None else 0.0),
     )

@@ -83,13 +83,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
+from forethought.plan.coverage import asks_number, counts_items
 from forethought.plan.dates import date_range, spelled_dates, time_range
 from forethought.plan.layout import split_layout
-from forethought.plan.number_words import range_bounds
+from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.answer_shapes import (
     PLURAL_COST,
+    asks_count_only,
     asks_every,
+    laid_out_result,
     runs_per_file,
     single_result,
     takes_place,
@@ -336,6 +339,8 @@ def skeletons(
     refinements: Refinements = ALL_REFINEMENTS,
 ) -> list[Skeleton]:
     """Candidate tool chains for ``goal``, best prior first (at most ``limit``)."""
+    if refinements.unit_numbers:
+        goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
     facts = goal_facts(goal, refinements)
     index = tool_index(tools)
     docs = {name: set(tool_terms(spec)) for name, spec in tools.items()}
@@ -520,11 +525,19 @@ def skeletons(
         word = prefixed_flag(goal, pname)
         docs = {**docs, n: docs[n] | (set(terms(word)) if word else set())}
     takers = takers + [n for n in flagged if n not in takers]
+    # A number of a unit a keeper's one numeric parameter is named by ("8 hours or more" for
+    # ``hours``): its keeper goes into chains as a value's filter does, and explains the unit.
+    counted = [n for n in tools if refinements.unit_numbers and _counted_keeper(tools[n], goal)]
+    takers = takers + [n for n in counted if n not in takers]
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
         _person_tools(tools, names, set(readers)) if refinements.who_person and facts.asks_who else set()
     )
     many = refinements.plural_lists and asks_every(goal)
+    # "Put the rock songs … in a.txt" asks for no number; "a.txt: the number of builds that
+    # passed" for a number only, not the builds laid out.
+    unnumbered = refinements.answer_kinds and not asks_number(goal)
+    count_only = refinements.answer_kinds and asks_count_only(goal)
     # "…, one per line" in a goal whose steps run once per file: the lines are the files' results.
     layout_terms = set(terms(" ".join(split_layout(c)[1] for c in facts.clauses)))
     per_file_layout = refinements.per_file_layout and bool(layout_terms)
@@ -558,7 +571,12 @@ def skeletons(
             if per_input is not None:
                 variants.insert(0, per_input + chain)
             elif per_file and _one_result_per_file(
-                chain, facts, tools, refinements.per_file_layout, refinements.labelled_files
+                chain,
+                facts,
+                tools,
+                refinements.per_file_layout,
+                refinements.labelled_files,
+                refinements.line_targets,
             ):
                 # "the number of loans in a.json and in b.json": the same steps for each file,
                 # every result to the one writer.
@@ -592,6 +610,8 @@ def skeletons(
             ]
         if flagged and not any(n in flagged for n in chain):
             variants += [list(f) for v in list(variants) if (f := _with_filter(v, flagged[0], tools))]
+        if counted and not any(n in counted for n in chain):
+            variants += [list(f) for v in list(variants) if (f := _with_filter(v, counted[0], tools))]
         if refinements.chained_filters and len(value_kinds) > 1:
             # Values of two kinds (a name and a date, a label and a range): a filter for each.
             variants += [
@@ -634,6 +654,8 @@ def skeletons(
                     + (1 if persons & set(k) else 0)
                     # "Show every departure": the items, not one of them nor their number.
                     - (PLURAL_COST if many and single_result(k, tools) else 0)
+                    - (PLURAL_COST if unnumbered and any(counts_items(tools[n]) for n in k) else 0)
+                    - (PLURAL_COST if count_only and laid_out_result(k, tools) else 0)
                     # The writer puts each file's result on its line: that explains the layout.
                     + (
                         len(layout_terms)
@@ -703,13 +725,17 @@ def _one_result_per_file(
     tools: Mapping[str, ToolSpec],
     any_preposition: bool = False,
     labelled: bool = False,
+    possessed: bool = False,
 ) -> bool:
     """Whether ``chain`` may run once per input file, each run's result written by its last
     step: the goal reads two or more files and writes one, the chain ends in that writer after
-    at least one step, and its first step takes one piece of data (not a file each)."""
+    at least one step, and its first step takes one piece of data (not a file each). With
+    ``possessed``, files whose results the goal names each by its possessive ("write a.log's on
+    the first line and b.log's on the second") are side by side whatever joins them."""
     if len(facts.inputs) < 2 or len(facts.outputs) != 1 or len(chain) < 2 or not is_writer(tools[chain[-1]]):
         return False
-    if not _coordinated(facts.goal, facts.inputs, any_preposition, labelled):
+    each_own = possessed and all(re.search(rf"{re.escape(f)}['’]s\b", facts.goal) for f in facts.inputs)
+    if not each_own and not _coordinated(facts.goal, facts.inputs, any_preposition, labelled):
         return False
     first = tools[chain[0]]
     data = [p for p in required_params(first) if not is_path_param(first, p)]
@@ -817,6 +843,21 @@ def _takes_whole(spec: ToolSpec, before: ToolSpec) -> bool:
     whole = output_fields(before)[:1]
     want_items = item_types(properties(spec)[lst], spec.input_schema)
     return bool(whole) and fits(whole[0].types, whole[0].items, param_types(spec, lst), want_items)
+
+
+def _counted_keeper(spec: ToolSpec, goal: str) -> bool:
+    """Whether ``spec`` keeps some of a list by one numeric parameter (``_keeper``) whose name is
+    a unit the goal counts in digits ("8 hours" for ``hours``, "4 stars" for ``min_stars``)."""
+    if spec.effect != "read_only" or not _keeper(spec):
+        return False
+    numeric = [p for p in properties(spec) if (param_types(spec, p) or set()) & {"integer", "number"}]
+    if len(numeric) != 1:
+        return False
+    units = unit_nouns({spec.name: spec})
+    return any(
+        (m.group(1).lower()[:-1] if m.group(1).lower().endswith("s") else m.group(1).lower()) in units
+        for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?\s+([A-Za-z]+)", goal)
+    )
 
 
 def _with_filter(chain: Sequence[str], name: str, tools: Mapping[str, ToolSpec]) -> tuple[str, ...] | None:

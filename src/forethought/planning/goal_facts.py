@@ -13,7 +13,7 @@ from forethought.planning.bm25 import STOP_WORDS, quantity_words
 from forethought.planning.clauses import split_clauses
 from forethought.planning.grammar import _FILE_RE, Literals, goal_literals
 from forethought.planning.refinements import Refinements
-from forethought.planning.word_classes import WHO_WORDS, measured_amounts, regular_grades
+from forethought.planning.word_classes import WHO_WORDS, measured_amounts, regular_grades, summed_words
 
 WORDS_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -59,6 +59,13 @@ def plain_words(text: str) -> str:
 # list …"): a file that is to be made, where the result goes.
 _SUBJECT_RE = re.compile(
     r"(?:\A|[.?!;]\s+)(?:the\s+(?:file\s+)?)?([\w./-]+)\s+(?:should|must|shall|will|needs?\s+to|is\s+to)\s",
+    re.IGNORECASE,
+)
+# A file whose line a writing verb puts a result on ("write a.txt's on the first line of
+# out.txt", "put it on line 2 of b.txt"): where the result goes, though "of" stands before it.
+_LINE_TARGET_RE = re.compile(
+    r"\b(?:write|put|save|record|store)\b(?:[^.;?!]|\.(?=\S))*?\b(?:on|in|at)\s+(?:the\s+)?(?:[a-z]+\s+line|line\s+\d+)"
+    r"\s+of\s+(?:the\s+file\s+)?([\w./-]+\.[A-Za-z]\w*)",
     re.IGNORECASE,
 )
 # A file that labels its sentence with a colon ("count.txt: how many …"): the answer's place.
@@ -109,7 +116,11 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     targets = [m.group(1).rstrip(".") for m in _TARGET_RE.finditer(goal)]
     if refinements is not None and refinements.arrow_targets:
         targets += [m.group(1).rstrip(".") for m in _ARROW_RE.finditer(goal)]
-    named = [*goal_outputs(goal), *(t for t in targets if t in files)]
+    if refinements is not None and refinements.line_targets:
+        targets += [m.group(1) for m in _LINE_TARGET_RE.finditer(goal)]
+    # A file a modal sentence says the text of is an output by its position: read with it.
+    subjects = refinements is None or (refinements.output_position and refinements.content_subjects)
+    named = [*goal_outputs(goal, content_subjects=subjects), *(t for t in targets if t in files)]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
     placed = (
         output_files(
@@ -124,6 +135,9 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     )
     if placed is not None:
         outputs = placed
+        if refinements is not None and refinements.line_targets:
+            lines = [m.group(1) for m in _LINE_TARGET_RE.finditer(goal) if m.group(1) in files]
+            outputs = tuple(dict.fromkeys([*outputs, *lines]))
     last_in = _LAST_IN_RE.search(goal)
     if not outputs and len(files) >= 2 and last_in is not None and last_in.group(1) == files[-1]:
         outputs = (files[-1],)
@@ -135,6 +149,8 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
     said = regular_grades(goal) if refinements is not None and refinements.value_forms else goal
     if refinements is not None and refinements.measure_units:
         said = measured_amounts(said)  # "how many mL of …": an amount
+    if refinements is not None and refinements.summed_words:
+        said = summed_words(said)  # "how long … altogether": a total, not the longest
     clauses = tuple(split_clauses(said))
     masked = plain_words(said)
     for s in lits.strings:

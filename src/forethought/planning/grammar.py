@@ -31,7 +31,10 @@ from forethought.planning.step_shape import PlanShape, shape_for
 from forethought.tools.base import ToolSpec
 
 _NO_DOLLAR = "^[^$]*$"
-_QUOTED_RE = re.compile(r"\"([^\"\n]{1,200})\"|'([^'\n]{1,200})'|`([^`\n]{1,200})`")
+# An apostrophe right after a letter or digit is a possessive or a contraction ("a.txt's
+# total", "don't"), no quote: single quotes open and close only beside no word (as in
+# ``plan.coverage``).
+_QUOTED_RE = re.compile(r"\"([^\"\n]{1,200})\"|(?<!\w)'([^'\n]{1,200})'(?!\w)|`([^`\n]{1,200})`")
 # A file name's extension starts with a letter (as in ``plan.coverage``): "12.5" is a number.
 _FILE_RE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5})(?![\w/])")
 # Parameters that take a *file* name ("directory" does not: a file name there is a mistake).

@@ -512,6 +512,7 @@ def best_chain(
             question_fields=refine.question_fields,
             file_named=refine.file_named_values,
             abbreviations=refine.abbreviated_fields,
+            formatted_records=refine.formatted_records,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, ChosenChain(skeleton.tools, slots))
@@ -607,6 +608,7 @@ async def plan_by_decomposition(
             question_fields=opts.refinements.question_fields,
             file_named=opts.refinements.file_named_values,
             abbreviations=opts.refinements.abbreviated_fields,
+            formatted_records=opts.refinements.formatted_records,
         )
         if plan is not None and (best is None or score < best[0]):
             best = (score, plan, problems)

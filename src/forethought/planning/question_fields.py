@@ -72,6 +72,22 @@ _WHO_PATIENT_RE = re.compile(
 )
 
 
+# "On which day …", "what date …": a day is asked for, not a time of day.
+_DAY_QUESTION_RE = re.compile(r"\b(?:which|what)\s+(?:day|date)\b", re.IGNORECASE)
+_DAY_WORDS = frozenset(("date", "dates", "day", "days"))
+
+
+def asks_day(goal: str) -> bool:
+    """Whether the goal asks which day ("on which day did …", "what date …")."""
+    return bool(_DAY_QUESTION_RE.search(goal))
+
+
+def day_fields(fields: set[str]) -> set[str]:
+    """Of date fields, those naming a day ("date", "due_day"), not a time of day; all of them
+    when none does."""
+    return {f for f in fields if set(_words(f)) & _DAY_WORDS} or fields
+
+
 def asked_kind(goal: str) -> Asked:
     """What the goal's question word asks for: "person" (who, whose: the doer), "patient"
     (whom, or "who" with a subject of its own or a passive: the one acted on), "amount" (how

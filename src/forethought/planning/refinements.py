@@ -275,6 +275,40 @@ class Refinements:
     # step returning no such list (a count) is also tried where the list it takes is: "count
     # the dogs between …" keeps, then counts (``decompose._keeper``).
     keepers_first: bool = True
+    # Added after suite 14:
+    # Words saying a sum ("altogether", "in total", "combined") are said as "total", and in
+    # their sentence "how long" asks for a total, not the longest ("how long do X's tracks play
+    # altogether?") (``word_classes.summed_words``).
+    summed_words: bool = True
+    # A list of records written raw as text while a tool lays such lists out (one taking lists
+    # of the same records and returning text) costs a candidate more than the formatter's step
+    # (``candidates.records_as_text``): "list the songs by X in x.txt" asks for the listing.
+    # The subject of a modal sentence saying what a file's text is ("count.txt *should say* how
+    # many tracks a.txt has", "must contain") is an output the goal asks for, though no file is
+    # named after "in"/"of"/"from" (the coverage check's ``goal_outputs``, read by the planner).
+    content_subjects: bool = True
+    formatted_records: bool = True
+    # The kind of answer the goal asks for weighs chains as ``plural_lists`` does: a goal asking
+    # for no number ("put the rock songs … in a.txt") is not answered by a counting tool, one
+    # asking only how many ("a.txt: the number of builds that passed") not by a listing
+    # (``answer_shapes.asks_count_only``, ``plan.coverage.asks_number``).
+    answer_kinds: bool = True
+    # A name with a slash ("feature/login") right beside the word naming a value parameter
+    # ("the feature/login *branch*") is that parameter's value, whole: no folder, not two words
+    # (``value_filters._named_by_param``).
+    slashed_values: bool = True
+    # A number word before a noun naming a numeric parameter ("rated *four stars* or more", "the
+    # *five-star* tracks" for ``stars``) is that number in digits, a number of that unit: no
+    # value to filter a text by (``plan.number_words.numbered_units``); a tool keeping items by
+    # that one numeric parameter goes into chains as a value's filter does.
+    unit_numbers: bool = True
+    # A file whose line a writing verb puts a result on ("write a.txt's on the first line of
+    # *out.txt* and b.txt's on the second") is where the results go, though "of" names it
+    # (``goal_facts``): with two files read, each run of steps gives one line.
+    line_targets: bool = True
+    # "On which day …", "what date …" asks for a date, and of a record's date fields for the
+    # day's, not a time of day's (``question_fields.day_fields``).
+    day_questions: bool = True
     # Added after a new user's run on the built-ins ("write the word count of a.txt and of
     # b.txt to counts.txt" wrote text_stats' whole records): a step run once per file whose
     # result is a record of which the goal names one field writes that field of each run
@@ -348,6 +382,14 @@ NO_REFINEMENTS = Refinements(
     superlative_synonyms=False,
     laid_out_values=False,
     keepers_first=False,
+    summed_words=False,
+    content_subjects=False,
+    formatted_records=False,
+    answer_kinds=False,
+    slashed_values=False,
+    unit_numbers=False,
+    line_targets=False,
+    day_questions=False,
     per_file_fields=False,
 )
 

@@ -14,7 +14,7 @@ from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_numbers, date_range, time_range
 from forethought.plan.layout import split_layout
-from forethought.plan.number_words import range_bounds
+from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
 from forethought.planning.goal_expressions import expression_param, expression_spans
@@ -22,7 +22,13 @@ from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
 from forethought.planning.listed_options import option_words
 from forethought.planning.number_ranges import bound_params
-from forethought.planning.question_fields import answering_fields, asked_kind, written_fields
+from forethought.planning.question_fields import (
+    answering_fields,
+    asked_kind,
+    asks_day,
+    day_fields,
+    written_fields,
+)
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
     formatted_kind,
@@ -205,6 +211,8 @@ def bind(
     refinements: Refinements = ALL_REFINEMENTS,
 ) -> Slots:
     """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
+    if refinements.unit_numbers:
+        goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
     facts = goal_facts(goal, refinements)
     if not typed:
         return _bind_untyped(chain, facts, tools)
@@ -233,6 +241,10 @@ def bind(
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
     # The question word chooses the field: "who" a person's, "how much" a number, "when" a date.
     question = asked_kind(goal) if refinements.question_fields else ""
+    # "On which day did …": a date, and of the date fields a day's, not a time of day.
+    day = refinements.day_questions and asks_day(goal)
+    if day and not question:
+        question = "date"
     asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None
     # The phrase the writing verb takes names the field written ("write the plant's name"),
     # before the question word's kind does; "who" still asks for a person.
@@ -247,9 +259,8 @@ def bind(
                 if by_phrase
                 else set()
             )
-            return named or (
-                answering_fields(question, fields, tools, derived=derived) if question else set()
-            )
+            answering = answering_fields(question, fields, tools, derived=derived) if question else set()
+            return named or (day_fields(answering) if day and question == "date" else answering)
 
     closed = no_value_words(goal) if refinements.fallback_classes else None
     if closed is not None and refinements.pronouns:

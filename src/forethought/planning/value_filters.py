@@ -14,7 +14,7 @@ from forethought.planning.boolean_values import flag_param, prefixed_flag
 from forethought.planning.candidates import goal_names, labelled_files
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
-from forethought.planning.tool_roles import properties, value_param
+from forethought.planning.tool_roles import is_dir_param, properties, value_param
 from forethought.planning.word_classes import (
     QUANTIFIERS,
     after_number,
@@ -217,6 +217,20 @@ def value_kind(text: str) -> str:
     return "text"
 
 
+# Words joined by a slash, no file (no extension) and no URL: "feature/login", "team-a/api".
+_SLASHED_RE = re.compile(r"(?<![\w./:-])[A-Za-z][\w-]*(?:/[A-Za-z0-9][\w-]*)+(?![\w/:-]|\.\w)")
+
+
+def _named_by_param(text: str, value: str, params: set[str]) -> bool:
+    """Whether ``value`` stands right before or after a word naming one of ``params`` ("the
+    feature/login *branch*", "*branch* feature/login"), up to an inflection's ending."""
+    v = re.escape(value)
+    after = re.search(rf"(?<![\w./-]){v}(?![\w/-])\s+([A-Za-z]+)", text)
+    before = re.search(rf"\b([A-Za-z]+)\s+(?:the\s+)?{v}(?![\w/-])", text)
+    words = [m.group(1).lower() for m in (after, before) if m is not None]
+    return any(singular(w) == p or w == p for w in words for p in params)
+
+
 def value_words(
     facts: GoalFacts,
     docs: Mapping[str, set[str]],
@@ -298,6 +312,21 @@ def value_words(
             if not (forms and amount_before(masked[: m.start()]))  # "over 600 km": an amount
         ]
         masked = _MEASURE_RE.sub(" @ ", masked)
+    if tools is not None and refinements is not None and refinements.slashed_values:
+        # "the feature/login branch": a name with a slash beside the word of a value parameter
+        # is that value, whole, not a folder to read.
+        params = {
+            p.lower()
+            for spec in tools.values()
+            if (p := value_param(spec, places=refinements.place_params)) is not None
+        }
+        # No tool taking a folder, a name with a slash is no folder wherever it stands.
+        folders = any(is_dir_param(spec, p) for spec in tools.values() for p in properties(spec))
+        slashed = [m.group(0) for m in _SLASHED_RE.finditer(masked)]
+        for d in dict.fromkeys([*facts.literals.directories, *slashed]):
+            if "/" in d and (not folders or _named_by_param(masked, d, params)):
+                found.append(d)
+                masked = re.sub(rf"(?<![\w./-]){re.escape(d)}(?![\w/-])", " @ ", masked)
     for lit in facts.literals.strings:  # a literal stands between words: they are not adjacent
         masked = re.sub(rf"[\"'`“]?(?<![\w.]){re.escape(lit)}(?![\w])[\"'`”]?", " @ ", masked)
     # "Friday's" → Friday, (s)

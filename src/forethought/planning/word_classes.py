@@ -518,6 +518,29 @@ def measured_amounts(text: str) -> str:
     return _HOW_MANY_MEASURE_RE.sub("total number", text)
 
 
+# Words saying a sum: "how long do they play *altogether*", "*in total*", "*combined*". English,
+# nothing of a tool set's.
+_SUM_WORDS_RE = re.compile(
+    r"\b(?:altogether|all\s+together|in\s+total|combined|put\s+together|all\s+told)\b", re.IGNORECASE
+)
+_HOW_LONG_RE = re.compile(r"\bhow\s+long\b", re.IGNORECASE)
+_SENTENCE_RE = re.compile(r"[^.?!;]+[.?!;]?")
+
+
+def summed_words(text: str) -> str:
+    """``text`` with the words saying a sum said as "total" ("how long do they play
+    *altogether*" → "… total"), and in their sentence "how long" said as "how total": it asks
+    how much time in all, not for the longest."""
+
+    def said(sentence: str) -> str:
+        if not _SUM_WORDS_RE.search(sentence):
+            return sentence
+        asked = _HOW_LONG_RE.sub(lambda m: m.group(0).split()[0] + " total", sentence)
+        return _SUM_WORDS_RE.sub("total", asked)
+
+    return "".join(said(m.group(0)) for m in _SENTENCE_RE.finditer(text)) if text else text
+
+
 # Superlatives of one sense: "the biggest fill-up" is what a tool named "largest_fill_up" or
 # described by "the most litres" returns. English, nothing of a tool set's.
 SUPERLATIVE_GROUPS = (
