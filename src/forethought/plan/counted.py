@@ -42,7 +42,8 @@ _NOT_NARROWING = frozenset(
         *("first", "second", "third", "last", "next", "previous", "my", "our", "your", "his", "her"),
         # Superlatives and kinds of value are asked quantities, judged by their own rule; and
         # negations, whose word follows them.
-        *("most", "least", "more", "fewer", "less", "non", "not"),
+        *("most", "least", "more", "fewer", "less", "non", "not", "best", "worst", "better", "worse"),
+        *("top", "bottom", "highest", "lowest"),
     }
 )
 _JOINS = frozenset({"and", "or", "nor", "plus", "versus", "vs"})

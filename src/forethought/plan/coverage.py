@@ -928,9 +928,11 @@ def _unnarrowed(
 
 
 def _whole_records(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
-    """``missing_action`` findings: the goal names some fields of a record and a side-effecting
-    step is given the whole record. "Write the word count of a.txt and of b.txt to counts.txt"
-    wrote text_stats' records ({"lines": 3, "words": 3, …}) and said succeeded."""
+    """``missing_action`` findings: the goal names some of the numbers of a record of numbers
+    (a tally: every field a number) and a side-effecting step is given the whole record. "Write
+    the word count of a.txt and of b.txt to counts.txt" wrote text_stats' records ({"lines": 3,
+    "words": 3, …}) and said succeeded. A record of mixed fields (an item a step picked, "the
+    best match") written whole still holds the item asked for, and is not judged."""
     if tools is None:
         return []
     # "…, one per line" lays the result out: no ``lines`` field is named by it.
@@ -940,6 +942,8 @@ def _whole_records(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpe
         schema = _schema_at(spec.output_schema, tuple(r.path))
         props = schema.get("properties") if schema is not None and schema.get("type") == "object" else None
         if not isinstance(props, Mapping) or len(props) < 2:
+            continue
+        if not all(isinstance(v, Mapping) and v.get("type") in ("integer", "number") for v in props.values()):
             continue
         named = [str(p) for p in props if {_singular(w) for w in words_of(str(p))} <= goal_words]
         if named and len(named) < len(props):
