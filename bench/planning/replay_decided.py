@@ -35,6 +35,7 @@ from heldout11 import HELD_OUT_11
 from heldout12 import HELD_OUT_12
 from heldout13 import HELD_OUT_13
 from heldout14 import HELD_OUT_14
+from heldout15 import HELD_OUT_15
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -111,6 +112,7 @@ async def main() -> None:
         *HELD_OUT_12,
         *HELD_OUT_13,
         *HELD_OUT_14,
+        *HELD_OUT_15,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
