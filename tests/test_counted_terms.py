@@ -75,6 +75,24 @@ def entry_at(text: str, number: int) -> str:
     return ""
 
 
+@tool
+def log_entries(log_name: str) -> list[str]:
+    """The entries of a ship's deck log, one string each."""
+    return []
+
+
+@tool
+def mean_knots(entries: list[str]) -> float:
+    """The mean wind speed, in knots, of some deck log entries."""
+    return 0.0
+
+
+@tool
+def windy_entries(entries: list[str], knots: float) -> list[str]:
+    """Only the entries with a wind of at least so many knots."""
+    return entries
+
+
 @tool(effect="mutating")
 def post_bulletin(board: str, message: str) -> str:
     """Post a message on a bulletin board (a file), replacing what it said."""
@@ -90,6 +108,9 @@ SPECS = {
         storm_entries,
         entries_with_wind,
         entry_at,
+        log_entries,
+        mean_knots,
+        windy_entries,
         post_bulletin,
     )
 }
@@ -171,6 +192,8 @@ def test_the_words_narrowing_a_counted_field(goal: str, noun: str, words: list[s
         ("how many entries in deck.log mention gales? post it", [["gales"]]),  # no "that"
         ("count the unique entries of deck.log", [["unique"]]),
         ("post the entries that start with a to b.txt", [["a"]]),  # a letter, not an article
+        ("post the entries of deck.log when the wind came from the north", [["wind", "came", "north"]]),
+        ("how many entries with a gale warning are in deck.log?", [["gale", "warning"]]),
         ("post the entries that end with a question mark", [["question", "mark"]]),
     ],
 )
@@ -268,6 +291,37 @@ def test_a_count_of_an_item_asked_by_its_place_is_taken_of_that_item() -> None:
         for f in check_coverage(tallied(goal, "entries"), tools=SPECS).missing
         if "a count of entries" in str(f)
     ]
+
+
+def test_a_computed_number_is_no_bound_unless_the_goal_compares_with_it() -> None:
+    # Suite 15's first run: "How much rain fell … in total?" was planned as the total, then a
+    # filter keeping the days with at least that much rain, and called covered.
+    def bounded(goal: str) -> Plan:
+        return plan(
+            goal,
+            ("log_entries", {"log_name": "deck.log"}),
+            ("mean_knots", {"entries": "${s1}"}),
+            ("windy_entries", {"entries": "${s1}", "knots": "${s2}"}),
+            ("post_bulletin", {"board": "board.txt", "message": "${s3}\n"}),
+        )
+
+    missing = check_coverage(bounded("post the windy entries of deck.log to board.txt"), tools=SPECS).missing
+    assert ("invented_argument", ("args", "knots")) in [(f.kind, f.field) for f in missing]
+    for compared in (
+        "post the entries of deck.log windier than the average to board.txt",
+        "post the entries of deck.log with at least the mean wind to board.txt",
+    ):
+        missing = check_coverage(bounded(compared), tools=SPECS).missing
+        assert ("args", "knots") not in [f.field for f in missing]
+    # A computed number handed on as data, not as a bound beside a list, is no finding.
+    handed = plan(
+        "post the mean wind of deck.log to board.txt",
+        ("log_entries", {"log_name": "deck.log"}),
+        ("mean_knots", {"entries": "${s1}"}),
+        ("entry_at", {"text": "x", "number": "${s2}"}),
+        ("post_bulletin", {"board": "board.txt", "message": "${s2}\n"}),
+    )
+    assert ("args", "number") not in [f.field for f in check_coverage(handed, tools=SPECS).missing]
 
 
 # -------------------------------------------------------------------- runs on the built-ins

@@ -1,9 +1,11 @@
-"""What a goal's count is of: the term or the kind of item a number is asked about.
+"""What a goal's count or set of items is of: the term or the kind of item it is asked about.
 
 "How many times does alice appear in names.txt?" asks a count of *alice*; "how many TODO lines
-are in notes.txt?" a count of *TODO* lines. A plan that counts every word or every line of the
-file answers neither, yet it used every literal of the goal (there is none but the file), so
-the coverage check needs to know what is counted. Pure text rules, no tool or goal recognised.
+are in notes.txt?" a count of *TODO* lines; "write the lines of notes.txt that start with TODO"
+(or "the days when the wind came from the west", "days with a gale warning") some of the items,
+not all. A plan that counts or copies every line answers none of these, yet it used every literal
+of the goal (there is none but the files), so the coverage check needs to know what the goal
+picks. Pure text rules over English, no tool or goal recognised.
 """
 
 from __future__ import annotations
@@ -96,14 +98,18 @@ _DESCRIBED_RE = re.compile(r"\bthe\s+((?:[\w'-]+\s+){1,3}?)([a-z][a-z-]*[a-z](?<
 _RELATIVE_RE = re.compile(
     r"\b(?:the|how\s+many)\s+([a-z][a-z-]*[a-z](?<!ss)s)\b(?:\s+(?:of|in|from)\s+\S+?)?\s+"
     # "how many lines in notes.txt mention TODO": the clause without its "that".
-    r"(?:that|which|who|whose|(?<=[a-z]\s)(?=(?:mention|contain|include|start|begin|end|match|say)s?\b))\s*"
-    r"([^,;?!]{1,60}?)(?=\s+(?:to|into|and|then|as)\b|[,;?!]|\.(?!\w)|$)",
+    # "the days when the wind came from the west", "days with a south-westerly wind".
+    r"(that|which|who|whose|when|where|with|(?<=[a-z]\s)(?=(?:mention|contain|include|start|begin|end|match|say)s?\b))\s*"
+    # up to a question's auxiliary too ("… with a westerly wind *did* hilltop.txt record?").
+    r"([^,;?!]{1,60}?)(?=\s+(?:to|into|and|then|as|did|do|does|is|are|was|were)\b|[,;?!]|\.(?!\w)|$)",
     re.IGNORECASE,
 )
 # The text after "start with" when it is no article ("with the", "with a dot") unless nothing
 # follows it ("that start with a").
 _EDGE_RE = re.compile(r"\b(?:start|begin|end)s?\s+with\s+[\"'“‘]?(?!(?:a|an|the)\s+\w)([a-z0-9]+)")
-_ORDINAL_RE = re.compile(r"first|second|third|\w+th")
+_ORDINAL_RE = re.compile(
+    r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|\w+ieth"
+)
 _FILE_RE = re.compile(r"[\w./-]+\.[a-z]\w{0,7}\b")
 # What a relative clause says of its items apart from what it names: the relation, adverbs.
 _RELATION_WORDS = frozenset(
@@ -131,14 +137,14 @@ def described_items(goal: str) -> list[tuple[str, list[str]]]:
         if words:
             out.append((f"{m.group(1).strip()} {m.group(2)}", words))
     for m in _RELATIVE_RE.finditer(goal):
-        clause = _FILE_RE.sub(" ", m.group(2).lower())  # "appear in club_night.txt": where, not which
+        clause = _FILE_RE.sub(" ", m.group(3).lower())  # "appear in club_night.txt": where, not which
         words = [w for w in _WORD_RE.findall(clause) if _names_items(w)]
         # "that start with a": what follows "start with" is the text, a letter or an article.
         edge = _EDGE_RE.search(clause)
         if edge is not None and edge.group(1) not in words:
             words.insert(0, edge.group(1))
         if words:
-            out.append((f"{m.group(1)} that {m.group(2).strip()}", words))
+            out.append((" ".join(filter(None, (m.group(1), m.group(2), m.group(3).strip()))), words))
     return out
 
 

@@ -892,7 +892,10 @@ def _unnarrowed(
             stems = set().union(*(_with_stems({f}) | {_singular(f)} for f in forms))
             # A letter is said only as a value of its own ("a"), not inside any text.
             inside = any(f in s for f in forms for s in strings) if len(w) > 1 else w in strings
-            if not (w in given or stems & named or inside):
+            # "capital" is said by a ``capitalized`` tool: a word five letters or more that starts
+            # a word the plan is named by.
+            begins = len(w) >= 5 and any(n.startswith(w) for n in named)
+            if not (w in given or stems & named or inside or begins):
                 out.append(w)
         return out
 
@@ -957,6 +960,51 @@ def _whole_records(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpe
                     step_id=step.id,
                 )
             )
+    return findings
+
+
+# A goal comparing with a value it computes: "more rain than the average", "as late as the first
+# one", "above the median", "longer than Ann's".
+_COMPARED_RE = re.compile(
+    r"\b(?:than|as|same|like|above|below|over|under|exceed\w*|beyond|at\s+least|at\s+most)\b"
+    r"(?:\s+[\w'-]+){0,3}?\s+(?:average|mean|median|total|sum|typical|first|last|previous|other|\w+est|\w+'s)\b",
+    re.IGNORECASE,
+)
+_WHOLE_REF_RE = re.compile(r"\$\{[^{}]+\}")
+
+
+def _derived_bounds(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
+    """``invented_argument`` findings: a step keeping some of a list by a number (a threshold
+    beside the list it takes) is given a number another step computed, while the goal compares
+    with no computed value. "How much rain fell in total?" was planned as total_rainfall, then
+    ``rain_at_least(readings, millimetres=${s2})``: the total became a bound nobody asked for,
+    and the plan was called covered."""
+    if tools is None or _COMPARED_RE.search(goal):
+        return []
+    findings: list[Finding] = []
+    for step in steps:
+        spec = tools.get(step.tool or "")
+        if spec is None or spec.effect != "read_only":
+            continue
+        props = spec.input_schema.get("properties") or {}
+        kinds = {
+            name: (_schema_at(spec.input_schema, (name,)) or {}).get("type")
+            for name, value in step.args.items()
+            if isinstance(value, str) and _WHOLE_REF_RE.fullmatch(value) and name in props
+        }
+        if "array" not in kinds.values():
+            continue  # no list kept by it: a number handed on as data ("round the average")
+        for name, kind in kinds.items():
+            if kind in ("integer", "number"):
+                findings.append(
+                    Finding(
+                        "invented_argument",
+                        f"step {step.id!r} args.{name} = {step.args[name]!r} takes a computed number as "
+                        "a bound, but the goal compares with no computed value",
+                        step_id=step.id,
+                        field=("args", name),
+                    )
+                )
     return findings
 
 
@@ -1097,6 +1145,7 @@ def check_coverage(
     findings += _unasked_counts(steps, goal, tools)
     findings += _unnarrowed(steps, goal, literals, tools)
     findings += _whole_records(steps, goal, tools)
+    findings += _derived_bounds(steps, goal, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
