@@ -386,21 +386,21 @@ async def test_on_the_builtins_a_count_of_every_word_is_not_a_count_of_alice(tmp
     assert not (tmp_path / "alice.txt").exists()
 
 
+def copied(goal: str, source: str, target: str) -> Plan:
+    """``source`` read and written whole to ``target`` with the built-in file tools."""
+    return plan(
+        goal,
+        ("read_file", {"path": source}),
+        ("write_file", {"path": target, "content": "${s1.content}"}),
+    )
+
+
 def test_a_copy_is_no_answer_for_items_a_relative_clause_picks(tmp_path: Path) -> None:
     # On the built-ins "write the lines of notes.txt that start with TODO to todo2.txt" copied
     # the whole file and said succeeded.
     specs = ToolRegistry(builtin_tools(tmp_path)).specs()
     goal = "write the lines of notes.txt that start with TODO to todo2.txt"
-    copy = Plan.model_validate(
-        {
-            "goal": goal,
-            "steps": [
-                {"id": "s1", "tool": "read_file", "args": {"path": "notes.txt"}},
-                {"id": "s2", "tool": "write_file", "args": {"path": "todo2.txt", "content": "${s1.content}"}},
-            ],
-        }
-    )
-    missing = check_coverage(copy, tools=specs).missing
+    missing = check_coverage(copied(goal, "notes.txt", "todo2.txt"), tools=specs).missing
     assert [(f.kind, f.literal) for f in missing] == [("missing_action", "todo")]
 
 
@@ -408,20 +408,8 @@ def test_a_letter_is_said_only_as_a_value_of_its_own(tmp_path: Path) -> None:
     # "write the names in names.txt that start with a to a_names.txt" copied every name.
     specs = ToolRegistry(builtin_tools(tmp_path)).specs()
     goal = "write the names in names.txt that start with a to a_names.txt"
-    copy = Plan.model_validate(
-        {
-            "goal": goal,
-            "steps": [
-                {"id": "s1", "tool": "read_file", "args": {"path": "names.txt"}},
-                {
-                    "id": "s2",
-                    "tool": "write_file",
-                    "args": {"path": "a_names.txt", "content": "${s1.content}"},
-                },
-            ],
-        }
-    )
-    assert ("missing_action", "a") in [(f.kind, f.literal) for f in check_coverage(copy, tools=specs).missing]
+    missing = check_coverage(copied(goal, "names.txt", "a_names.txt"), tools=specs).missing
+    assert ("missing_action", "a") in [(f.kind, f.literal) for f in missing]
     given = plan(
         "post the entries of deck.log that start with a to board.txt",
         ("deck_log", {"log_name": "deck.log"}),
