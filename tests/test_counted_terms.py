@@ -371,6 +371,57 @@ def test_per_file_runs_write_the_one_field_the_goal_names(tmp_path: Path) -> Non
     assert decided_steps(goal, specs, dataclasses.replace(Refinements(), per_file_fields=False)) == []
 
 
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "write the average word count of a.txt and b.txt to avg.txt",
+        "write the difference between the line counts of a.txt and b.txt to diff.txt",
+        "write the total line count of a.txt and b.txt to sum.txt",
+    ],
+)
+def test_one_value_of_two_files_is_no_field_of_each(goal: str, tmp_path: Path) -> None:
+    # Decided on the built-ins: each file's count written, one per line, and called covered.
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    field = "words" if "word" in goal else "lines"
+    each = plan(
+        goal,
+        ("read_file", {"path": "a.txt"}),
+        ("text_stats", {"text": "${s1.content}"}),
+        ("read_file", {"path": "b.txt"}),
+        ("text_stats", {"text": "${s3.content}"}),
+        ("write_file", {"path": "out.txt", "content": f"${{s2.{field}}}\n${{s4.{field}}}\n"}),
+    )
+    assert "missing_action" in [f.kind for f in check_coverage(each, tools=specs).missing]
+    assert decided_steps(goal, specs, Refinements()) == []
+    # A count per file is what "how many words are in a.txt and b.txt" may ask: not judged.
+    per_file = each.model_copy(
+        update={"goal": "how many words are in a.txt and b.txt? write them to out.txt"}
+    )
+    assert "missing_action" not in [f.kind for f in check_coverage(per_file, tools=specs).missing]
+
+
+def test_a_folder_is_no_text(tmp_path: Path) -> None:
+    # "count the lines of every file in docs and save them to counts.txt" was decided as
+    # text_stats(text="docs"): the word's one line was written, and the run said succeeded.
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "count the lines of every file in docs and save them to counts.txt"
+    worded = plan(
+        goal,
+        ("text_stats", {"text": "docs"}),
+        ("write_file", {"path": "counts.txt", "content": "${s1.lines}\n"}),
+    )
+    missing = check_coverage(worded, tools=specs).missing
+    assert ("invented_argument", ("args", "text")) in [(f.kind, f.field) for f in missing]
+    assert decided_steps(goal, specs, Refinements()) == []
+    # Where a parameter says it takes a place, the folder is its value.
+    listed = plan(
+        "list the files in docs and write them to l.txt",
+        ("list_dir", {"path": "docs"}),
+        ("write_file", {"path": "l.txt", "content": "${s1}\n"}),
+    )
+    assert "invented_argument" not in [f.kind for f in check_coverage(listed, tools=specs).missing]
+
+
 async def test_on_the_builtins_a_count_of_every_word_is_not_a_count_of_alice(tmp_path: Path) -> None:
     (tmp_path / "names.txt").write_text(NAMES)
     words = (

@@ -16,7 +16,7 @@ about, and a one-line ``message``. Kinds:
     quoted text (``"…"``, ``'…'``, ```…```, ``“…”``); URLs (``http(s)://…``); e-mail addresses;
     file and directory names (a token with a ``/`` in it, or ``name.ext`` with an extension that
     starts with a letter, up to 8 characters); a directory named after ``directory|folder|dir``
-    (optionally ``named|called``) or after ``files|entries|contents in|under|inside|of``;
+    (optionally ``named|called``) or after ``file(s)|entries|contents in|under|inside|of``;
     the content of a writing verb (``write|append|put|save|store X to|into|in …``, X not starting
     with a determiner or pronoun such as ``the``/``it``, and not itself a literal); content named
     by what it is, to the end of its clause (``with the text|message|body X``, ``saying X``,
@@ -91,6 +91,7 @@ from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
     ACROSS,
     ITEM_ORDINALS,
+    PER_RESULT,
     QUANTITIES,
     REORDERINGS,
     asked_items,
@@ -207,7 +208,7 @@ _PATH_RE = re.compile(
     r")(?![\w/-])"
 )
 _DIR_RE = re.compile(
-    r"\b(?:directory|folder|dir|(?:files|entries|contents)\s+(?:in|under|inside|of))\s+"
+    r"\b(?:directory|folder|dir|(?:files?|entries|contents)\s+(?:in|under|inside|of))\s+"
     r"(?:named\s+|called\s+)?([\w.-]+)",
     re.IGNORECASE,
 )
@@ -1008,6 +1009,45 @@ def _derived_bounds(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSp
     return findings
 
 
+_PLACE_WORDS = frozenset(
+    {"path", "file", "filename", "dir", "directory", "folder", "location", "source", "root", "where"}
+)
+
+
+def _folders_as_text(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
+    """``invented_argument`` findings: a folder the goal names as one ("the files in docs",
+    "the folder reports") is the whole value of a parameter no word of which says it takes a
+    place. "count the lines of every file in docs" was planned as ``text_stats(text="docs")``:
+    the lines of the word "docs" were counted, and the run said succeeded. (A name with a slash
+    is no folder by that alone: "the studio/north kiln" names a kiln.)"""
+    folders = {
+        m.group(1) for m in _DIR_RE.finditer(goal) if "." not in m.group(1)
+    }  # "entries of a.log": a file
+    if tools is None or not folders:
+        return []
+    findings: list[Finding] = []
+    for step in steps:
+        spec = tools.get(step.tool or "")
+        if spec is None:
+            continue
+        props = spec.input_schema.get("properties") or {}
+        for name, value in step.args.items():
+            if value not in folders or not isinstance(props.get(name), Mapping):
+                continue
+            said = words_of(name) | words_of(str(props[name].get("description", "")))
+            if not said & _PLACE_WORDS:
+                findings.append(
+                    Finding(
+                        "invented_argument",
+                        f"step {step.id!r} args.{name} = {value!r} is a folder the goal names, not a "
+                        f"{name} of it",
+                        step_id=step.id,
+                        field=("args", name),
+                    )
+                )
+    return findings
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -1146,6 +1186,7 @@ def check_coverage(
     findings += _unnarrowed(steps, goal, literals, tools)
     findings += _whole_records(steps, goal, tools)
     findings += _derived_bounds(steps, goal, tools)
+    findings += _folders_as_text(steps, goal, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
@@ -1393,6 +1434,7 @@ def _uncomputed_quantities(
     said: set[str] = set()
     processes = False
     named_field = False
+    named_from: set[str] = set()  # the steps whose named fields are written
     for s in plan.steps:
         said |= words_of(s.tool or "")
         for value in _step_texts(s, _leaves(s.args, ("args",), [])):
@@ -1404,11 +1446,21 @@ def _uncomputed_quantities(
             field = words_of(" ".join(str(p) for p in r.path))
             if effectful and (field & goal_words or (abbreviations and _shortens(field, goal_words))):
                 named_field = True  # a field the goal names is picked ("how many servings" → ``.servings``)
+                named_from.add(r.step_id)
             said |= field
         spec = tools.get(s.tool) if s.tool is not None else None
-        if spec is not None and s.referenced_steps() and spec.effect == "read_only":
+        # A step works on another's output when a parameter it needs takes it: a file read with
+        # an optional ``max_bytes`` of another step's size is still only read ("the largest line
+        # count of a.txt and b.txt" found a maximum in "at most max_bytes").
+        required = spec.input_schema.get("required") or [] if spec is not None else []
+        if (
+            spec is not None
+            and spec.effect == "read_only"
+            and any(refs.find_references(s.args.get(str(p))) for p in required)
+        ):
             processes = True
             said |= _with_stems(words_of(spec.description or ""))
+    across = len(named_from) > 1
     how = (
         "no step's tool is named or described for it"
         if processes
@@ -1420,10 +1472,16 @@ def _uncomputed_quantities(
         )
         for word, known_by in wanted.items()
         # A field the goal names holds the answer, unless the goal asks for the text reordered,
-        # one value across results ("together") or an item by its place: "how many words
-        # does the second line have" is no ``${s2.words}`` of the file.
+        # one value across results ("together"; "the average word count of a.txt and b.txt"
+        # written as each file's count) or an item by its place: "how many words does the
+        # second line have" is no ``${s2.words}`` of the file.
         if not set(known_by) & said
-        and not (named_field and word not in REORDERINGS | ACROSS and word not in items)
+        and not (
+            named_field
+            and word not in REORDERINGS | ACROSS
+            and word not in items
+            and not (across and word not in PER_RESULT)
+        )
     ]
 
 

@@ -156,6 +156,9 @@ REORDERINGS = frozenset({"reverse", "reversed", "backwards", "alphabetical", "al
 # Of QUANTITIES, the words asking one value across several results: each result's field the
 # goal names ("the lines of a.txt and of b.txt") answers no such word either.
 ACROSS = frozenset(_TOGETHER)
+# Of QUANTITIES, those a count per result answers ("how many words are in a.txt and b.txt"):
+# every other one ("the average word count of a.txt and b.txt") is one value of them all.
+PER_RESULT = frozenset({"how many", "number of", "count", "length"})
 QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("largest", "biggest", "highest", "greatest", "maximum"), _MAX),
     **dict.fromkeys(("smallest", "lowest", "fewest", "minimum"), _MIN),
@@ -163,6 +166,8 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("latest", "newest"), _LATE),
     **dict.fromkeys(("average", "mean", "median"), _MEAN),
     **dict.fromkeys(("total", "sum"), _TOTAL),
+    # "the difference between the line counts of a.txt and b.txt": one number of two.
+    "difference": (*_ARITHMETIC, "difference", "diff", "minus", "subtract", "subtraction"),
     **dict.fromkeys(("how many", "number of"), _COUNT),
     # "how many lines do a.txt and b.txt have together": one total, not a count per file. Only
     # beside a count ("merge a.txt and b.txt together" asks for no number).
