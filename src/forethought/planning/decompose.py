@@ -406,6 +406,7 @@ def skeletons(
         else []
     )
     places = refinements.place_params  # "for a given destination": a town, not a file
+    day_times = refinements.day_times  # "a time of day": a time's tool, not a date's
     times = refinements.spelled_times  # two times of day are a range, as two days are
     # An option a tool lists ("received, processed or discarded") is a value of its own kind,
     # taken by that tool alone ("NEURO-1 samples … discarded": a filter for each).
@@ -419,7 +420,9 @@ def skeletons(
         return "option" if value.lower() in option_words else value_kind(value)
 
     def taker(name: str) -> str:
-        return _filter_kind(tools[name], places, bool(option_words)) or taker_kind(tools[name], places=places)
+        return _filter_kind(tools[name], places, bool(option_words), day_times=day_times) or taker_kind(
+            tools[name], places=places, day_times=day_times
+        )
 
     filters = (
         [n for n, _ in index.rank(terms(goal)) if filter_param(tools[n], places=places) is not None]
@@ -509,8 +512,8 @@ def skeletons(
             dated = {
                 n
                 for n in takers
-                if _filter_kind(tools[n], places) in ("date", "range")
-                or taker_kind(tools[n], places=places) == "date"
+                if _filter_kind(tools[n], places, day_times=day_times) in ("date", "range")
+                or taker_kind(tools[n], places=places, day_times=day_times) == "date"
             }
             docs = {n: (d | spelled if n in dated else d) for n, d in docs.items()}
     # A flag the goal negates ("the unpaid bookings", "that haven't been paid"): its filter goes
@@ -619,9 +622,10 @@ def skeletons(
                 for v in list(variants)
                 for n in filters
                 if n not in v
-                and (kind := _filter_kind(tools[n], places, bool(option_words), times)) in value_kinds
+                and (kind := _filter_kind(tools[n], places, bool(option_words), times, day_times))
+                in value_kinds
                 and any(
-                    _filter_kind(tools[m], places, bool(option_words), times) not in ("", kind)
+                    _filter_kind(tools[m], places, bool(option_words), times, day_times) not in ("", kind)
                     for m in v
                     if m in filters
                 )
@@ -742,7 +746,9 @@ def _one_result_per_file(
     return not is_writer(first) and len(data) == 1
 
 
-def _filter_kind(spec: ToolSpec, places: bool = False, options: bool = False, times: bool = False) -> str:
+def _filter_kind(
+    spec: ToolSpec, places: bool = False, options: bool = False, times: bool = False, day_times: bool = False
+) -> str:
     """What a filter filters by: "range" (two dates; with ``times``, two times of day too), else
     its text parameter's kind ("date", "time", "text", with ``options`` "option" for one the
     tool lists the options of); "" for no filter."""
@@ -751,7 +757,7 @@ def _filter_kind(spec: ToolSpec, places: bool = False, options: bool = False, ti
     pname = filter_param(spec, places=places)
     if options and pname is not None and enumerated_options(spec, glossed=True):
         return "option"
-    return param_kind(spec, pname) if pname is not None else ""
+    return param_kind(spec, pname, day_times=day_times) if pname is not None else ""
 
 
 def _with_evaluators(

@@ -153,6 +153,9 @@ class Refinements:
     # range a tool with two time parameters ("earliest", "latest" as HH:MM) filters by, as two
     # days are for one with two date parameters (``plan.dates.spelled_times``).
     spelled_times: bool = True
+    # "A time of day (HH:MM)" in a tool's words names a time, not a date: its parameter takes
+    # the goal's "8 pm" as "20:00", and no day (``tool_roles.param_kind``).
+    day_times: bool = True
     # A value the goal negates ("received but *not processed*", "other than discarded",
     # "except Leeds") is nothing to select by: no filter takes it; negations and contrasts
     # ("not", "but", "except") never are values themselves (``value_filters.NEGATION_WORDS``).
@@ -351,6 +354,7 @@ NO_REFINEMENTS = Refinements(
     code_values=False,
     file_named_values=False,
     spelled_times=False,
+    day_times=False,
     negated_values=False,
     named_numbers_first=False,
     plural_lists=False,

@@ -309,7 +309,7 @@ def bind(
                 if refinements.whole_values:
                     # Whole values (a name of several words, a date) are goal text as they
                     # stand; each goes only to a parameter of its kind.
-                    kind = param_kind(spec, pname)
+                    kind = param_kind(spec, pname, day_times=refinements.day_times)
                     fitting = [v for v in values if value_kind(v) == kind] or (
                         [v for v in fitting if value_kind(v) == "text"] if kind != "text" else []
                     )

@@ -141,24 +141,33 @@ _KIND_PARAM = {
 }
 
 
-def param_kind(spec: ToolSpec, pname: str) -> str:
+# "a time of day", "hours of the day": the day there says which time, it names no date.
+_TIME_OF_DAY_RE = re.compile(r"\b(?:times?|hours?)\s+of\s+(?:the\s+)?day\b", re.IGNORECASE)
+
+
+def param_kind(spec: ToolSpec, pname: str, *, day_times: bool = False) -> str:
     """The kind of value a text parameter takes, by its name, else its description or the
-    tool's ("date", "(YYYY-MM-DD)" → "date"); "text" otherwise."""
+    tool's ("date", "(YYYY-MM-DD)" → "date"); "text" otherwise. With ``day_times``, "a time
+    of day" in a description is a time's phrase, not a date's."""
     described = str((properties(spec).get(pname) or {}).get("description") or "")
+    tool_text = spec.description
+    if day_times:
+        described = _TIME_OF_DAY_RE.sub("time", described)
+        tool_text = _TIME_OF_DAY_RE.sub("time", tool_text)
     for kind, pattern in _KIND_PARAM.items():
         if pattern.search(pname):
             return kind
     for kind, pattern in _KIND_PARAM.items():
         if pattern.search(described) or (
-            pattern.search(spec.description) and not any(p.search(pname) for p in _KIND_PARAM.values())
+            pattern.search(tool_text) and not any(p.search(pname) for p in _KIND_PARAM.values())
         ):
             return kind
     return "text"
 
 
-def taker_kind(spec: ToolSpec, *, places: bool = False) -> str:
+def taker_kind(spec: ToolSpec, *, places: bool = False, day_times: bool = False) -> str:
     pname = value_param(spec, places=places)
-    return param_kind(spec, pname) if pname is not None else "text"
+    return param_kind(spec, pname, day_times=day_times) if pname is not None else "text"
 
 
 def value_param(spec: ToolSpec, *, places: bool = False) -> str | None:
