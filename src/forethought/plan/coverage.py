@@ -949,7 +949,11 @@ def _whole_records(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpe
             continue
         if not all(isinstance(v, Mapping) and v.get("type") in ("integer", "number") for v in props.values()):
             continue
-        named = [str(p) for p in props if {_singular(w) for w in words_of(str(p))} <= goal_words]
+        named = [
+            str(p)
+            for p in props
+            if (words := {_singular(w) for w in words_of(str(p))}) and words <= goal_words
+        ]
         if named and len(named) < len(props):
             where = "".join(f".{p}" for p in r.path)
             findings.append(

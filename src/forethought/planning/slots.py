@@ -569,7 +569,7 @@ def _named_field(spec: ToolSpec, named: set[str]) -> str | None:
     props = schema.get("properties") if schema.get("type") == "object" else None
     if not isinstance(props, Mapping):
         return None
-    fields = [str(p) for p in props if set(terms(str(p))) <= named]
+    fields = [str(p) for p in props if (words := set(terms(str(p)))) and words <= named]
     return fields[0] if len(fields) == 1 else None
 
 
