@@ -633,6 +633,14 @@ def flag_named(pname: str, goal: str) -> bool:
     return True
 
 
+def _specced(steps: Sequence[Step], tools: Mapping[str, ToolSpec]) -> Iterator[tuple[Step, ToolSpec]]:
+    """Each step whose tool has a spec, with it (agent steps and unknown tools are not judged)."""
+    for step in steps:
+        spec = tools.get(step.tool or "")
+        if spec is not None:
+            yield step, spec
+
+
 def _unset_flags(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None) -> list[Finding]:
     """``missing_action`` findings: the goal says an optional boolean parameter's name ("append
     'done' to notes.txt") and the step calling its tool leaves it false (``write_file`` with
@@ -641,10 +649,7 @@ def _unset_flags(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec]
     if tools is None:
         return []
     findings: list[Finding] = []
-    for step in steps:
-        spec = tools.get(step.tool or "")
-        if spec is None:
-            continue
+    for step, spec in _specced(steps, tools):
         required = set(spec.input_schema.get("required") or ())
         for pname, prop in (spec.input_schema.get("properties") or {}).items():
             if pname in required:
@@ -987,9 +992,8 @@ def _derived_bounds(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSp
     if tools is None or _COMPARED_RE.search(goal):
         return []
     findings: list[Finding] = []
-    for step in steps:
-        spec = tools.get(step.tool or "")
-        if spec is None or spec.effect != "read_only":
+    for step, spec in _specced(steps, tools):
+        if spec.effect != "read_only":
             continue
         props = spec.input_schema.get("properties") or {}
         kinds = {
@@ -1024,16 +1028,12 @@ def _folders_as_text(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolS
     place. "count the lines of every file in docs" was planned as ``text_stats(text="docs")``:
     the lines of the word "docs" were counted, and the run said succeeded. (A name with a slash
     is no folder by that alone: "the studio/north kiln" names a kiln.)"""
-    folders = {
-        m.group(1) for m in _DIR_RE.finditer(goal) if "." not in m.group(1)
-    }  # "entries of a.log": a file
+    # "the entries of a.log" names a file, not a folder.
+    folders = {m.group(1) for m in _DIR_RE.finditer(goal) if "." not in m.group(1)}
     if tools is None or not folders:
         return []
     findings: list[Finding] = []
-    for step in steps:
-        spec = tools.get(step.tool or "")
-        if spec is None:
-            continue
+    for step, spec in _specced(steps, tools):
         props = spec.input_schema.get("properties") or {}
         for name, value in step.args.items():
             if value not in folders or not isinstance(props.get(name), Mapping):
