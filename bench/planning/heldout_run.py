@@ -41,6 +41,7 @@ from heldout12 import HELD_OUT_12
 from heldout13 import HELD_OUT_13
 from heldout14 import HELD_OUT_14
 from heldout15 import HELD_OUT_15
+from heldout16 import HELD_OUT_16
 from rows import LABELS, ROWS
 
 from forethought import Agent
@@ -202,7 +203,7 @@ async def main() -> None:
         "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py); "
         "helpdesk,statement (heldout9.py); loans,garden (heldout10.py); samples,trains (heldout11.py); "
         "gym,parcels (heldout12.py); hotel,fuel (heldout13.py); playlist,builds (heldout14.py); "
-        "cinema,weather (heldout15.py)",
+        "cinema,weather (heldout15.py); weblog,birdcount (heldout16.py)",
     )
     parser.add_argument(
         "--plan-limit",
@@ -255,6 +256,7 @@ async def main() -> None:
         *HELD_OUT_13,
         *HELD_OUT_14,
         *HELD_OUT_15,
+        *HELD_OUT_16,
     ]
     suites = [s for s in every if s.name in args.suites.split(",")]
     results = [

@@ -36,6 +36,7 @@ from heldout12 import HELD_OUT_12
 from heldout13 import HELD_OUT_13
 from heldout14 import HELD_OUT_14
 from heldout15 import HELD_OUT_15
+from heldout16 import HELD_OUT_16
 
 from forethought import Agent
 from forethought.plan.model import Plan
@@ -113,6 +114,7 @@ async def main() -> None:
         *HELD_OUT_13,
         *HELD_OUT_14,
         *HELD_OUT_15,
+        *HELD_OUT_16,
     ]
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
