@@ -249,6 +249,21 @@ def test_an_optional_parameter_the_goal_names_still_takes_an_output(tmp_path: Pa
     assert [args.get("max_bytes") for name, args in steps if name == "read_file"] == [None, "${s1.size}"]
 
 
+def test_a_file_name_names_no_optional_parameter(tmp_path: Path) -> None:
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "write the largest line count of a.txt and b.txt to max.txt"
+    # Before: "max" of max.txt named ``max_bytes``; b.txt was read with a.txt's size as its limit
+    # and b.txt's one count written, decided without a model and run as "succeeded".
+    assert [args for _, args in decided_steps(goal, specs, Refinements()) if "max_bytes" in args] == []
+    # The same goal with the file named otherwise was never decided this way.
+    renamed = goal.replace("max.txt", "top.txt")
+    assert [args for _, args in decided_steps(renamed, specs, Refinements()) if "max_bytes" in args] == []
+    # A plain word of the goal still names the parameter.
+    named = "read notes.txt, then read a.txt with max bytes set to its size, and write it to out.txt"
+    steps = decided_steps(named, specs, Refinements())
+    assert [args.get("max_bytes") for name, args in steps if name == "read_file"] == [None, "${s1.size}"]
+
+
 # ------------------------------------------------- the question's kind, and counts "together"
 
 

@@ -594,8 +594,11 @@ def _param_options(
 ) -> list[Any] | dict[str, Any] | None:
     """Allowed values for one parameter, preferred first; None = leave it out (optional)."""
     required = pname in required_params(spec)
-    if optional_references and not required and not set(terms(pname)) & set(terms(facts.goal)):
-        outputs = []  # an optional parameter the goal does not name takes no step's output
+    # An optional parameter the goal does not name takes no step's output. Named by the goal's
+    # plain words only: a file name is no name of a parameter ("… to max.txt" names no
+    # ``max_bytes``; it made a.txt's size b.txt's read limit, and one count was written).
+    if optional_references and not required and not set(terms(pname)) & set(terms(" ".join(facts.words))):
+        outputs = []
     pschema = pschema if isinstance(pschema, Mapping) else {}
     if any(k in pschema for k in ("enum", "const")) or want == {"boolean"}:
         return dict(pschema) if required else None
