@@ -420,13 +420,22 @@ def goal_outputs(
 
 
 def _goal_effects(
-    goal: str, literals: tuple[GoalLiteral, ...] | None, *, content_subjects: bool = True
+    goal: str,
+    literals: tuple[GoalLiteral, ...] | None,
+    *,
+    content_subjects: bool = True,
+    outbound_nouns: bool = False,
 ) -> list[tuple[str, str]]:
-    """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt")."""
+    """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt").
+    With ``outbound_nouns``, an outbound verb used as a noun ("the email addresses … to
+    emails.txt") is no effect: the capability check asks for an outbound tool per effect, where
+    the coverage check only needs the file it names."""
     lits = goal_literals(goal) if literals is None else literals
     targets = {lit.start: lit for lit in lits if lit.kind in ("quoted", "url", "email", "path")}
     out: list[tuple[int, str, str]] = []
     for m in _OUTPUT_RE.finditer(goal):
+        if outbound_nouns and _is_noun(goal, m):
+            continue
         hits = [p for p in _PREP_RE.finditer(goal, m.start(1), m.end(1)) if p.end() in targets]
         # "to/into/as X" names the destination wherever it stands; "in X" only when no such
         # phrase follows ("write the titles of the meetings in a.json to b.txt" reads a.json).
@@ -452,6 +461,20 @@ def _goal_effects(
         if m.start(1) in targets:
             out.append((m.start(1), "write", targets[m.start(1)].text))
     return [(how, target) for _, how, target in sorted(out)]
+
+
+# Outbound verbs that are as often nouns: "the email addresses", "their posts", "an upload".
+_NOUN_TOO = frozenset({"email", "emails", "post", "posts", "upload", "uploads", "send", "sends"})
+_BEFORE_WORD_RE = re.compile(r"([A-Za-z]+)\W*\Z")
+
+
+def _is_noun(goal: str, m: re.Match[str]) -> bool:
+    """Whether an output verb's match is a noun: one of ``_NOUN_TOO`` after a determiner ("write
+    the email addresses … to emails.txt" asks for no email to be sent)."""
+    if m.group(0).lower() not in _NOUN_TOO:
+        return False
+    before = _BEFORE_WORD_RE.search(goal, 0, m.start())
+    return before is not None and before.group(1).lower() in _DETERMINERS
 
 
 # ----------------------------------------------------------------------------- the plan

@@ -24,17 +24,24 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from forethought.plan._schema import types_of
+from forethought.plan.counted import counted_terms, described_items
 from forethought.plan.coverage import _goal_effects, goal_literals
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.verbs import (
     ACTIONS,
     CLAUSE_SPLIT,
+    GENERIC_VERBS,
     INFLECTION,
     LEAD_FILLERS,
     SYNONYMS,
     clause_verb,
+    object_words,
     tool_tokens,
 )
+from forethought.planning.bm25 import STOP_WORDS
+from forethought.planning.grammar import goal_literals as literals_of
+from forethought.planning.tool_roles import is_dir_param, is_path_param
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +94,73 @@ def _clause_effects(goal: str) -> list[tuple[str, str]]:
 def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions, then each
     action it asks for that no tool mentions (``missing_actions``), then each value of the
-    moment it asks for that no tool mentions (``missing_live_values``)."""
+    moment it asks for that no tool mentions (``missing_live_values``); or, when none is
+    missing, each set of items it picks by a word no tool can be given (``missing_selections``)."""
     out = missing_effects(goal, specs)
     verbs = {m.verb for m in out}
     out += [m for m in missing_actions(goal, specs) if m.verb not in verbs]
-    return out + missing_live_values(goal, specs)
+    out += missing_live_values(goal, specs)
+    # Items picked by a word are judged only when nothing else is missing: "delete the old
+    # memos" with no tool to delete is not also a goal no tool can pick "old memos" for.
+    return out or missing_selections(goal, specs)
+
+
+def missing_selections(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
+    """Each set of items ``goal`` picks by a word ("the TODO lines of notes.txt", "the lines
+    … that start with delta") or term whose occurrences it counts ("how many times does alpha
+    appear") where no tool can be told the word: none is named for it, and no read-only tool
+    takes a short text besides its data (a filter's ``word``, a search's ``pattern``, a
+    look-up's ``film``). A plan over such tools can only hand on or count every item."""
+    if any(_takes_a_value(spec) for spec in specs.values()):
+        return []
+    known = set().union(*(tool_tokens(s) for s in specs.values())) if specs else set()
+    available = tuple(sorted(specs))
+    out: list[MissingCapability] = []
+    for term in counted_terms(goal):
+        if not _forms(term.lower().split()) & known:
+            out.append(MissingCapability("count the occurrences of", term, available))
+    # A folder the goal names is where the items are ("the files that are in docs"), not which;
+    # text it gives to write is what a writer takes ("replace the contents of a.txt with hello").
+    places = {d.lower() for d in literals_of(goal).directories}
+    places |= {w.lower() for lit in goal_literals(goal) if lit.kind == "content" for w in lit.text.split()}
+    for phrase, words in described_items(goal):
+        content = [w for w in words if w not in _DATA_WORDS and w not in STOP_WORDS and w not in places]
+        if content and not _forms(content) & known:
+            out.append(MissingCapability("pick", phrase, available))
+    return out
+
+
+def _forms(words: Sequence[str]) -> set[str]:
+    """``words`` and their singulars and plurals, as a tool's words may say them."""
+    out: set[str] = set()
+    for w in words:
+        out |= {w, w + "s", w.removesuffix("s"), w.removesuffix("es")} - {""}
+    return out
+
+
+# The names of a read-only tool's data parameter: the text, list or expression it works on
+# whole, which takes no word to pick by.
+_DATA_PARAM_RE = re.compile(
+    r"(?:text|texts|content|contents|body|data|document|passage|input|expression|code|source|lines)",
+    re.IGNORECASE,
+)
+
+
+def _takes_a_value(spec: ToolSpec) -> bool:
+    """Whether a read-only tool takes a short text besides its data: a word it could pick by."""
+    if spec.effect != "read_only":
+        return False
+    props = spec.input_schema.get("properties")
+    if not isinstance(props, Mapping):
+        return False
+    for pname, prop in props.items():
+        types = types_of(prop, spec.input_schema) if isinstance(prop, Mapping) else None
+        if types is not None and "string" not in types:
+            continue
+        if is_path_param(spec, pname) or is_dir_param(spec, pname) or _DATA_PARAM_RE.fullmatch(pname):
+            continue
+        return True
+    return False
 
 
 # A value of the moment the goal describes rather than gives: "today's date", "the current
@@ -127,7 +196,7 @@ def missing_live_values(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missin
 
 def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions."""
-    effects = _goal_effects(goal, goal_literals(goal))
+    effects = _goal_effects(goal, goal_literals(goal), outbound_nouns=True)
     verbs = {_base_verb(how) for how, _ in effects}
     effects += [(verb, target) for verb, target in _clause_effects(goal) if verb not in verbs]
     if not effects:
@@ -147,9 +216,18 @@ def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCap
 
 
 def missing_actions(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
-    """Each clause of ``goal`` opening with an action verb that no tool in ``specs`` mentions."""
+    """Each clause of ``goal`` opening with an action verb that no tool in ``specs`` mentions.
+
+    A verb that only says a value is worked out ("compute the average of …", "convert 754.5
+    seconds to a clock time", "order readings.txt ascending") is done by a tool named for what
+    it works out, so a tool named for a word of the clause after the verb will do; so is a
+    removal of parts of a text whose result the goal writes elsewhere ("remove the blank lines
+    from notes.txt and write the result to compact.txt"). Any other verb ("translate",
+    "restart", "delete") needs a tool named for it. A generic verb ("list", "show") asks for
+    nothing a tool must name."""
     known = [tool_tokens(s) for s in specs.values()]
     available = tuple(sorted(specs))
+    writes_elsewhere = any(_base_verb(how) in _WRITING for how, _ in _goal_effects(goal, goal_literals(goal)))
     out: list[MissingCapability] = []
     for clause in CLAUSE_SPLIT.split(goal):
         words = clause.split()
@@ -158,10 +236,40 @@ def missing_actions(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCap
         if not words:
             continue
         verb, rest = clause_verb(words)
-        if verb not in ACTIONS or any(v.verb == verb for v in out):
+        if verb not in ACTIONS or verb in GENERIC_VERBS or any(v.verb == verb for v in out):
             continue
         if any(set(ACTIONS[verb]) & tokens for tokens in known):
             continue
-        target = " ".join(rest).strip(" \"'")
+        said = " ".join(rest)
+        worked_out = verb in _WORKED_OUT or (
+            verb in _REMOVALS and writes_elsewhere and not _FILE_RE.search(_OBJECT_END.sub("", said))
+        )
+        if worked_out and any(_clause_words(said) & tokens for tokens in known):
+            continue
+        target = said.strip(" \"'")
         out.append(MissingCapability(verb, target[:60] or verb, available))
     return out
+
+
+# Verbs whose object or result says what is worked out (no effect outside the data).
+_WORKED_OUT = frozenset(
+    {"compute", "calculate", "evaluate", "convert", "count", "order", "sort", "search", "record"}
+    | {"add", "subtract", "multiply", "divide", "add up", "sum up", "total up", "tot up"}
+)
+_REMOVALS = frozenset({"remove", "delete", "erase", "strip", "drop"})
+_WRITING = frozenset({"write", "save", "store", "put", "copy", "export", "dump", "output", "append"})
+_FILE_RE = re.compile(r"[\w/-]+\.[A-Za-z]\w{0,7}\b")
+# Words of any text or file, which every reading tool is named for: no tool is named for
+# what a clause works out by one of them ("reverse the lines": a line counter reverses none).
+_DATA_WORDS = frozenset(
+    {"file", "files", "text", "texts", "line", "lines", "word", "words", "content", "contents"}
+    | {"data", "value", "values", "number", "numbers", "result", "results", "folder", "directory"}
+    | {"list", "item", "items", "entry", "entries", "character", "characters", "name", "names"}
+)
+
+
+def _clause_words(said: str) -> set[str]:
+    """The words of a clause after its verb a tool may be named for: no file names, numbers,
+    determiners or words of any data."""
+    words = object_words(_FILE_RE.sub(" ", said))
+    return {w for w in words if w not in _DATA_WORDS and w not in STOP_WORDS and len(w) > 2}
