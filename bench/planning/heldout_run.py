@@ -48,12 +48,35 @@ from forethought import Agent
 from forethought.models.base import Model
 from forethought.models.local import LocalModel
 from forethought.models.resolve import resolve_model
+from forethought.planning.capability import missing_capabilities
 from forethought.planning.planner import make_plan
 
 
 def _p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+def every_suite() -> list[ToolSet]:
+    """Every held-out suite's tool sets, in order."""
+    return [
+        *HELD_OUT,
+        *HELD_OUT_2,
+        *HELD_OUT_3,
+        *HELD_OUT_4,
+        *HELD_OUT_5,
+        *HELD_OUT_6,
+        *HELD_OUT_7,
+        *HELD_OUT_8,
+        *HELD_OUT_9,
+        *HELD_OUT_10,
+        *HELD_OUT_11,
+        *HELD_OUT_12,
+        *HELD_OUT_13,
+        *HELD_OUT_14,
+        *HELD_OUT_15,
+        *HELD_OUT_16,
+    ]
 
 
 async def run_goal(
@@ -64,11 +87,16 @@ async def run_goal(
         (ws / name).write_text(content, encoding="utf-8")
     specs = {t.spec.name: t.spec for t in toolset.tools}
     start = time.perf_counter()
+    # The user's path (``Agent.run(goal)``, ``forethought run``/``plan``) asks the capability
+    # check first and plans nothing for a goal it calls impossible: so does this run.
+    missing = missing_capabilities(goal.text, specs)
+    if missing:
+        return unplanned(toolset, goal, start, f"called impossible: {missing[0]}")
     try:
         async with asyncio.timeout(plan_limit_s):
             result = await make_plan(goal.text, specs, model, options=ROWS[row])
     except TimeoutError:  # counted as neither valid nor achieved; tokens of the cut call unknown
-        return timed_out(toolset, goal, start, f"planning took longer than {plan_limit_s:.0f} s")
+        return unplanned(toolset, goal, start, f"planning took longer than {plan_limit_s:.0f} s")
     elapsed = time.perf_counter() - start
     status, error = None, None
     if result.ok and result.plan is not None:
@@ -115,11 +143,12 @@ async def run_limited(
         async with asyncio.timeout(goal_limit_s):
             return await run_goal(model, toolset, goal, row, root, plan_limit_s)
     except TimeoutError:  # the plan limit did not fire: the time went to the run (or a replan)
-        return timed_out(toolset, goal, start, f"planning and running took longer than {goal_limit_s:.0f} s")
+        return unplanned(toolset, goal, start, f"planning and running took longer than {goal_limit_s:.0f} s")
 
 
-def timed_out(toolset: ToolSet, goal: Any, start: float, error: str) -> dict[str, Any]:
-    """The row of a goal a time limit cut off: neither valid nor achieved, nothing measured."""
+def unplanned(toolset: ToolSet, goal: Any, start: float, error: str) -> dict[str, Any]:
+    """The row of a goal with no plan run: a time limit cut it off or the capability check called
+    it impossible. Neither valid nor achieved, nothing measured."""
     return {
         "toolset": toolset.name,
         "goal": goal.text,
@@ -240,25 +269,7 @@ async def main() -> None:
     model = LocalModel(threads=args.threads) if args.model == "local" else resolve_model(args.model)
     if hasattr(model, "server"):
         await model.server()  # load the weights outside the timed region
-    every = [
-        *HELD_OUT,
-        *HELD_OUT_2,
-        *HELD_OUT_3,
-        *HELD_OUT_4,
-        *HELD_OUT_5,
-        *HELD_OUT_6,
-        *HELD_OUT_7,
-        *HELD_OUT_8,
-        *HELD_OUT_9,
-        *HELD_OUT_10,
-        *HELD_OUT_11,
-        *HELD_OUT_12,
-        *HELD_OUT_13,
-        *HELD_OUT_14,
-        *HELD_OUT_15,
-        *HELD_OUT_16,
-    ]
-    suites = [s for s in every if s.name in args.suites.split(",")]
+    suites = [s for s in every_suite() if s.name in args.suites.split(",")]
     results = [
         await run_row(model, row, suites, args.plan_limit, args.goal_limit, args.skip)
         for row in args.rows.split(",")

@@ -3,8 +3,10 @@
 For each goal: the candidate chains (``skeletons``) are bound (``bind``); only chains whose every
 slot is decided become plans (no model call); the best by ``score_candidate`` runs through the
 real ``Agent`` in a fresh workspace and the goal's check reads the result. A goal whose best
-plan would need the model is reported as ``model``. Not a measurement of the planner (the model
-fallback is left out); it shows what the rules alone decide, fast, for before/after checks.
+plan would need the model is reported as ``model`` (``m``); one the capability check calls
+impossible, as the user's path does before planning, as ``x``. Not a measurement of the
+planner (the model fallback is left out); it shows what the rules alone decide, fast, for
+before/after checks.
 
     PYTHONPATH=src .venv/bin/python bench/planning/replay_decided.py --suites catalogue,timesheet
 """
@@ -41,6 +43,7 @@ from heldout16 import HELD_OUT_16
 from forethought import Agent
 from forethought.plan.model import Plan
 from forethought.planning.candidates import score_candidate
+from forethought.planning.capability import missing_capabilities
 from forethought.planning.decompose import skeletons
 from forethought.planning.planner import parse_plan_text
 from forethought.planning.refinements import NO_REFINEMENTS, Refinements
@@ -129,6 +132,12 @@ async def main() -> None:
         for toolset in [s for s in every if s.name in args.suites.split(",")]:
             specs = {t.spec.name: t.spec for t in toolset.tools}
             for goal in toolset.goals:
+                # As on the user's path: a goal the capability check calls impossible is not planned.
+                missing = missing_capabilities(goal.text, specs)
+                if missing:
+                    total += 1
+                    print(f"x {toolset.name:10} {goal.text!r}: called impossible: {missing[0]}", flush=True)
+                    continue
                 plan, needs_model = decided_plan(goal.text, specs, refine)
                 ok = plan is not None and await check(toolset, goal, plan, Path(tmp))
                 total += 1
