@@ -567,6 +567,11 @@ def _option_lists(spec: ToolSpec) -> list[frozenset[str]]:
     return lists
 
 
+def listed_words(spec: ToolSpec) -> set[str]:
+    """Every word of the option lists a tool gives (``_option_lists``), lower case."""
+    return set().union(*_option_lists(spec))
+
+
 def _unchosen_options(
     steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None
 ) -> list[Finding]:
@@ -1156,7 +1161,9 @@ def check_coverage(
     # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
     # or of a day of its month: its words and numbers are no literals of their own then.
     # So is a time of day spelled with am/pm ("between 7 and 9 am"), as its 24-hour "HH:MM".
-    spelled = sorted(spelled_dates(goal, ordinals=True, shared_year=True) + spelled_times(goal))
+    spelled = sorted(
+        spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True) + spelled_times(goal)
+    )
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None
@@ -1424,7 +1431,7 @@ def _uncomputed_quantities(
     """
     blanked = goal
     # "from the third to the twelfth of May 2026": days of a date, no item asked for.
-    for start, end, _ in reversed(spelled_dates(goal, ordinals=True, shared_year=True)):
+    for start, end, _ in reversed(spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True)):
         blanked = blanked[:start] + " " * (end - start) + blanked[end:]
     for lit in literals:
         blanked = blanked.replace(lit.text, " ")
