@@ -255,6 +255,15 @@ def test_a_weekday_in_full_goes_to_the_listed_weekday_code() -> None:
     assert ("held_on", {"classes": "${s1}", "weekday": "Thu"}) not in off
 
 
+def test_an_inflection_or_a_lower_case_option_is_no_abbreviation() -> None:
+    # Failure paths: "opened" is a form of the option "open", not an abbreviation of it; and a
+    # tool writing its options in lower case lists words, not abbreviations.
+    assert abbreviation_of("opened", {"open", "closed"}) is None
+    goal = "Who ran the Wednesday sessions?"
+    assert abbreviated_options(goal, CENTRE, {"wed"}) == goal.replace("Wednesday", "Wed")
+    assert abbreviated_options(goal, BAKERY, {"wed"}) == goal  # no tool writes "Wed"
+
+
 def test_a_file_name_is_never_abbreviated() -> None:
     # Failure path: "thursday_count.txt" keeps its name though "thursday" abbreviates.
     goal = "thursday_count.txt: how many classes are held on Thursday in classes.txt"

@@ -6,8 +6,9 @@ from the *west*", "a *south-westerly* wind", "on *Tuesday*"). Such a word is tha
 as the option, it is a value the option's tool filters by (``value_filters.enumerated_options``).
 Two ways of abbreviating are known, both English and none a tool set's: the initials of compass
 words ("south-westerly" → SW, "north east" is two words and left alone), and a prefix of at
-least three letters ("Tuesday" → Tue). A word is only replaced when exactly one option of the
-tool set abbreviates it.
+least three letters ("Tuesday" → Tue), never an inflection ("opened" is no "open"). A word is
+only replaced when exactly one option of the tool set abbreviates it, and the tools write that
+option with a capital, as abbreviations are.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ _CARDINAL_RUN_RE = re.compile(r"(?:north|south|east|west)(?:-?(?:north|south|eas
 # Endings a compass word takes as an adjective or adverb: "westerly", "southern", "eastward(s)".
 _DIRECTION_ENDING_RE = re.compile(r"(?:erly|ern|wards?)\Z")
 # A word standing alone: not part of a file's name ("west_wind.txt") or of a code.
+# Endings that make another form of the same word, not a longer word: "opened" is no
+# "open" abbreviated.
+_INFLECTIONS = frozenset(("s", "es", "ed", "d", "ing", "er", "ers", "est", "ly", "en"))
 _WORD_RE = re.compile(r"(?<![\w./])[A-Za-z]+(?:-[A-Za-z]+)*(?![\w./]|-\w)")
 
 
@@ -39,7 +43,9 @@ def abbreviation_of(word: str, options: set[str]) -> str | None:
         return initials if initials in options else None
     if len(lowered) < 4:
         return None
-    prefixed = [o for o in options if len(o) >= 3 and lowered.startswith(o) and o != lowered]
+    prefixed = [
+        o for o in options if len(o) >= 3 and lowered.startswith(o) and lowered[len(o) :] not in _INFLECTIONS
+    ]
     return prefixed[0] if len(prefixed) == 1 else None
 
 
@@ -68,6 +74,9 @@ def abbreviated_options(goal: str, tools: Mapping[str, ToolSpec], options: set[s
 
     def said(m: re.Match[str]) -> str:
         option = abbreviation_of(m.group(0), options)
-        return _spelled(option, tools) if option is not None else m.group(0)
+        spelled = _spelled(option, tools) if option is not None else ""
+        # An abbreviation is written with a capital ("W", "Tue"); a lower-case option ("open")
+        # is a word of its own, which the goal's word only shares letters with.
+        return spelled if spelled and spelled != spelled.lower() else m.group(0)
 
     return _WORD_RE.sub(said, goal)
