@@ -14,8 +14,9 @@ from pydantic import BaseModel
 
 from _planner_support import decided_steps
 from forethought import tool
+from forethought.plan.abbreviations import abbreviation_of
 from forethought.plan.dates import spelled_dates
-from forethought.planning.abbreviated_options import abbreviated_options, abbreviation_of
+from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.decompose import _counted_keeper
 from forethought.planning.goal_facts import goal_facts
 from forethought.planning.refinements import Refinements

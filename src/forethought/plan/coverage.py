@@ -75,6 +75,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from forethought.plan import references as refs
+from forethought.plan.abbreviations import abbreviation_of
 from forethought.plan.counted import counted_terms, described_items, narrowing_words, word_forms
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.layout import split_layout
@@ -285,6 +286,8 @@ _CONTENT_SUBJECT_RE = re.compile(
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
+# A hyphenated word, whole ("south-westerly"): an abbreviation may stand for it.
+_COMPOUND_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1100,6 +1103,8 @@ def _from_goal(word: str, goal_words: set[str]) -> bool:
     if lowered in goal_words:
         return True
     code = word.lower()
+    if word != code and any(abbreviation_of(g, {code}) == code for g in goal_words):
+        return True  # a listed option the goal says in full ("W" for "west", "Thu" for "Thursday")
     return (
         word.isupper() and 2 <= len(word) <= 4 and any(g.startswith(code) and g != code for g in goal_words)
     )
@@ -1266,6 +1271,7 @@ def check_coverage(
     findings += _repeated_effects(plan, actions, tools)
 
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
+    goal_words |= {w.lower() for w in _COMPOUND_RE.findall(goal)}  # "south-westerly" whole
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
     goal_numbers |= spelled_numbers(goal)  # "between two and five": 2 and 5 are the goal's
     goal_numbers |= implied_numbers(goal)  # "15% of 240": 15 / 100 * 240

@@ -4,11 +4,9 @@ A tool may list a parameter's options as abbreviations ("a compass point: N, NE,
 W or NW", "a weekday: Mon, Tue, …") while the goal says the word in full ("when the wind came
 from the *west*", "a *south-westerly* wind", "on *Tuesday*"). Such a word is that option: said
 as the option, it is a value the option's tool filters by (``value_filters.enumerated_options``).
-Two ways of abbreviating are known, both English and none a tool set's: the initials of compass
-words ("south-westerly" → SW, "north east" is two words and left alone), and a prefix of at
-least three letters ("Tuesday" → Tue), never an inflection ("opened" is no "open"). A word is
-only replaced when exactly one option of the tool set abbreviates it, and the tools write that
-option with a capital, as abbreviations are.
+The ways of abbreviating are ``plan.abbreviations``'. A word is only replaced when exactly one
+option of the tool set abbreviates it, and the tools write that option with a capital, as
+abbreviations are.
 """
 
 from __future__ import annotations
@@ -16,37 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from forethought.plan.abbreviations import abbreviation_of
 from forethought.tools.base import ToolSpec
 
-# The four cardinal points; a word made of them ("southwest", "south-west") has their initials.
-_CARDINALS = {"north": "n", "south": "s", "east": "e", "west": "w"}
-_CARDINAL_RUN_RE = re.compile(r"(?:north|south|east|west)(?:-?(?:north|south|east|west)){0,2}")
-# Endings a compass word takes as an adjective or adverb: "westerly", "southern", "eastward(s)".
-_DIRECTION_ENDING_RE = re.compile(r"(?:erly|ern|wards?)\Z")
 # A word standing alone: not part of a file's name ("west_wind.txt") or of a code.
-# Endings that make another form of the same word, not a longer word: "opened" is no
-# "open" abbreviated.
-_INFLECTIONS = frozenset(("s", "es", "ed", "d", "ing", "er", "ers", "est", "ly", "en"))
 _WORD_RE = re.compile(r"(?<![\w./])[A-Za-z]+(?:-[A-Za-z]+)*(?![\w./]|-\w)")
-
-
-def abbreviation_of(word: str, options: set[str]) -> str | None:
-    """The one option among ``options`` (lower case) that abbreviates ``word``, or None: the
-    initials of a compass word ("south-westerly" → "sw"), else the one option of three letters
-    or more that ``word`` starts with ("tuesday" → "tue")."""
-    lowered = word.lower()
-    if lowered in options:
-        return None  # said as the option already
-    bare = _DIRECTION_ENDING_RE.sub("", lowered)
-    if _CARDINAL_RUN_RE.fullmatch(bare):
-        initials = "".join(_CARDINALS[p] for p in re.findall(r"north|south|east|west", bare))
-        return initials if initials in options else None
-    if len(lowered) < 4:
-        return None
-    prefixed = [
-        o for o in options if len(o) >= 3 and lowered.startswith(o) and lowered[len(o) :] not in _INFLECTIONS
-    ]
-    return prefixed[0] if len(prefixed) == 1 else None
 
 
 def _spelled(option: str, tools: Mapping[str, ToolSpec]) -> str:

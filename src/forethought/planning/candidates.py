@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from forethought.plan._schema import _resolve
+from forethought.plan.abbreviations import abbreviation_of
 from forethought.plan.coverage import check_coverage, listed_words
 from forethought.plan.dates import spelled_dates, weekday_start
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem
-from forethought.planning.abbreviated_options import abbreviation_of
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.grammar import reference_candidates
 from forethought.planning.question_fields import Asked, answering_fields, asked_kind
