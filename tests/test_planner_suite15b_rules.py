@@ -15,7 +15,9 @@ from pydantic import BaseModel
 from _planner_support import decided_steps
 from forethought import tool
 from forethought.plan.abbreviations import abbreviation_of
+from forethought.plan.coverage import check_coverage
 from forethought.plan.dates import spelled_dates
+from forethought.plan.model import Plan, Step
 from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.decompose import _counted_keeper
 from forethought.planning.goal_facts import goal_facts
@@ -254,6 +256,18 @@ def test_a_weekday_in_full_goes_to_the_listed_weekday_code() -> None:
     ]
     off = decided_steps(goal, CENTRE, _off(abbreviated_options=False))
     assert ("held_on", {"classes": "${s1}", "weekday": "Thu"}) not in off
+
+
+def test_the_coverage_check_takes_the_option_for_the_goal_word() -> None:
+    # No file name says "thu" here: the plan's "Thu" is the goal's "Thursday", not invented.
+    goal = "How many classes are held on Thursday in classes.txt? Write it to weekly.txt"
+    steps = decided_steps(goal, CENTRE, ON)
+    assert ("held_on", {"classes": "${s1}", "weekday": "Thu"}) in steps
+    plan = Plan(goal=goal, steps=[Step(id=f"s{i}", tool=t, args=a) for i, (t, a) in enumerate(steps, 1)])
+    assert check_coverage(plan, goal, CENTRE).covered
+    # Failure path: a code the goal says nothing like is still invented.
+    wrong = [Step(id=s.id, tool=s.tool, args={**s.args, "weekday": "Fri"}) for s in plan.steps]
+    assert not check_coverage(Plan(goal=goal, steps=wrong), goal, CENTRE).covered
 
 
 def test_an_inflection_or_a_lower_case_option_is_no_abbreviation() -> None:
