@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from _planner_support import decided_steps
 from forethought import tool
 from forethought.plan.abbreviations import abbreviation_of
-from forethought.plan.coverage import check_coverage
+from forethought.plan.coverage import check_coverage, goal_literals
 from forethought.plan.dates import spelled_dates
 from forethought.plan.model import Plan, Step
 from forethought.planning.abbreviated_options import abbreviated_options
@@ -63,6 +63,12 @@ def at_stall(sales: list[Sale], stall: int) -> list[Sale]:
 
 
 @tool
+def loaves_at_least(sales: list[Sale], loaves: int) -> list[Sale]:
+    """Only the sales of at least this many loaves."""
+    return sales
+
+
+@tool
 def count_sales(sales: list[Sale]) -> int:
     """How many sales there are, over all the market's stalls."""
     return len(sales)
@@ -94,6 +100,7 @@ BAKERY = {
         sold_on,
         sold_between,
         at_stall,
+        loaves_at_least,
         count_sales,
         loaves_sold,
         sale_lines,
@@ -329,3 +336,30 @@ def test_a_line_of_a_file_read_is_no_output() -> None:
     # Failure path: no possessive before "on the first line of": the file is read.
     goal = "Count the loaves mentioned on the first line of north.txt and write it to n.txt"
     assert "north.txt" in goal_facts(goal, ON).inputs
+
+
+# ------------------------------------------------ a keeper by a counted number keeps, then counts
+
+
+def test_a_keeper_by_a_number_of_its_unit_comes_before_the_count() -> None:
+    goal = (
+        "How many sales between the 2nd and the 9th of May 2026 had at least twelve loaves in "
+        "sales.txt? Write it to big_sales.txt"
+    )
+    assert _bakery(goal) == [
+        ("load_sales", {"sales_file": "sales.txt"}),
+        ("sold_between", {"sales": "${s1}", "from_day": "2026-05-02", "to_day": "2026-05-09"}),
+        ("loaves_at_least", {"sales": "${s2}", "loaves": 12}),
+        ("count_sales", {"sales": "${s3}"}),
+        ("save_note", {"note_file": "big_sales.txt", "note": "${s4}\n"}),
+    ]
+    # Off, the clause's order stands (the count before the keeper): no decided chain keeps first.
+    off = _bakery(goal, _off(counted_keepers_first=False))
+    assert off != _bakery(goal)
+
+
+def test_an_auxiliary_after_a_year_is_no_literal_of_the_goal() -> None:
+    # "… May 2026 had …": "had" is no noun of the number 2026 a plan would have to use.
+    goal = "How many sales between the 2nd and the 9th of May 2026 had rain? Write it to r.txt"
+    assert "had" not in [lit.text for lit in goal_literals(goal)]
+    assert "kg" in [lit.text for lit in goal_literals("Write the parcels over 5 kg to heavy.txt")]

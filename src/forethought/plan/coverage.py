@@ -244,6 +244,13 @@ _FUNCTION_WORDS = frozenset(
         "was",
         "were",
         "be",
+        # "How many days between … March 2026 *had* rain": an auxiliary, no noun of the number.
+        "had",
+        "has",
+        "have",
+        "did",
+        "does",
+        "do",
         # "between May 15 and May 25, 2026 that are still unpaid": a relative clause opens.
         "that",
         "which",

@@ -614,7 +614,13 @@ def skeletons(
                 for v in list(variants)
                 for i, n in enumerate(v)
                 if i
-                and (n in filters or n in flagged or (bounded and bound_params(tools[n]) is not None))
+                and (
+                    n in filters
+                    or n in flagged
+                    or (bounded and bound_params(tools[n]) is not None)
+                    # "had at least one millimetre of rain": a keeper by a number of its unit
+                    or (refinements.counted_keepers_first and n in counted)
+                )
                 and _keeper(tools[n])
                 and not _takes_whole(tools[n], tools[v[i - 1]])
                 and (f := _with_filter([m for m in v if m != n], n, tools)) is not None

@@ -343,6 +343,10 @@ class Refinements:
     # line of out.txt, the valley's on the second") is where the results go, as with "write …
     # on the first line of out.txt" (``line_targets``): no input to read.
     possessive_lines: bool = True
+    # A keeper by a number of its unit ("had at least one millimetre of rain" for
+    # ``millimetres``, ``unit_numbers``) a clause chose after the count is also tried where the
+    # list it takes is, as ``keepers_first`` tries a keeper by a value: it keeps, then counts.
+    counted_keepers_first: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -427,6 +431,7 @@ NO_REFINEMENTS = Refinements(
     abbreviated_options=False,
     month_runs=False,
     possessive_lines=False,
+    counted_keepers_first=False,
 )
 
 # Every technique on: the planner's default.
