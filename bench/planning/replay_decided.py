@@ -100,8 +100,9 @@ async def check(toolset: ToolSet, goal: Goal, plan: Plan, root: Path) -> bool:
     return goal.check(ws)
 
 
-async def main() -> None:
-    every = [
+def every_suite() -> list[ToolSet]:
+    """Every held-out suite's tool sets, suite 1 first."""
+    return [
         *HELD_OUT,
         *HELD_OUT_2,
         *HELD_OUT_3,
@@ -119,6 +120,10 @@ async def main() -> None:
         *HELD_OUT_15,
         *HELD_OUT_16,
     ]
+
+
+async def main() -> None:
+    every = every_suite()
     parser = argparse.ArgumentParser()
     parser.add_argument("--suites", default=",".join(s.name for s in every))
     parser.add_argument("--off", action="store_true", help="refinements off")

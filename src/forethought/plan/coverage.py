@@ -75,6 +75,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from forethought.plan import references as refs
+from forethought.plan.abbreviations import abbreviation_of
 from forethought.plan.counted import counted_terms, described_items, narrowing_words, word_forms
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.layout import split_layout
@@ -243,6 +244,13 @@ _FUNCTION_WORDS = frozenset(
         "was",
         "were",
         "be",
+        # "How many days between … March 2026 *had* rain": an auxiliary, no noun of the number.
+        "had",
+        "has",
+        "have",
+        "did",
+        "does",
+        "do",
         # "between May 15 and May 25, 2026 that are still unpaid": a relative clause opens.
         "that",
         "which",
@@ -285,6 +293,8 @@ _CONTENT_SUBJECT_RE = re.compile(
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
+# A hyphenated word, whole ("south-westerly"): an abbreviation may stand for it.
+_COMPOUND_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -588,6 +598,11 @@ def _option_lists(spec: ToolSpec) -> list[frozenset[str]]:
         for m in _WORD_LIST_RE.finditer(text):
             lists.append(frozenset(w for w in re.split(r"[\s,/|]+", m.group(0)) if w and w != "or"))
     return lists
+
+
+def listed_words(spec: ToolSpec) -> set[str]:
+    """Every word of the option lists a tool gives (``_option_lists``), lower case."""
+    return set().union(*_option_lists(spec))
 
 
 def _unchosen_options(
@@ -1118,6 +1133,8 @@ def _from_goal(word: str, goal_words: set[str]) -> bool:
     if lowered in goal_words:
         return True
     code = word.lower()
+    if word != code and any(abbreviation_of(g, {code}) == code for g in goal_words):
+        return True  # a listed option the goal says in full ("W" for "west", "Thu" for "Thursday")
     return (
         word.isupper() and 2 <= len(word) <= 4 and any(g.startswith(code) and g != code for g in goal_words)
     )
@@ -1179,7 +1196,9 @@ def check_coverage(
     # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
     # or of a day of its month: its words and numbers are no literals of their own then.
     # So is a time of day spelled with am/pm ("between 7 and 9 am"), as its 24-hour "HH:MM".
-    spelled = sorted(spelled_dates(goal, ordinals=True, shared_year=True) + spelled_times(goal))
+    spelled = sorted(
+        spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True) + spelled_times(goal)
+    )
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None
@@ -1282,6 +1301,7 @@ def check_coverage(
     findings += _repeated_effects(plan, actions, tools)
 
     goal_words = {_singular(w.lower()) for w in _WORD_RE.findall(goal)}
+    goal_words |= {w.lower() for w in _COMPOUND_RE.findall(goal)}  # "south-westerly" whole
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
     goal_numbers |= spelled_numbers(goal)  # "between two and five": 2 and 5 are the goal's
     goal_numbers |= implied_numbers(goal)  # "15% of 240": 15 / 100 * 240
@@ -1447,7 +1467,7 @@ def _uncomputed_quantities(
     """
     blanked = goal
     # "from the third to the twelfth of May 2026": days of a date, no item asked for.
-    for start, end, _ in reversed(spelled_dates(goal, ordinals=True, shared_year=True)):
+    for start, end, _ in reversed(spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True)):
         blanked = blanked[:start] + " " * (end - start) + blanked[end:]
     for lit in literals:
         blanked = blanked.replace(lit.text, " ")

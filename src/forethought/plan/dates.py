@@ -12,6 +12,8 @@ import calendar
 import re
 from collections.abc import Sequence
 
+from forethought.plan.number_words import NUMBER_WORDS
+
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
@@ -71,8 +73,44 @@ def _day_number(text: str) -> int:
 _ISO_MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
 
 
+# "the first four days of March 2026", "the last 3 days of May 2026": a run of days of a month.
+_LEADING_DAYS_RE = re.compile(
+    r"\b(?P<end>first|last)\s+(?P<count>\d{1,2}|"
+    + "|".join(sorted((w for w, n in NUMBER_WORDS.items() if 2 <= n <= 31), key=len, reverse=True))
+    + r")\s+days\s+of\s+"
+    + _MONTH
+    + r",?\s+"
+    + _YEAR
+    + r"\b",
+    re.IGNORECASE,
+)
+
+
+def _leading_days(text: str) -> list[tuple[int, int, str]]:
+    """The first and last day of each run of days at a month's start or end the text names
+    ("the first four days of March 2026" → 2026-03-01 and 2026-03-04), as ``spelled_dates``
+    gives two dates; the count's words carry the first, the month's the second."""
+    found: list[tuple[int, int, str]] = []
+    for m in _LEADING_DAYS_RE.finditer(text):
+        if not m.group("month")[0].isupper():
+            continue
+        count_text = m.group("count").lower()
+        count = int(count_text) if count_text.isdigit() else NUMBER_WORDS[count_text]
+        year, month = int(m.group("year")), _MONTHS[m.group("month").lower()]
+        last = calendar.monthrange(year, month)[1]
+        if not 1 <= count <= last:
+            continue
+        first_day, last_day = (1, count) if m.group("end").lower() == "first" else (last - count + 1, last)
+        cut = m.start("month")
+        found += [
+            (m.start(), cut, f"{year:04d}-{month:02d}-{first_day:02d}"),
+            (cut, m.end(), f"{year:04d}-{month:02d}-{last_day:02d}"),
+        ]
+    return found
+
+
 def spelled_dates(
-    text: str, *, ordinals: bool = False, shared_year: bool = False
+    text: str, *, ordinals: bool = False, shared_year: bool = False, month_runs: bool = False
 ) -> list[tuple[int, int, str]]:
     """The dates ``text`` spells out, as (start, end, ISO text) in the order they stand: a day
     "2026-04-01", a month without a day "2026-04". An impossible day ("31 April") is no date.
@@ -80,9 +118,13 @@ def spelled_dates(
     eighth of March 2026"), and two days before one month are two dates ("from the eighth to
     the twenty-first of March 2026"). With ``shared_year`` (``Refinements.shared_years``), two
     days with their months before one year are two dates of that year ("between May 15 and
-    May 25, 2026")."""
+    May 25, 2026"). With ``month_runs`` (``Refinements.month_runs``), a run of days at a month's
+    start or end is its first and last day ("the first four days of March 2026")."""
     found: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
+    if month_runs:
+        found += _leading_days(text)
+        taken += [(a, b) for a, b, _ in found]
     if shared_year:
         for pattern in _SHARED_YEAR_RES:
             for m in pattern.finditer(text):
@@ -138,15 +180,33 @@ def spelled_dates(
     return sorted(found)
 
 
+# A weekday right before a date the goal spells ("on *Sunday* the sixth of September 2026",
+# "*Saturday,* September 5th 2026"): the day's name, part of that date.
+_WEEKDAY_BEFORE_RE = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?\Z", re.IGNORECASE
+)
+
+
+def weekday_start(text: str, start: int) -> int:
+    """Where the date starting at ``start`` starts with the weekday right before it
+    ("Sunday the sixth of …", "Saturday, September 5th …"); ``start`` when there is none."""
+    before = _WEEKDAY_BEFORE_RE.search(text[:start])
+    return before.start() if before is not None else start
+
+
 _DIGITS_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]|\.\d)")
 
 
-def date_numbers(text: str, *, ordinals: bool = False, shared_year: bool = False) -> set[float]:
+def date_numbers(
+    text: str, *, ordinals: bool = False, shared_year: bool = False, month_runs: bool = False
+) -> set[float]:
     """The numbers of ``text`` that stand only inside a date it spells ("April 15th, *2026*"):
     a year or a day is no quantity a numeric parameter takes."""
     inside: set[float] = set()
     masked = text
-    for start, end, _ in spelled_dates(text, ordinals=ordinals, shared_year=shared_year):
+    for start, end, _ in spelled_dates(
+        text, ordinals=ordinals, shared_year=shared_year, month_runs=month_runs
+    ):
         inside |= {float(m.group(0)) for m in _DIGITS_RE.finditer(text[start:end])}
         masked = masked[:start] + " " * (end - start) + masked[end:]
     return inside - {float(m.group(0)) for m in _DIGITS_RE.finditer(masked)}

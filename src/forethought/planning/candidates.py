@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from forethought.plan._schema import _resolve
-from forethought.plan.coverage import check_coverage
-from forethought.plan.dates import spelled_dates
+from forethought.plan.abbreviations import abbreviation_of
+from forethought.plan.coverage import check_coverage, listed_words
+from forethought.plan.dates import spelled_dates, weekday_start
 from forethought.plan.model import Plan
 from forethought.plan.validation import Problem
 from forethought.planning.bm25 import terms, tool_terms
@@ -157,15 +158,25 @@ def unused_names(plan: Plan, goal: str, tools: Mapping[str, ToolSpec] | None = N
         if len(labelled) >= 2:
             texts += " " + " ".join(label for label, f in labelled if f in read)
     # A month the goal spells ("April 2026") is used as the ISO text of its day or month.
-    for start, end, iso in reversed(spelled_dates(goal, ordinals=True, shared_year=True)):
+    for start, end, iso in reversed(spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True)):
         if iso in texts:
+            # With ``tools``, the weekday right before the date is part of it ("Sunday the
+            # sixth of September 2026", ``Refinements.dated_weekdays``).
+            start = weekday_start(goal, start) if tools is not None and len(iso) == 10 else start
             goal = goal[:start] + " " + goal[end:]
+    # With ``tools``, a name a listed option abbreviates ("Thursday" for Thu) is used by that
+    # option (``Refinements.abbreviated_options``).
+    options = set().union(*(listed_words(s) for s in tools.values())) if tools else set()
+
+    def used(name: str) -> bool:
+        said = abbreviation_of(name, options) if options else None
+        return any(
+            re.search(rf"(?<![\w./-]){re.escape(word)}(?![\w/-]|\.\w)", texts, re.IGNORECASE)
+            for word in (name, *([said] if said else []))
+        )
+
     # As a word of its own: "friday.txt" does not use the name Friday.
-    return sum(
-        1
-        for name in goal_names(goal)
-        if not re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w/-]|\.\w)", texts, re.IGNORECASE)
-    )
+    return sum(1 for name in goal_names(goal) if not used(name))
 
 
 _FILE_NAME_RE = re.compile(r"[\w./-]+\.[A-Za-z][A-Za-z0-9]{0,5}")

@@ -88,6 +88,7 @@ from forethought.plan.dates import date_range, spelled_dates, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.plan.verbs import SYNONYMS
+from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.answer_shapes import (
     PLURAL_COST,
     asks_count_only,
@@ -104,6 +105,7 @@ from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words
 from forethought.planning.number_ranges import bound_params
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
+from forethought.planning.summed_amounts import summed_counts
 from forethought.planning.tool_roles import (
     filter_param,
     fits_first_need,
@@ -341,6 +343,11 @@ def skeletons(
     """Candidate tool chains for ``goal``, best prior first (at most ``limit``)."""
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
+    if refinements.summed_counts:
+        goal = summed_counts(goal, tools)  # "how many tickets did X sell": a total
+    if refinements.abbreviated_options:
+        listed = set().union(*(enumerated_options(spec, glossed=True) for spec in tools.values()))
+        goal = abbreviated_options(goal, tools, listed)  # "from the west" → "from the W"
     facts = goal_facts(goal, refinements)
     index = tool_index(tools)
     docs = {name: set(tool_terms(spec)) for name, spec in tools.items()}
@@ -530,7 +537,12 @@ def skeletons(
     takers = takers + [n for n in flagged if n not in takers]
     # A number of a unit a keeper's one numeric parameter is named by ("8 hours or more" for
     # ``hours``): its keeper goes into chains as a value's filter does, and explains the unit.
-    counted = [n for n in tools if refinements.unit_numbers and _counted_keeper(tools[n], goal)]
+    counted = [
+        n
+        for n in tools
+        if refinements.unit_numbers
+        and _counted_keeper(tools[n], goal, numbered_names=refinements.numbered_names)
+    ]
     takers = takers + [n for n in counted if n not in takers]
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
@@ -602,7 +614,13 @@ def skeletons(
                 for v in list(variants)
                 for i, n in enumerate(v)
                 if i
-                and (n in filters or n in flagged or (bounded and bound_params(tools[n]) is not None))
+                and (
+                    n in filters
+                    or n in flagged
+                    or (bounded and bound_params(tools[n]) is not None)
+                    # "had at least one millimetre of rain": a keeper by a number of its unit
+                    or (refinements.counted_keepers_first and n in counted)
+                )
                 and _keeper(tools[n])
                 and not _takes_whole(tools[n], tools[v[i - 1]])
                 and (f := _with_filter([m for m in v if m != n], n, tools)) is not None
@@ -851,18 +869,29 @@ def _takes_whole(spec: ToolSpec, before: ToolSpec) -> bool:
     return bool(whole) and fits(whole[0].types, whole[0].items, param_types(spec, lst), want_items)
 
 
-def _counted_keeper(spec: ToolSpec, goal: str) -> bool:
+# A noun with its number after it ("Screen 3", "gate 12", "Room 4"): a thing named by number.
+_NUMBERED_NAME_RE = re.compile(r"\b([A-Za-z]+)\s+(\d+)(?![\w.:/-])")
+
+
+def _counted_keeper(spec: ToolSpec, goal: str, *, numbered_names: bool = False) -> bool:
     """Whether ``spec`` keeps some of a list by one numeric parameter (``_keeper``) whose name is
-    a unit the goal counts in digits ("8 hours" for ``hours``, "4 stars" for ``min_stars``)."""
+    a unit the goal counts in digits ("8 hours" for ``hours``, "4 stars" for ``min_stars``);
+    with ``numbered_names``, also a noun the goal gives a number after ("Screen 3" for
+    ``screen``)."""
     if spec.effect != "read_only" or not _keeper(spec):
         return False
     numeric = [p for p in properties(spec) if (param_types(spec, p) or set()) & {"integer", "number"}]
     if len(numeric) != 1:
         return False
     units = unit_nouns({spec.name: spec})
+
+    def single(word: str) -> str:
+        return word.lower()[:-1] if word.lower().endswith("s") else word.lower()
+
+    if numbered_names and any(single(m.group(1)) in units for m in _NUMBERED_NAME_RE.finditer(goal)):
+        return True
     return any(
-        (m.group(1).lower()[:-1] if m.group(1).lower().endswith("s") else m.group(1).lower()) in units
-        for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?\s+([A-Za-z]+)", goal)
+        single(m.group(1)) in units for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?\s+([A-Za-z]+)", goal)
     )
 
 

@@ -68,6 +68,13 @@ _LINE_TARGET_RE = re.compile(
     r"\s+of\s+(?:the\s+file\s+)?([\w./-]+\.[A-Za-z]\w*)",
     re.IGNORECASE,
 )
+# A file whose line a possessive's result goes on, with no verb ("Hilltop's on the first line
+# of out.txt, the valley's on the second"): where the results go, as with a writing verb.
+_POSSESSIVE_LINE_RE = re.compile(
+    r"\b[\w-]+['’]s?\s+(?:on|in|at)\s+(?:the\s+)?(?:[a-z]+\s+line|line\s+\d+)"
+    r"\s+of\s+(?:the\s+file\s+)?([\w./-]+\.[A-Za-z]\w*)",
+    re.IGNORECASE,
+)
 # A file that labels its sentence with a colon ("count.txt: how many …"): the answer's place.
 _LABEL_RE = re.compile(r"(?:\A|[.?!;]\s+)([\w./-]+\.[A-Za-z]\w*):\s")
 # Or with a dash between spaces ("hours.txt - total hours spent on …").
@@ -118,6 +125,8 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
         targets += [m.group(1).rstrip(".") for m in _ARROW_RE.finditer(goal)]
     if refinements is not None and refinements.line_targets:
         targets += [m.group(1) for m in _LINE_TARGET_RE.finditer(goal)]
+        if refinements.possessive_lines:
+            targets += [m.group(1) for m in _POSSESSIVE_LINE_RE.finditer(goal)]
     # A file a modal sentence says the text of is an output by its position: read with it.
     subjects = refinements is None or (refinements.output_position and refinements.content_subjects)
     named = [*goal_outputs(goal, content_subjects=subjects), *(t for t in targets if t in files)]
@@ -137,6 +146,8 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
         outputs = placed
         if refinements is not None and refinements.line_targets:
             lines = [m.group(1) for m in _LINE_TARGET_RE.finditer(goal) if m.group(1) in files]
+            if refinements.possessive_lines:
+                lines += [m.group(1) for m in _POSSESSIVE_LINE_RE.finditer(goal) if m.group(1) in files]
             outputs = tuple(dict.fromkeys([*outputs, *lines]))
     last_in = _LAST_IN_RE.search(goal)
     if not outputs and len(files) >= 2 and last_in is not None and last_in.group(1) == files[-1]:

@@ -317,6 +317,36 @@ class Refinements:
     # result is a record of which the goal names one field writes that field of each run
     # (``slots._per_file_results``).
     per_file_fields: bool = True
+    # Added after suite 15 ("how many tickets did X sell" counted screenings):
+    # "How many" before a noun no counting tool counts, that a summing tool's name or
+    # description says ("Total number of tickets sold"), or beside a verb naming such a tool
+    # ("how many seats were *sold*"), asks for that total, not a count of items
+    # (``summed_amounts.summed_counts``).
+    summed_counts: bool = True
+    # A noun the goal gives a number after ("Screen 3", "gate 12") names a numeric parameter's
+    # value as "3 screens" would: a tool keeping items by that one numeric parameter goes into
+    # chains (``decompose._counted_keeper``), and the number goes to it (``slots._numbers_named``).
+    numbered_names: bool = True
+    # A weekday right before a date the goal spells ("on Sunday the sixth of September 2026",
+    # "Saturday, September 5th 2026") is part of that date, no value of its own
+    # (``value_filters.value_words``).
+    dated_weekdays: bool = True
+    # A goal word a tool's listed option abbreviates ("west" for W, "south-westerly" for SW in
+    # "a compass point: N, NE, …, SW, W or NW"; "Tuesday" for Tue) is that option, when one
+    # option alone does (``abbreviated_options``).
+    abbreviated_options: bool = True
+    # "The first four days of March 2026" ("the last 3 days of …") is a range of days from the
+    # month's first (to its last) day, as long as the count says: two dates, not the whole
+    # month (``plan.dates.spelled_dates``).
+    month_runs: bool = True
+    # A file whose line a possessive's result goes on with no verb ("Hilltop's on the first
+    # line of out.txt, the valley's on the second") is where the results go, as with "write …
+    # on the first line of out.txt" (``line_targets``): no input to read.
+    possessive_lines: bool = True
+    # A keeper by a number of its unit ("had at least one millimetre of rain" for
+    # ``millimetres``, ``unit_numbers``) a clause chose after the count is also tried where the
+    # list it takes is, as ``keepers_first`` tries a keeper by a value: it keeps, then counts.
+    counted_keepers_first: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -395,6 +425,13 @@ NO_REFINEMENTS = Refinements(
     line_targets=False,
     day_questions=False,
     per_file_fields=False,
+    summed_counts=False,
+    numbered_names=False,
+    dated_weekdays=False,
+    abbreviated_options=False,
+    month_runs=False,
+    possessive_lines=False,
+    counted_keepers_first=False,
 )
 
 # Every technique on: the planner's default.

@@ -15,6 +15,7 @@ from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_numbers, date_range, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
+from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
 from forethought.planning.goal_expressions import expression_param, expression_spans
@@ -213,13 +214,19 @@ def bind(
     """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
+    if refinements.abbreviated_options:
+        listed = set().union(*(enumerated_options(spec, glossed=True) for spec in tools.values()))
+        goal = abbreviated_options(goal, tools, listed)  # "from the west" → "from the W"
     facts = goal_facts(goal, refinements)
     if not typed:
         return _bind_untyped(chain, facts, tools)
     if refinements.date_numbers:
         # "April 15th, 2026": the year is part of a date, no number of its own.
         inside = date_numbers(
-            goal, ordinals=refinements.spelled_ordinals, shared_year=refinements.shared_years
+            goal,
+            ordinals=refinements.spelled_ordinals,
+            shared_year=refinements.shared_years,
+            month_runs=refinements.month_runs,
         )
         numbers = tuple(n for n in facts.literals.numbers if n not in inside)
         facts = dataclasses.replace(facts, literals=dataclasses.replace(facts.literals, numbers=numbers))

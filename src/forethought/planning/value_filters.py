@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from forethought.plan.dates import spelled_dates, spelled_times
+from forethought.plan.dates import spelled_dates, spelled_times, weekday_start
 from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
 from forethought.planning.boolean_values import flag_param, prefixed_flag
@@ -295,12 +295,18 @@ def value_words(
         if refinements is not None and refinements.spelled_dates:
             # "1 April 2026" is the day 2026-04-01, "April 2026" the month 2026-04: one value each.
             spelled = spelled_dates(
-                masked, ordinals=refinements.spelled_ordinals, shared_year=refinements.shared_years
+                masked,
+                ordinals=refinements.spelled_ordinals,
+                shared_year=refinements.shared_years,
+                month_runs=refinements.month_runs,
             )
             if refinements.spelled_times:  # "between 7 and 9 am": the times 07:00 and 09:00
                 spelled = sorted(spelled + spelled_times(masked))
             for start, end, iso in reversed(spelled):
                 dated.append((start, iso))
+                if refinements.dated_weekdays and len(iso) == 10:
+                    # "Sunday the sixth of September 2026": the weekday is part of the date.
+                    start = weekday_start(masked, start)
                 masked = masked[:start] + " @ " + " " * (end - start - 3) + masked[end:]
         dated += [(m.start(), m.group(0)) for m in _SEPARATED_RE.finditer(masked)]
         found += [v for _, v in sorted(dated)]
