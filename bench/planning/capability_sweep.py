@@ -16,7 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from heldout_run import every_suite  # noqa: E402
+from suites import every_suite  # noqa: E402
 
 from forethought.planning.capability import missing_capabilities  # noqa: E402
 from forethought.tools.base import ToolRegistry, ToolSpec  # noqa: E402

@@ -3,8 +3,9 @@
 For each goal: the chain ``best_chain`` takes -- every slot decided and no coverage finding --
 runs through the real ``Agent`` in a fresh workspace and the goal's check reads the result
 (``replay_decided.check``). A goal with no such chain is reported as ``m`` (the planner would
-call the model). Stricter than ``replay_decided.py``, which runs the best-scoring decided plan
-even when the coverage check has findings on it.
+call the model); one the capability check calls impossible, as ``x``. Stricter than
+``replay_decided.py``, which runs the best-scoring decided plan even when the coverage check
+has findings on it.
 
     PYTHONPATH=src .venv/bin/python bench/planning/replay_best_chain.py --suites cinema,weather
 """
@@ -20,8 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from replay_decided import check, every_suite
+from replay_decided import check
+from suites import every_suite
 
+from forethought.planning.capability import missing_capabilities
 from forethought.planning.planner import best_chain, parse_plan_text
 from forethought.planning.refinements import Refinements
 from forethought.planning.slots import plan_text
@@ -41,6 +44,12 @@ async def main() -> None:
         for toolset in [s for s in suites if s.name in args.suites.split(",")]:
             specs = {t.spec.name: t.spec for t in toolset.tools}
             for goal in toolset.goals:
+                # As on the user's path: a goal the capability check calls impossible is not planned.
+                missing = missing_capabilities(goal.text, specs)
+                if missing:
+                    total += 1
+                    print(f"x {toolset.name:10} {goal.text!r}: called impossible: {missing[0]}", flush=True)
+                    continue
                 chosen = best_chain(goal.text, specs, True, refinements=refine)
                 plan = None
                 if chosen is not None:
