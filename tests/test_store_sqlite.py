@@ -337,3 +337,28 @@ def test_a_large_body_between_small_ones_keeps_its_place(tmp_path: Path) -> None
         s.append_many(events)
         assert s.events("mix") == events
         assert check_run(s, "mix").problem is None
+
+
+def test_a_batch_with_a_gap_in_its_middle_is_refused_whole(tmp_path: Path) -> None:
+    # The writer checks each event's seq in the same pass that builds its row and chain link
+    # (``SqliteStore._append_tx``): an event out of sequence after good ones, of either of two
+    # runs interleaved in one batch, still leaves nothing of the batch in the database.
+    from forethought.events import kinds as E
+    from forethought.runs.integrity import check_run
+    from forethought.runs.store.base import SequenceError
+
+    with SqliteStore(tmp_path / "r.db") as s:
+        s.append_many([E.RunCreated(run_id="a", seq=0, goal="g"), E.RunCreated(run_id="b", seq=0, goal="g")])
+        batch: list[E.Event] = []
+        for i in range(1, 40):
+            batch += [
+                E.StepReady(run_id="a", seq=i, step_id=f"s{i}"),
+                E.StepReady(run_id="b", seq=i, step_id=f"s{i}"),
+            ]
+        gapped = [*batch[:51], E.StepReady(run_id="b", seq=99, step_id="late"), *batch[51:]]
+        with pytest.raises(SequenceError, match="seq 99"):
+            s.append_many(gapped)
+        assert s.last_seq("a") == 0 and s.last_seq("b") == 0
+        s.append_many(batch)  # the same batch in sequence lands whole, chained per run
+        assert [e.seq for e in s.events("a")] == list(range(40)) == [e.seq for e in s.events("b")]
+        assert check_run(s, "a").problem is None and check_run(s, "b").problem is None

@@ -14,6 +14,10 @@ another commit)::
 
     .venv/bin/python bench/exec_scale/phases.py --steps 10000
     PYTHONPATH=/tmp/before/src .venv/bin/python bench/exec_scale/phases.py --steps 100000
+
+Byte-compile the sources first (``python -m compileall -q SRC``), as ``run.py`` does for its
+children: without ``__pycache__`` (and with ``PYTHONDONTWRITEBYTECODE`` set) the import row
+includes compiling forethought, which an installed program never does.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from forethought.errors import ModelError, UserError
 from forethought.events import kinds as E
 from forethought.events.kinds import Event
 from forethought.events.state import RunState, fold
-from forethought.execution._parts import Sink, ignored_by
+from forethought.execution._parts import Sink, ignored_by, inline_of
 from forethought.execution.executor import Executor, ExecutorOptions
 from forethought.models.base import Model
 from forethought.models.pricing import CostEstimate, estimate_cost
@@ -948,5 +948,21 @@ class _WithHistory:
         await self._sink(event)
 
 
+class _InlineWithHistory(_WithHistory):
+    """``_WithHistory`` of a sink the executor calls inline (``execution._parts.inline_of``):
+    the history is replayed through ``deliver`` before the first live event."""
+
+    def __init__(self, sink: EventSink, deliver: Callable[[Event], None], history: Sequence[Event]) -> None:
+        super().__init__(sink, history)
+        self._deliver = deliver
+
+    def deliver(self, event: Event) -> None:
+        pending = self._pending
+        while pending:
+            self._deliver(pending.popleft())
+        self._deliver(event)
+
+
 def _with_history(sink: EventSink, history: Sequence[Event]) -> EventSink:
-    return _WithHistory(sink, history)
+    deliver = inline_of(sink)
+    return _WithHistory(sink, history) if deliver is None else _InlineWithHistory(sink, deliver, history)

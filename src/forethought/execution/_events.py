@@ -111,6 +111,8 @@ class EventLog:
         self._unkept = unkept
         # Each subscriber's queue, and the event classes it ignores (never queued for it).
         self._subs: list[tuple[deque[Event], frozenset[type[Any]]]] = []
+        # Called with each event as it is pushed (``listen``), but those of classes they ignore.
+        self._listeners: list[tuple[Callable[[Event], None], frozenset[type[Any]]]] = []
         self._news: asyncio.Future[None] | None = None
         self._closed = False
 
@@ -120,6 +122,9 @@ class EventLog:
         cls = type(event)
         if self.history is not None and cls not in self._unkept:
             self.history.append(event)
+        for listener, ignores in self._listeners:
+            if cls not in ignores:
+                listener(event)
         for queue, ignores in self._subs:
             if cls not in ignores:
                 queue.append(event)
@@ -148,6 +153,18 @@ class EventLog:
         queue: deque[Event] = deque(e for e in self.history or () if type(e) not in ignores)
         self._subs.append((queue, ignores))
         return Subscription(self, queue)
+
+    def listen(self, listener: Callable[[Event], None], ignores: frozenset[type[Any]] = frozenset()) -> None:
+        """Call ``listener`` with every event, synchronously and in order — the kept history at
+        once, then each event as it is pushed — but those of the classes in ``ignores``: what a
+        ``stream`` subscriber would see, without its queue and task (``_parts.inline_of``)."""
+        for event in self.history or ():
+            if type(event) not in ignores:
+                listener(event)
+        self._listeners.append((listener, ignores))
+
+    def unlisten(self, listener: Callable[[Event], None]) -> None:
+        self._listeners = [entry for entry in self._listeners if entry[0] is not listener]
 
     async def _news_of(self) -> None:
         if self._news is None:

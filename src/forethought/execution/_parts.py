@@ -74,6 +74,19 @@ class Ignoring:
         return self._hook(*args)
 
 
+def inline_of(sink: object) -> Callable[[Event], None] | None:
+    """The synchronous ``deliver`` of a sink that offers one, else None.
+
+    The executor calls ``deliver(event)`` as it emits each event (in ``seq`` order, the classes
+    in ``ignores`` left out) instead of awaiting the sink from a pump task. A pump costs a task
+    wake-up per loop turn and two coroutines per event: for a sink that does little with an
+    event (the CLI's progress lines) ~5 % of a recorded step (``bench/exec_scale``). ``deliver``
+    runs on the scheduler's path, so it must be quick and must not emit events; if it raises,
+    it hears nothing more and the run stops as for a failing pumped sink."""
+    deliver = getattr(sink, "deliver", None)
+    return deliver if callable(deliver) else None
+
+
 def ignored_by(sink: object) -> frozenset[type[Any]]:
     """The event classes ``sink`` says it does nothing with (an ``ignores`` frozenset): they
     never wait in its queue. A concurrency limit queues a fan-out's steps with a ``step_ready``

@@ -30,7 +30,7 @@ import random
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from forethought.events import kinds as E
@@ -46,6 +46,7 @@ from forethought.execution._parts import (
     StopRequest,
     denial_reason,
     ignored_by,
+    inline_of,
     run_summary,
 )
 from forethought.execution._resume import Resume
@@ -378,10 +379,14 @@ class Executor:
             self.options.journal.watch(self._on_durable, self._on_journal_broken)
         # Each pump's stream is registered now, before ``_begin`` emits anything: events left out
         # of the kept history (see ``EventLog``) would otherwise be lost to it.
-        pumps = [
-            asyncio.create_task(self._pump_sink(s, self._stream(ignored_by(s))), name=f"sink-{i}")
-            for i, s in enumerate(self._sinks)
-        ]
+        pumps = []
+        for i, s in enumerate(self._sinks):
+            deliver = inline_of(s)
+            if deliver is not None:  # called as events are emitted: no pump (``inline_of``)
+                self._run.bus.listen(self._inline_sink(s, deliver), ignored_by(s))
+                continue
+            pump = self._pump_sink(s, self._stream(ignored_by(s)))
+            pumps.append(asyncio.create_task(pump, name=f"sink-{i}"))
         if self._supervisor is not None:
             supervised = self._stream(ignored_by(self._supervisor))
             pumps.append(asyncio.create_task(self._pump_supervisor(supervised), name="supervisor"))
@@ -439,6 +444,22 @@ class Executor:
             self._request_stop(
                 StopRequest("failed", f"event sink {sink!r} failed: {type(exc).__name__}: {exc}")
             )
+
+    def _inline_sink(self, sink: Sink, deliver: Callable[[Event], None]) -> Callable[[Event], None]:
+        """``deliver`` as the event log's listener: a failure stops the run as a failed pump does.
+
+        The stop is requested on the next loop turn, not inside the emit that raised: stopping
+        emits events itself (skipped steps), which must not land in the middle of another."""
+
+        def listener(event: Event) -> None:
+            try:
+                deliver(event)
+            except Exception as exc:
+                self._run.bus.unlisten(listener)  # as a failed pump's queue stops filling
+                request = StopRequest("failed", f"event sink {sink!r} failed: {type(exc).__name__}: {exc}")
+                asyncio.get_running_loop().call_soon(self._request_stop, request)
+
+        return listener
 
     async def _pump_supervisor(self, events: Subscription) -> None:
         assert self._supervisor is not None

@@ -83,13 +83,18 @@ class _Progress:
     def __init__(self) -> None:
         self._lines: list[str] = []
 
-    async def __call__(self, event: Event) -> None:
+    def deliver(self, event: Event) -> None:
+        """Called by the executor as it emits each event (``execution._parts.inline_of``):
+        a line is formatted and queued; nothing is awaited, written or emitted here."""
         line = _progress_line(event)
         if line is None:
             return
         if not self._lines:
             asyncio.get_running_loop().call_soon(self.flush)
         self._lines.append(line)
+
+    async def __call__(self, event: Event) -> None:
+        self.deliver(event)
 
     def flush(self) -> None:
         if not self._lines:

@@ -150,6 +150,26 @@ def _large_body(row: Sequence[Any]) -> bool:
     return len(row[5]) > _ALONE_BODY_CHARS
 
 
+def _run_head(
+    conn: sqlite3.Connection, run_id: str, owner: str | None, key: bytes, heads: dict[str, bytes]
+) -> int:
+    """The stored ``last_seq`` of ``run_id`` (-1: a new run), its chain head put in ``heads``;
+    ``LeaseLost`` when ``owner`` no longer holds the run's lease (the batch is then refused)."""
+    if owner is not None:
+        held = conn.execute("SELECT owner FROM leases WHERE run_id = ?", (run_id,)).fetchone()
+        if held is None or held[0] != owner:
+            raise LeaseLost(
+                f"run {run_id}: this process no longer holds the run's "
+                f"lease ({'now held by ' + held[0] if held else 'released'}"
+                "); its events were not recorded"
+            )
+    row = conn.execute(
+        "SELECT last_seq, chain_head, chain_seal FROM runs WHERE run_id = ?", (run_id,)
+    ).fetchone()
+    heads[run_id] = _stored_head(run_id, row, key)
+    return -1 if row is None else int(row[0])
+
+
 class SqliteStore:
     """A ``Store`` in one SQLite file (or ``":memory:"``). Thread-safe: one connection + a lock.
 
@@ -348,48 +368,41 @@ class SqliteStore:
         plan_texts: dict[int, str],
         key: bytes,
     ) -> None:
+        # One pass over the batch: each event's seq is checked, its row built, the chain
+        # extended from its run's stored head (one sha256 per event, no re-reading) and its
+        # effect on the summary tables noted. Nothing is written before the pass ends, so an
+        # event out of sequence still fails the batch before any of it reaches the database.
         last: dict[str, int] = {}
         heads: dict[str, bytes] = {}
-        for e in events:
-            expected = last.get(e.run_id)
+        rows: list[tuple[Any, ...]] = []
+        mat = Materializer(plan_texts)
+        link = _chain.link
+        large = False
+        for e, body in zip(events, bodies, strict=True):
+            run_id, seq = e.run_id, e.seq
+            expected = last.get(run_id)
             if expected is None:
-                if owner is not None:
-                    held = conn.execute("SELECT owner FROM leases WHERE run_id = ?", (e.run_id,)).fetchone()
-                    if held is None or held[0] != owner:
-                        raise LeaseLost(
-                            f"run {e.run_id}: this process no longer holds the run's "
-                            f"lease ({'now held by ' + held[0] if held else 'released'}"
-                            "); its events were not recorded"
-                        )
-                row = conn.execute(
-                    "SELECT last_seq, chain_head, chain_seal FROM runs WHERE run_id = ?", (e.run_id,)
-                ).fetchone()
-                expected = -1 if row is None else int(row[0])
-                heads[e.run_id] = _stored_head(e.run_id, row, key)
-            if e.seq != expected + 1:
-                what = "duplicate" if e.seq <= expected else "gap"
+                expected = _run_head(conn, run_id, owner, key, heads)
+            if seq != expected + 1:
+                what = "duplicate" if seq <= expected else "gap"
                 raise SequenceError(
-                    f"run {e.run_id}: event seq {e.seq} ({e.kind}) would be a {what}; the next "
+                    f"run {run_id}: event seq {seq} ({e.kind}) would be a {what}; the next "
                     f"seq must be {expected + 1}"
                 )
-            last[e.run_id] = e.seq
-        # The chain, extended from each run's stored head: one sha256 per event, no re-reading.
-        rows: list[tuple[Any, ...]] = []
-        for e, body in zip(events, bodies, strict=True):
-            prev = heads[e.run_id]
-            rows.append((e.run_id, e.seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
-            heads[e.run_id] = _chain.link(prev, body.encode())
+            last[run_id] = seq
+            prev = heads[run_id]
+            rows.append((run_id, seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
+            heads[run_id] = link(prev, body.encode())
+            large = large or len(body) > _ALONE_BODY_CHARS
+            mat.apply(e)
         # Many rows per statement, not one per row (``_sqlite_rows``: the GIL).
         execute_rows(
             conn,
             "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) VALUES ",
             "(?,?,?,?,?,?,?)",
             rows,
-            alone=_large_body,
+            alone=_large_body if large else None,
         )
-        mat = Materializer(plan_texts)
-        for e in events:
-            mat.apply(e)
         # The new head and its seal go into the run's row with its summary: one HMAC per run.
         mat.write(
             conn,
