@@ -1,6 +1,7 @@
 """Sinks the executor calls inline (``execution._parts.inline_of``): a sink with a synchronous
-``deliver`` is called as each event is emitted instead of being awaited from a pump task. It must
-see exactly what a pumped sink sees, in the same order, and fail the same way."""
+``deliver_inline`` is called as each event is emitted instead of being awaited from a pump task.
+It must see exactly what a pumped sink sees, in the same order, and fail the same way; a sink's
+own ``deliver`` (or an async ``deliver_inline``) is no such promise and is pumped as before."""
 
 from __future__ import annotations
 
@@ -35,14 +36,14 @@ class Pumped:
 
 
 class Inline(Pumped):
-    """The same sink offering ``deliver``: the executor calls that instead."""
+    """The same sink offering ``deliver_inline``: the executor calls that instead."""
 
     def __init__(self, ignores: frozenset[type[Any]] = frozenset(), fail_on: str = "") -> None:
         super().__init__(ignores)
         self.fail_on = fail_on
         self.awaited = 0
 
-    def deliver(self, event: Event) -> None:
+    def deliver_inline(self, event: Event) -> None:
         if event.kind == self.fail_on:
             raise OSError("terminal gone")
         self.seen.append((event.seq, event.kind))
@@ -101,3 +102,26 @@ async def test_the_agent_replays_its_preamble_to_an_inline_on_event_first() -> N
     assert [kind for _, kind in inline.seen] == kinds_pumped
     assert kinds_pumped[0] == "run_created" and kinds_pumped[-1] == "run_finished"
     assert inline.awaited == 0
+
+
+class OwnDeliver(Pumped):
+    """A sink with methods of its own named like the protocol: neither is called inline."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.delivered = 0
+
+    def deliver(self, event: Event) -> None:  # e.g. a webhook sink's "send it now"
+        self.delivered += 1
+
+    async def deliver_inline(self, event: Event) -> None:  # a coroutine: would never be awaited
+        self.delivered += 1
+
+
+async def test_a_sinks_own_deliver_or_an_async_one_is_not_called_inline() -> None:
+    sink, pumped = OwnDeliver(), Pumped()
+    ex = Executor(fan(3), registry(FnTool("echo")), ExecutorOptions(sinks=[sink, pumped]))
+    await asyncio.wait_for(ex.run(), 20)
+    assert ex.state.status == "succeeded"
+    assert sink.delivered == 0  # before the name was specific, ``deliver`` was called per event
+    assert sink.seen == pumped.seen == [(e.seq, e.kind) for e in ex.log]  # awaited, from a pump

@@ -950,13 +950,13 @@ class _WithHistory:
 
 class _InlineWithHistory(_WithHistory):
     """``_WithHistory`` of a sink the executor calls inline (``execution._parts.inline_of``):
-    the history is replayed through ``deliver`` before the first live event."""
+    the history is replayed through ``deliver_inline`` before the first live event."""
 
     def __init__(self, sink: EventSink, deliver: Callable[[Event], None], history: Sequence[Event]) -> None:
         super().__init__(sink, history)
         self._deliver = deliver
 
-    def deliver(self, event: Event) -> None:
+    def deliver_inline(self, event: Event) -> None:
         pending = self._pending
         while pending:
             self._deliver(pending.popleft())

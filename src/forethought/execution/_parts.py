@@ -5,9 +5,10 @@ Kept apart from the scheduler so that ``executor.py`` reads as the scheduling al
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from pydantic_core import PydanticSerializationError, from_json, to_json
 
@@ -75,16 +76,21 @@ class Ignoring:
 
 
 def inline_of(sink: object) -> Callable[[Event], None] | None:
-    """The synchronous ``deliver`` of a sink that offers one, else None.
+    """The synchronous ``deliver_inline`` of a sink that offers one, else None.
 
-    The executor calls ``deliver(event)`` as it emits each event (in ``seq`` order, the classes
-    in ``ignores`` left out) instead of awaiting the sink from a pump task. A pump costs a task
-    wake-up per loop turn and two coroutines per event: for a sink that does little with an
-    event (the CLI's progress lines) ~5 % of a recorded step (``bench/exec_scale``). ``deliver``
-    runs on the scheduler's path, so it must be quick and must not emit events; if it raises,
-    it hears nothing more and the run stops as for a failing pumped sink."""
-    deliver = getattr(sink, "deliver", None)
-    return deliver if callable(deliver) else None
+    The executor calls ``deliver_inline(event)`` as it emits each event (in ``seq`` order, the
+    classes in ``ignores`` left out) instead of awaiting the sink from a pump task. A pump costs
+    a task wake-up per loop turn and two coroutines per event: for a sink that does little with
+    an event (the CLI's progress lines) ~5 % of a recorded step (``bench/exec_scale``).
+    ``deliver_inline`` runs on the scheduler's path, so it must be quick and must not emit
+    events; if it raises, it hears nothing more and the run stops as for a failing pumped sink.
+    The name is specific on purpose: a sink's own ``deliver`` (a webhook's ``async def
+    deliver``) is no promise to be called inline. A coroutine function is never called inline
+    (its coroutine would not be awaited): such a sink is pumped as any other."""
+    deliver = getattr(sink, "deliver_inline", None)
+    if not callable(deliver) or inspect.iscoroutinefunction(deliver):
+        return None
+    return cast("Callable[[Event], None]", deliver)
 
 
 def ignored_by(sink: object) -> frozenset[type[Any]]:

@@ -83,7 +83,7 @@ class _Progress:
     def __init__(self) -> None:
         self._lines: list[str] = []
 
-    def deliver(self, event: Event) -> None:
+    def deliver_inline(self, event: Event) -> None:
         """Called by the executor as it emits each event (``execution._parts.inline_of``):
         a line is formatted and queued; nothing is awaited, written or emitted here."""
         line = _progress_line(event)
@@ -94,7 +94,7 @@ class _Progress:
         self._lines.append(line)
 
     async def __call__(self, event: Event) -> None:
-        self.deliver(event)
+        self.deliver_inline(event)
 
     def flush(self) -> None:
         if not self._lines:
