@@ -13,8 +13,8 @@ from typing import Any
 
 import anyio
 import pytest
-from tests._executor_helpers import FnTool, registry
 
+from _executor_helpers import FnTool, registry
 from forethought.events.state import RunState
 from forethought.execution import _resume
 from forethought.execution.executor import Executor, StopRequest
