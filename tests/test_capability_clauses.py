@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from _planner_support import decided_steps
+from forethought.plan.coverage import goal_outputs
 from forethought.plan.tool_spec import ToolSpec
 from forethought.planning.capability import missing_capabilities
+from forethought.planning.refinements import Refinements
 from forethought.tools.base import ToolRegistry
 from forethought.tools.builtin import builtin_tools
 
@@ -230,3 +233,30 @@ def test_on_the_builtins_picking_lines_by_a_word_is_named_impossible(tmp_path: P
         assert [str(m).split(";")[0] for m in missing_capabilities(goal, specs)] == [said]
     for achievable in ["count the lines of every file in docs", "write the file names in docs to names.txt"]:
         assert missing_capabilities(achievable, specs) == []
+
+
+# From suite 16's first run: "How many bytes did the server send in total according to
+# access.log?" was called impossible (no tool can send "access.log"), and "Create a note
+# scrape_level.txt reading "…"" was left to the model (the file after "a note" was no output).
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        "How many bytes did the kennel send in total according to dogs.json? Jot it into b.txt",
+        "how many emails did the owners send to vet@example.com? jot the number into e.txt",
+    ],
+)
+def test_a_verb_a_question_asks_about_is_no_effect(goal: str) -> None:
+    assert missing_capabilities(goal, KENNEL) == []
+    assert [m.verb for m in missing_capabilities("send dogs.json to vet@example.com", KENNEL)] == ["send"]
+
+
+def test_a_file_named_after_its_kind_is_where_the_text_goes() -> None:
+    goal = 'Create a note walks.txt reading "walk at six"'
+    assert decided_steps(goal, KENNEL, Refinements()) == [
+        ("jot", {"jot_path": "walks.txt", "words": "walk at six"})
+    ]
+    # "a summary *of* a.txt" names what is read, not a file to make.
+    assert "dogs.json" not in goal_outputs("create a summary of dogs.json and jot it into sum.txt")
+    assert goal_outputs("create a note walks.txt") == ("walks.txt",)

@@ -285,6 +285,12 @@ _OBJECT_RE = re.compile(
     r"(?:(?:a|an|the|new|empty|blank|text|file|document|directory|folder|dir|named|called|contents?|of)\s+)*",
     re.IGNORECASE,
 )
+# Or the kind of file it is, in a word of its own, right before the name: "create a note
+# scrape_level.txt reading …", "make a report out.md" (never "a summary *of* a.txt").
+_KIND_OBJECT_RE = re.compile(
+    rf"\b({_OBJECT_VERBS})s?\s+(?:a|an|the)\s+(?:new\s+|empty\s+|blank\s+)?(?!of\b)[A-Za-z]+\s+",
+    re.IGNORECASE,
+)
 # The subject of a modal sentence saying what a file's text is ("count.txt should say how many
 # …", "b.txt must contain …"): that file is written.
 _CONTENT_SUBJECT_RE = re.compile(
@@ -467,6 +473,13 @@ def _goal_effects(
     for m in _OBJECT_RE.finditer(goal):
         if m.end() in targets:
             out.append((m.start(), m.group(1).lower(), targets[m.end()].text))
+    for m in _KIND_OBJECT_RE.finditer(goal):
+        if (
+            m.end() in targets
+            and targets[m.end()].kind == "path"
+            and not any(p == m.start() for p, _, _ in out)
+        ):
+            out.append((m.start(), m.group(1).lower(), targets[m.end()].text))
     for m in _CONTENT_SUBJECT_RE.finditer(goal) if content_subjects else ():
         if m.start(1) in targets:
             out.append((m.start(1), "write", targets[m.start(1)].text))
@@ -476,15 +489,27 @@ def _goal_effects(
 # Outbound verbs that are as often nouns: "the email addresses", "their posts", "an upload".
 _NOUN_TOO = frozenset({"email", "emails", "post", "posts", "upload", "uploads", "send", "sends"})
 _BEFORE_WORD_RE = re.compile(r"([A-Za-z]+)\W*\Z")
+# A question's auxiliary and subject before the verb: "how many bytes *did the server* send".
+_ASKED_RE = re.compile(
+    r"\b(?:did|does|do|will|would|can|could|should|has|have|had)\s+(?:(?:the|a|an|this|that|our|its|their)\s+)?"
+    r"[\w-]+\s+\Z",
+    re.IGNORECASE,
+)
 
 
 def _is_noun(goal: str, m: re.Match[str]) -> bool:
-    """Whether an output verb's match is a noun: one of ``_NOUN_TOO`` after a determiner ("write
-    the email addresses … to emails.txt" asks for no email to be sent)."""
+    """Whether an outbound verb's match asks for no effect: one of ``_NOUN_TOO`` after a
+    determiner ("write the email addresses … to emails.txt"), or a verb a question asks about
+    ("how many bytes did the server send … according to access.log?")."""
     if m.group(0).lower() not in _NOUN_TOO:
         return False
+    if _ASKED_RE.search(goal, 0, m.start()):
+        return True
     before = _BEFORE_WORD_RE.search(goal, 0, m.start())
-    return before is not None and before.group(1).lower() in _DETERMINERS
+    return before is not None and before.group(1).lower() in _DETERMINERS | _QUANTIFIERS
+
+
+_QUANTIFIERS = frozenset({"many", "few", "several", "more", "most", "some", "any", "no", "fewer"})
 
 
 # ----------------------------------------------------------------------------- the plan
