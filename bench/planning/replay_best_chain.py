@@ -21,10 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from replay_decided import check
+from replay_decided import called_impossible, check
 from suites import every_suite
 
-from forethought.planning.capability import missing_capabilities
 from forethought.planning.planner import best_chain, parse_plan_text
 from forethought.planning.refinements import Refinements
 from forethought.planning.slots import plan_text
@@ -44,11 +43,8 @@ async def main() -> None:
         for toolset in [s for s in suites if s.name in args.suites.split(",")]:
             specs = {t.spec.name: t.spec for t in toolset.tools}
             for goal in toolset.goals:
-                # As on the user's path: a goal the capability check calls impossible is not planned.
-                missing = missing_capabilities(goal.text, specs)
-                if missing:
+                if called_impossible(toolset, goal, specs):
                     total += 1
-                    print(f"x {toolset.name:10} {goal.text!r}: called impossible: {missing[0]}", flush=True)
                     continue
                 chosen = best_chain(goal.text, specs, True, refinements=refine)
                 plan = None

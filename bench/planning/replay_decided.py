@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -70,6 +71,15 @@ def decided_plan(goal: str, specs: dict, refine: Refinements) -> tuple[Plan | No
     return (best[1] if best else None), needs_model
 
 
+def called_impossible(toolset: ToolSet, goal: Goal, specs: dict[str, Any]) -> bool:
+    """Whether the capability check calls ``goal`` impossible, as the user's path asks before
+    planning (then nothing is planned: printed as ``x``)."""
+    missing = missing_capabilities(goal.text, specs)
+    if missing:
+        print(f"x {toolset.name:10} {goal.text!r}: called impossible: {missing[0]}", flush=True)
+    return bool(missing)
+
+
 async def check(toolset: ToolSet, goal: Goal, plan: Plan, root: Path) -> bool:
     ws = Path(tempfile.mkdtemp(dir=root))
     for name, content in toolset.files.items():
@@ -101,11 +111,8 @@ async def main() -> None:
         for toolset in [s for s in every if s.name in args.suites.split(",")]:
             specs = {t.spec.name: t.spec for t in toolset.tools}
             for goal in toolset.goals:
-                # As on the user's path: a goal the capability check calls impossible is not planned.
-                missing = missing_capabilities(goal.text, specs)
-                if missing:
+                if called_impossible(toolset, goal, specs):
                     total += 1
-                    print(f"x {toolset.name:10} {goal.text!r}: called impossible: {missing[0]}", flush=True)
                     continue
                 plan, needs_model = decided_plan(goal.text, specs, refine)
                 ok = plan is not None and await check(toolset, goal, plan, Path(tmp))
