@@ -292,6 +292,13 @@ def test_a_file_name_is_never_abbreviated() -> None:
     assert "thursday_count.txt" in abbreviated_options(goal, CENTRE, DAYS)
 
 
+def test_quoted_text_is_never_abbreviated() -> None:
+    # Found on review: "write "Thursday yoga moved" to note.txt" had its given text rewritten.
+    goal = 'Write "Thursday yoga moved" to note.txt, then count the classes held on Thursday'
+    said = abbreviated_options(goal, CENTRE, DAYS)
+    assert '"Thursday yoga moved"' in said and said.endswith("held on Thu")
+
+
 # ------------------------------------------------------------ the first N days of a month
 
 

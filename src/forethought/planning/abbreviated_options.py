@@ -17,6 +17,9 @@ from collections.abc import Mapping
 from forethought.plan.abbreviations import abbreviation_of
 from forethought.tools.base import ToolSpec
 
+# Quoted text, kept whole (the split keeps it at the odd places). Not single quotes: an
+# apostrophe ("Hilltop's") would open one.
+_QUOTED_RE = re.compile(r"(\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`)")
 # A word standing alone: not part of a file's name ("west_wind.txt") or of a code.
 _WORD_RE = re.compile(r"(?<![\w./])[A-Za-z]+(?:-[A-Za-z]+)*(?![\w./]|-\w)")
 
@@ -51,4 +54,6 @@ def abbreviated_options(goal: str, tools: Mapping[str, ToolSpec], options: set[s
         # is a word of its own, which the goal's word only shares letters with.
         return spelled if spelled and spelled != spelled.lower() else m.group(0)
 
-    return _WORD_RE.sub(said, goal)
+    # Quoted text is given, not described: "write "west wing closed" to note.txt" keeps it.
+    parts = _QUOTED_RE.split(goal)
+    return "".join(part if i % 2 else _WORD_RE.sub(said, part) for i, part in enumerate(parts))
