@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from _planner_support import decided_steps
-from forethought.plan.coverage import goal_outputs
+from forethought.plan.coverage import check_coverage, goal_outputs
+from forethought.plan.model import Plan
 from forethought.plan.tool_spec import ToolSpec
 from forethought.planning.capability import missing_capabilities
 from forethought.planning.refinements import Refinements
@@ -260,3 +261,39 @@ def test_a_file_named_after_its_kind_is_where_the_text_goes() -> None:
     # "a summary *of* a.txt" names what is read, not a file to make.
     assert "dogs.json" not in goal_outputs("create a summary of dogs.json and jot it into sum.txt")
     assert goal_outputs("create a note walks.txt") == ("walks.txt",)
+
+
+# Found as a new user: "write notes.txt in upper case to up.txt" copied the file and said
+# succeeded on the built-ins; the verb form ("uppercase notes.txt") had been named impossible.
+
+
+@pytest.mark.parametrize(
+    ("goal", "verb"),
+    [
+        ("write dogs.json in upper case to up.txt", "uppercase"),
+        ("jot dogs.json into low.txt in lower case", "lowercase"),
+        ("write the lines of dogs.json in reverse order to r.txt", "reverse"),
+        ("write dogs.json in capital letters to caps.txt", "uppercase"),
+    ],
+)
+def test_a_change_of_case_or_order_said_as_a_manner_needs_a_tool(goal: str, verb: str) -> None:
+    missing = missing_capabilities(goal, KENNEL)
+    assert [(m.verb, m.target) for m in missing] == [(verb, "dogs.json")]
+    shouting = {
+        **KENNEL,
+        "shout": kennel_spec("shout", "A text in capital letters (upper case)", {"text": "string"}),
+    }
+    if verb == "uppercase":
+        assert missing_capabilities(goal, shouting) == []
+        # The coverage check still wants the tool used: a copy is no upper-case text.
+        copy = Plan.model_validate(
+            {
+                "goal": goal,
+                "steps": [
+                    {"id": "s1", "tool": "kennel_register", "args": {"path": "dogs.json"}},
+                    {"id": "s2", "tool": "jot", "args": {"jot_path": goal.split()[-1], "words": "${s1}"}},
+                ],
+            }
+        )
+        assert "uppercase" in {f.literal for f in check_coverage(copy, tools=shouting).missing}
+    assert missing_capabilities("write dogs.json to up.txt, keeping the upper bound", KENNEL) == []

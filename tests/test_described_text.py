@@ -43,6 +43,7 @@ from forethought.plan.coverage import check_coverage, goal_literals
 from forethought.plan.model import Plan
 from forethought.plan.verbs import asked_quantities
 from forethought.planning.capability import missing_capabilities
+from forethought.planning.goal_facts import goal_facts
 from forethought.planning.refinements import Refinements
 from forethought.tools.base import ToolRegistry
 from forethought.tools.builtin import builtin_tools
@@ -294,6 +295,129 @@ def test_a_count_of_two_files_together_asks_for_one_total(tmp_path: Path) -> Non
     )
     missing = check_coverage(per_file, tools=specs).missing
     assert [f.literal for f in missing if f.kind == "missing_action"] == ["together"]
+
+
+def test_the_larger_of_two_counts_is_one_value_not_both(tmp_path: Path) -> None:
+    # Found as a new user: "write the larger of the line counts of a.txt and b.txt to m.txt" was
+    # decided as both counts written and run as "succeeded" ("larger" asked for nothing).
+    assert asked_quantities("write the larger of the line counts of a.txt and b.txt") == ["larger"]
+    assert asked_quantities("the smaller one of a.txt and b.txt") == ["smaller"]
+    assert asked_quantities("write the files larger than 5 bytes to big.txt") == []  # a bound
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "write the larger of the line counts of a.txt and b.txt to m.txt"
+    both = plan(
+        goal,
+        ("read_file", {"path": "a.txt"}),
+        ("text_stats", {"text": "${s1.content}"}),
+        ("read_file", {"path": "b.txt"}),
+        ("text_stats", {"text": "${s3.content}"}),
+        ("write_file", {"path": "m.txt", "content": "${s2.lines}\n${s4.lines}\n"}),
+    )
+    missing = check_coverage(both, tools=specs).missing
+    assert [f.literal for f in missing if f.kind == "missing_action"] == ["larger"]
+    assert decided_steps(goal, specs, Refinements()) == []  # no longer decided: the model is asked
+    maxed = plan(
+        goal,
+        ("read_file", {"path": "a.txt"}),
+        ("text_stats", {"text": "${s1.content}"}),
+        ("read_file", {"path": "b.txt"}),
+        ("text_stats", {"text": "${s3.content}"}),
+        ("calculate", {"expression": "max(${s2.lines}, ${s4.lines})"}),
+        ("write_file", {"path": "m.txt", "content": "${s5}\n"}),
+    )
+    assert [f for f in check_coverage(maxed, tools=specs).missing if f.literal == "larger"] == []
+
+
+def test_a_doubled_count_is_not_the_count(tmp_path: Path) -> None:
+    # Found as a new user: "double the line count of notes.txt and write it to d.txt" wrote the
+    # line count and said succeeded.
+    assert asked_quantities("double the line count of notes.txt") == ["double", "count"]
+    assert asked_quantities("how many nights are booked in double rooms?") == ["how many"]
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "double the line count of notes.txt and write it to d.txt"
+    as_is = plan(
+        goal,
+        ("read_file", {"path": "notes.txt"}),
+        ("text_stats", {"text": "${s1.content}"}),
+        ("write_file", {"path": "d.txt", "content": "${s2.lines}\n"}),
+    )
+    missing = check_coverage(as_is, tools=specs).missing
+    assert [f.literal for f in missing if f.kind == "missing_action"] == ["double"]
+    assert decided_steps(goal, specs, Refinements()) == []
+    doubled = plan(
+        goal,
+        ("read_file", {"path": "notes.txt"}),
+        ("text_stats", {"text": "${s1.content}"}),
+        ("calculate", {"expression": "${s2.lines} * 2"}),
+        ("write_file", {"path": "d.txt", "content": "${s3}\n"}),
+    )
+    assert [f for f in check_coverage(doubled, tools=specs).missing if f.literal == "double"] == []
+
+
+def test_a_file_after_not_in_is_read_not_written(tmp_path: Path) -> None:
+    # Found as a new user: "how many words are in a.txt but not in b.txt" was decided as a.txt's
+    # word count written *into b.txt* (the last "in X" of a goal read as where the result goes).
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    steps = decided_steps("how many words are in a.txt but not in b.txt", specs, Refinements())
+    assert [args for name, args in steps if name == "write_file"] == []
+    assert goal_facts("how many words are in a.txt but not in b.txt", Refinements()).outputs == ()
+    # The last "in X" still names the output where nothing negates it.
+    assert goal_facts("count the words in a.txt in out.txt", Refinements()).outputs == ("out.txt",)
+
+
+@tool
+def kennel_text(path: str) -> str:
+    """The text of a kennel file as it is stored."""
+    return ""
+
+
+@tool
+def kennel_names(path: str) -> list[str]:
+    """The dogs' names in a kennel register file."""
+    return []
+
+
+def test_a_part_of_a_structured_file_is_not_its_whole_text(tmp_path: Path) -> None:
+    # Found as a new user: "list the names in people.json in names.txt" was decided as
+    # read_file + write_file of the whole JSON and said succeeded.
+    specs = ToolRegistry(builtin_tools(tmp_path)).specs()
+    goal = "list the names in people.json in names.txt"
+    copied = plan(
+        goal,
+        ("read_file", {"path": "people.json"}),
+        ("write_file", {"path": "names.txt", "content": "${s1.content}"}),
+    )
+    missing = check_coverage(copied, tools=specs).missing
+    assert [f.literal for f in missing if f.kind == "missing_action"] == ["names"]
+    assert decided_steps(goal, specs, Refinements()) == []
+    # The whole text is what "the contents" or "the lines" of a file are.
+    for whole in (
+        "copy the contents of people.json to names.txt",
+        "write the lines of data.csv to names.txt",
+    ):
+        assert [
+            f
+            for f in check_coverage(copied.model_copy(update={"goal": whole}), tools=specs).missing
+            if f.literal in ("contents", "lines")
+        ] == []
+    # Made-up tools: a reader returning the file's text is flagged the same way; one that
+    # parses the names out has done the work.
+    kennel = {**specs, **{t.spec.name: t.spec for t in (kennel_text, kennel_names)}}
+    goal = "write the names of dogs.json to names.txt"
+    as_text = plan(
+        goal,
+        ("kennel_text", {"path": "dogs.json"}),
+        ("write_file", {"path": "names.txt", "content": "${s1}"}),
+    )
+    parsed = plan(
+        goal,
+        ("kennel_names", {"path": "dogs.json"}),
+        ("write_file", {"path": "names.txt", "content": "${s1}"}),
+    )
+    assert [
+        f.literal for f in check_coverage(as_text, tools=kennel).missing if f.kind == "missing_action"
+    ] == ["names"]
+    assert [f for f in check_coverage(parsed, tools=kennel).missing if f.literal == "names"] == []
 
 
 # --------------------------------------- a length, a reordering, a replacement, two files' texts

@@ -95,6 +95,7 @@ from forethought.plan.verbs import (
     PER_RESULT,
     QUANTITIES,
     REORDERINGS,
+    SCALED,
     asked_items,
     asked_quantities,
     clause_actions,
@@ -1115,6 +1116,64 @@ def _folders_as_text(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolS
     return findings
 
 
+# "the names in people.json", "the prices of data.csv": a part of a structured file.
+_PART_OF_STRUCTURED_RE = re.compile(
+    r"\bthe\s+([a-z][a-z-]*[a-z]s)\s+(?:in|of|from)\s+(?:the\s+file\s+)?"
+    r"([\w./-]+\.(?:json|jsonl|ndjson|csv|tsv|ya?ml|xml|toml))\b",
+    re.IGNORECASE,
+)
+# Nouns a file's whole text is: "the lines of data.csv", "the contents of a.json".
+_WHOLE_NOUNS = frozenset(
+    {"contents", "lines", "rows", "records", "entries", "items", "bytes", "characters", "texts", "data"}
+)
+# Fields of a reader's output that are the file's text as it was read.
+_RAW_FIELDS = frozenset({"content", "contents", "text", "body", "raw", "data"})
+
+
+def _structured_copies(
+    steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
+    """``missing_action`` findings: the goal asks for a part of a structured file ("list the
+    names in people.json in names.txt") and a side-effecting step is handed the file's text as
+    a reading step read it. On the built-ins that plan copied the whole JSON into names.txt
+    and said succeeded. A reader that parses (a list of records, a field) has done the work."""
+    parts = [(m.group(1), m.group(2)) for m in _PART_OF_STRUCTURED_RE.finditer(goal)]
+    parts = [(noun, file) for noun, file in parts if noun.lower() not in _WHOLE_NOUNS]
+    if tools is None or not parts:
+        return []
+    by_id = {s.id: s for s in steps}
+    findings: list[Finding] = []
+    for step in steps:
+        if _effect(step, tools) in (None, "read_only"):
+            continue
+        for ref in refs.find_references(step.args):
+            source = by_id.get(ref.step_id)
+            if source is None or _effect(source, tools) != "read_only":
+                continue
+            raw = (len(ref.path) == 1 and str(ref.path[0]).lower() in _RAW_FIELDS) or (
+                not ref.path and _returns_text(tools.get(source.tool or ""))
+            )
+            read = {str(v) for v in source.args.values()}
+            for noun, file in parts:
+                if raw and file in read:
+                    findings.append(
+                        Finding(
+                            "missing_action",
+                            f'the goal asks for "the {noun}" of {file}, but step {step.id!r} is handed '
+                            f"the file's text as step {source.id!r} read it",
+                            literal=noun,
+                            step_id=step.id,
+                        )
+                    )
+    return findings
+
+
+def _returns_text(spec: ToolSpec | None) -> bool:
+    """Whether a tool's whole output is declared a string (a file's text, for a reader)."""
+    schema = spec.output_schema if spec is not None else None
+    return isinstance(schema, Mapping) and schema.get("type") == "string"
+
+
 def _effect(step: Step, tools: Mapping[str, ToolSpec] | None) -> str | None:
     """The step's effect, or None when unknown (agent steps, tools without a spec)."""
     if step.tool is None or tools is None or step.tool not in tools:
@@ -1258,6 +1317,7 @@ def check_coverage(
     findings += _whole_records(steps, goal, tools)
     findings += _derived_bounds(steps, goal, tools)
     findings += _folders_as_text(steps, goal, tools)
+    findings += _structured_copies(steps, goal, tools)
 
     effectful = [s for s in steps if _effect(s, tools) != "read_only"]
     effect_values = [v for s in effectful for v in _step_texts(s, leaves[id(s)])]
@@ -1550,7 +1610,7 @@ def _uncomputed_quantities(
         if not set(known_by) & said
         and not (
             named_field
-            and word not in REORDERINGS | ACROSS
+            and word not in REORDERINGS | ACROSS | SCALED
             and word not in items
             and not (across and word not in PER_RESULT)
         )

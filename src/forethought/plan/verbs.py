@@ -142,6 +142,9 @@ ACTIONS = {**ACTIONS, **PHRASAL}
 # recent") rather than ask for a value.
 _ORDERING = ("sort", "sorted", "rank", "order")
 _MAX = ("max", "maximum", "largest", "biggest", "highest", "greatest", "top", *_ORDERING)
+_MORE = ("larger", "bigger", "greater", "higher", "longer")
+_LESS = ("smaller", "lower", "lesser", "shorter")
+_SCALINGS = ("double", "triple", "halve", "twice")
 _MIN = ("min", "minimum", "smallest", "lowest", "least", "fewest", *_ORDERING)
 _EARLY = ("earliest", "oldest", "first", "min", "minimum", *_ORDERING)
 _LATE = ("latest", "newest", "last", "recent", "max", "maximum", *_ORDERING)
@@ -183,7 +186,27 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     # many" does; "how many nights do they add up to" asks for a sum, wherever "add up" stands.
     "count": _COUNT,
     **dict.fromkeys(("add up", "sum up", "total up", "tot up"), _TOTAL),
+    # "the larger of the line counts of a.txt and b.txt": one of two, as "the largest" is of
+    # many. Only in that construction (``_COMPARED_RE``): "files larger than 5 KB" asks no value.
+    **dict.fromkeys(_MORE, _MAX),
+    **dict.fromkeys(_LESS, _MIN),
+    # "double the line count of notes.txt", "twice the total": the value scaled, not as it is.
+    # Only as a verb or before "the" (``_SCALED_RE``): "double rooms" asks for nothing.
+    **dict.fromkeys(_SCALINGS, (*_ARITHMETIC, "double", "triple", "multiply", "times", "product", "half")),
+    # "write notes.txt in upper case to up.txt": the text changed, not copied (it was copied
+    # and the run said succeeded). Said as a manner (``_CASED_RE``), not only as a verb.
+    "uppercase": _UPPER,
+    "lowercase": ("lowercase", "lowercased", "lower"),
 }
+_COMPARED_RE = re.compile(rf"\bthe\s+({'|'.join((*_MORE, *_LESS))})\s+(?:one\s+)?of\b")
+_SCALED_RE = re.compile(rf"\b({'|'.join(_SCALINGS)})\s+(?:the|its|their|that|this|it)\b")
+# Of QUANTITIES, the words asking a value scaled, or a text's case changed: a field the goal
+# names answers none of them.
+SCALED = frozenset((*_SCALINGS, "uppercase", "lowercase"))
+# A text's case said as a manner: "in upper case", "in capital letters", "to lowercase".
+_CASED_RE = re.compile(
+    r"\b(?:in|to|into)\s+(?:all\s+)?(?:(upper|lower)[\s-]?case|(capitals|capital\s+letters|caps))\b"
+)
 _QUANTITY_RE = re.compile(
     r"\b(how many|number of|(?:add|sum|total|tot)(?:s|ed|ted|med|ing|ting|ming)? up|[a-z]+)\b"
 )
@@ -213,8 +236,15 @@ def asked_quantities(text: str) -> list[str]:
     """The words of ``text`` (a goal with its literals blanked) that ask for a computed value,
     in order, each once."""
     out: list[str] = []
-    for match in _QUANTITY_RE.finditer(text.lower()):
+    lowered = _CASED_RE.sub(lambda m: f" {(m.group(1) or 'upper')}case ", text.lower())
+    compared = {m.start(1) for m in _COMPARED_RE.finditer(lowered)}
+    scaled = {m.start(1) for m in _SCALED_RE.finditer(lowered)}
+    for match in _QUANTITY_RE.finditer(lowered):
         word = _PHRASAL_BASE_RE.sub(r"\1 up", match.group(1))
+        if word in (*_MORE, *_LESS) and match.start(1) not in compared:
+            continue  # "larger than 5 KB": a bound, no value asked for
+        if word in _SCALINGS and match.start(1) not in scaled:
+            continue  # "double rooms": a kind of room, no value asked for
         if word in QUANTITIES and word not in out:
             out.append(word)
     counted = any(w in out for w in ("how many", "number of", "count"))

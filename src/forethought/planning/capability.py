@@ -35,6 +35,7 @@ from forethought.plan.verbs import (
     INFLECTION,
     LEAD_FILLERS,
     SYNONYMS,
+    asked_quantities,
     clause_verb,
     object_words,
     tool_tokens,
@@ -93,16 +94,41 @@ def _clause_effects(goal: str) -> list[tuple[str, str]]:
 
 def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions, then each
-    action it asks for that no tool mentions (``missing_actions``), then each value of the
-    moment it asks for that no tool mentions (``missing_live_values``); or, when none is
-    missing, each set of items it picks by a word no tool can be given (``missing_selections``)."""
+    action it asks for that no tool mentions (``missing_actions``), each change of a text it
+    asks for as a manner, "in upper case" (``missing_manners``), and each value of the moment
+    (``missing_live_values``); or, when none is missing, each set of items it picks by a word
+    no tool can be given (``missing_selections``)."""
     out = missing_effects(goal, specs)
     verbs = {m.verb for m in out}
     out += [m for m in missing_actions(goal, specs) if m.verb not in verbs]
+    verbs = {m.verb for m in out}
+    out += [m for m in missing_manners(goal, specs) if m.verb not in verbs]
     out += missing_live_values(goal, specs)
     # Items picked by a word are judged only when nothing else is missing: "delete the old
     # memos" with no tool to delete is not also a goal no tool can pick "old memos" for.
     return out or missing_selections(goal, specs)
+
+
+# Changes of a text the goal may say as a manner, not a verb ("write notes.txt in upper case",
+# "the lines in reverse order"): the action each asks for (``plan.verbs.ACTIONS``).
+_MANNERS = {"uppercase": "uppercase", "lowercase": "lowercase", "reverse": "reverse", "backwards": "reverse"}
+
+
+def missing_manners(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
+    """Each change of a text ``goal`` asks for as a manner ("in upper case", "in reverse
+    order") that no tool mentions: a plan over these tools copies the text and calls it done.
+    The target is the first file the goal names (the text changed), else the goal."""
+    known = [tool_tokens(s) for s in specs.values()]
+    files = [lit.text for lit in goal_literals(goal) if lit.kind == "path"]
+    out: list[MissingCapability] = []
+    for word in asked_quantities(goal):
+        verb = _MANNERS.get(word)
+        if verb is None or any(v.verb == verb for v in out):
+            continue
+        if any(set(ACTIONS[verb]) & tokens for tokens in known):
+            continue
+        out.append(MissingCapability(verb, files[0] if files else goal[:60], tuple(sorted(specs))))
+    return out
 
 
 def missing_selections(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:

@@ -46,7 +46,10 @@ _ARROW_RE = re.compile(r"(?:->|→|=>)\s*([\w./-]+)")
 # "In" names where a result goes only at the very end of a goal that reads another file ("list
 # the names in people.json in names.txt"); elsewhere it names what is read ("the words in a.txt").
 _LAST_IN_RE = re.compile(
-    r"\b(?:in|into|at)\s+(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+?)\W*\Z"
+    # Not after a negation or a comparison: "how many words are in a.txt but *not in* b.txt"
+    # reads b.txt (it had been overwritten with the count).
+    r"(?<!\bnot )(?<!\bthan )(?<!\bas )\b(?:in|into|at)\s+"
+    r"(?:(?:a|an|the|new|file|document|named|called)\s+)*([\w./-]+?)\W*\Z"
 )
 
 
