@@ -3,9 +3,8 @@
 Lazy imports keep start-up short (``jsonschema`` for step checks, ``rich`` for the interactive
 review, PyYAML for YAML files, the goal-coverage rules for planned runs, the process pool and
 Ray backends for plans that name them, the PostgreSQL store for a URL, the HTTP client for
-``http_get``), but a lazily imported
-module must never be loaded while steps run: whatever a plan needs is imported when the
-executor takes its steps.
+``http_get``), but a lazily imported module must never be loaded while steps run: whatever a
+plan needs is imported when the executor takes its steps.
 Each case runs in a fresh interpreter, as a user's command does.
 """
 
