@@ -55,6 +55,9 @@ def drop_postgres_schemas() -> None:
 
     from forethought.runs.store.postgres import PostgresStore
 
+    # A store whose opening failed (no server, no driver) has no pool; it is garbage, held only
+    # by its exception's traceback: collected first, or closing it here fails by GC timing.
+    gc.collect()
     for obj in gc.get_objects():
         if isinstance(obj, PostgresStore):
             obj.close()

@@ -713,7 +713,7 @@ class Agent:
 
     def _backend_factories(self) -> dict[str, Callable[[], Any]]:
         """The default backend (for steps without ``executor``), when it is not this process."""
-        from forethought.execution.backends.ray import parse_backend
+        from forethought.execution.backends import parse_backend
 
         try:
             name, address = parse_backend(self.backend)

@@ -56,6 +56,7 @@ from forethought.execution._steps import (
     step_data,
 )
 from forethought.execution.attempts import Opened, Pending, attempts, quick_attempt, quick_call, quick_open
+from forethought.execution.backends import prepare_backend
 from forethought.execution.context import How, RunContext
 from forethought.execution.options import ExecutorOptions
 from forethought.execution.outcomes import SUCCEEDED, Failed, Outcome
@@ -484,6 +485,8 @@ class Executor:
             self._every_step[sid] = s
             if s.check is not None:
                 prepare_check(s.check)  # its schema validator and regex: compiled now, not mid-run
+            if s.executor is not None:
+                prepare_backend(s.executor)  # a process pool's or Ray's module: imported now, not mid-run
             plain = s.tool is not None and s.timeout_s is None and s.executor is None and s.approval == "auto"
             placed = by_tool.get(s.tool) if plain else None  # type: ignore[arg-type]
             if placed is None:

@@ -219,7 +219,7 @@ def load_config(
         cfg.settings[key] = setting
     if cfg.get("on_breach") not in ("pause", "abort"):
         raise UserError(f"{cfg.settings['on_breach'].source}: on_breach must be `pause` or `abort`")
-    from forethought.execution.backends.ray import parse_backend
+    from forethought.execution.backends import parse_backend
 
     try:
         parse_backend(str(cfg.get("backend")))

@@ -188,6 +188,11 @@ def not_learnable(
     check failed must have succeeded at a later attempt — read from ``events`` in order, and
     every step of the final plan must have succeeded); and the plan covers the run's goal.
     """
+    return _run_not_learnable(plan, run, events=events, forced=forced) or _uncovered(plan, run, tools)
+
+
+def _run_not_learnable(plan: Plan, run: RunState, *, events: Iterable[Event], forced: bool) -> str | None:
+    """``not_learnable`` but for the coverage check: what the run itself says."""
     if forced:
         return "the run was forced"
     if run.status != "succeeded":
@@ -211,6 +216,11 @@ def not_learnable(
     ]
     if failed:
         return "a check failed for step(s) " + ", ".join(sorted(failed))
+    return None
+
+
+def _uncovered(plan: Plan, run: RunState, tools: Mapping[str, ToolSpec] | None) -> str | None:
+    """Why the plan does not cover the run's goal (None: it does), by the coverage check."""
     from forethought.plan.coverage import check_coverage  # after a run, not with the package
 
     coverage = check_coverage(plan, run.goal or plan.goal, tools)
@@ -309,15 +319,23 @@ class PlanMemory:
         Without ``run`` the caller vouches for the plan (a forced one is still refused). With
         ``run`` (the finished run's state, and its ``events``) the plan is kept only when the
         run achieved its goal: see ``not_learnable``. ``tools`` (the run's tool specs) record
-        each tool's definition hash beside its name. Re-remembering is a no-op. A plan of more
-        than ``MAX_REMEMBERED_STEPS`` steps is never kept: no prompt could show it.
+        each tool's definition hash beside its name. Re-remembering is a no-op (a plan already
+        kept is not judged again: True). A plan of more than ``MAX_REMEMBERED_STEPS`` steps is
+        never kept: no prompt could show it.
         """
         if forced or len(plan.steps) + len(plan.rollback) > MAX_REMEMBERED_STEPS:
             return False
-        if run is not None and not_learnable(plan, run, events=events, tools=tools) is not None:
+        if run is not None and _run_not_learnable(plan, run, events=events, forced=forced) is not None:
             return False
-        data = json.dumps(plan.to_data(), ensure_ascii=False, sort_keys=True)
         with self._db() as db:
+            known = "SELECT 1 FROM plans WHERE plan_hash = ?"
+            if db.execute(known, (plan.plan_hash(),)).fetchone() is not None:
+                # Kept before (its goal judged then): the insert below would change nothing, and
+                # the coverage rules cost a repeated ``exec`` of a small plan more than its run.
+                return True
+            if run is not None and _uncovered(plan, run, tools) is not None:
+                return False
+            data = json.dumps(plan.to_data(), ensure_ascii=False, sort_keys=True)
             db.execute(
                 "INSERT OR IGNORE INTO plans (goal, plan, plan_hash, created_at, tools) "
                 "VALUES (?, ?, ?, ?, ?)",

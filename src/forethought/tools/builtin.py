@@ -27,16 +27,18 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
 from pydantic import BaseModel
 
 from forethought.errors import ToolError, UserError
 from forethought.plan.expressions import ExprError, safe_eval
-from forethought.tools._http import IPNetwork, fetch_async
 from forethought.tools.base import Tool
 from forethought.tools.python import PythonTool
+
+if TYPE_CHECKING:
+    from forethought.tools._http import IPNetwork
 
 BUILTIN_NAMES = ("read_file", "list_dir", "write_file", "http_get", "calculate", "text_stats")
 DEFAULT_BUILTINS = ("read_file", "list_dir", "write_file", "calculate", "text_stats")
@@ -359,6 +361,10 @@ def _make_write_file(ws: _Workspace) -> PythonTool:
 
 
 def _make_http_get(allow_private: bool, allow_networks: tuple[IPNetwork, ...]) -> PythonTool:
+    # Imported when the tool is made, before any run: most runs enable no network tool, and its
+    # HTTP client (``http.client``, its SSRF guard) would only slow every command's start.
+    from forethought.tools._http import fetch_async
+
     async def http_get(url: str, max_bytes: int = MAX_READ_BYTES, timeout_s: float = 30.0) -> HttpResponse:
         """GET a public http(s) URL and return status, headers and the body as text."""
         # One deadline for the whole request; cancelling this call shuts its socket down.

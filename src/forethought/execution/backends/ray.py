@@ -53,6 +53,7 @@ from typing import Any, TypeVar
 
 from forethought._extras import import_extra
 from forethought.errors import ToolError
+from forethought.execution.backends import parse_backend
 from forethought.execution.backends.base import WorkerCrashed
 from forethought.plan.model import Plan
 from forethought.tools._threads import BlockingPool, _current_pool
@@ -564,15 +565,6 @@ def _failure(ray: Any, exc: BaseException) -> Exception:
     if isinstance(exc, ex.TaskCancelledError):
         return ToolError("the Ray task was cancelled outside forethought", retryable=True)
     return ToolError(f"Ray failed to run the tool ({type(exc).__name__}: {first})", retryable=False)
-
-
-def parse_backend(value: str) -> tuple[str, str | None]:
-    """``local`` | ``ray`` | ``ray:ADDRESS`` → (name, address). (The ``process`` pool is chosen per
-    step with ``executor: process``.)"""
-    name, _, address = value.partition(":")
-    if name not in ("local", "ray") or (address and name != "ray"):
-        raise ValueError(f"unknown backend {value!r}: use local, ray or ray:ADDRESS")
-    return name, address or None
 
 
 __all__ = ["RayBackend", "parse_backend", "plan_ray_options", "step_options"]

@@ -46,10 +46,49 @@ COMMANDS: dict[str, str] = {
     "ui": "forethought.interfaces.cli.ui_cmd:ui",
 }
 
+# name → the first sentence of the command's help, for the list `forethought --help` prints
+# (tests/test_cli_help.py holds them equal to the commands' own).
+SUMMARIES: dict[str, str] = {
+    "approve": "Approve the current plan of RUN_ID (bound to its hash) and continue the run.",
+    "config": "Show the effective configuration (flags > env > forethought.toml > user config > defaults).",
+    "diff": "Structural diff of two plan files: steps added, removed, changed field by field.",
+    "eval": "Run the golden tasks of SUITE_FILE and check their tolerance bands.",
+    "exec": "Execute PLAN_FILE with the given tools (exit 0 done, 1 failed, 2 invalid, 3 paused).",
+    "graph": "Print the plan's DAG with the critical path marked (phases expanded unless collapsed).",
+    "lint": "Validate PLAN_FILE; print every problem with its location (and, asked, goal coverage).",
+    "mcp": "forethought and the Model Context Protocol.",
+    "memory": "The plans remembered from runs that achieved their goal (offered to the planner).",
+    "plan": "Plan GOAL into a plan file without running anything.",
+    "replay": "Re-execute a run from its recorded tool and model results (zero real calls).",
+    "resume": "Continue a stopped run; completed steps are never run again.",
+    "run": "Plan GOAL, review and approve the plan, execute it with live progress.",
+    "runs": "List recorded runs, newest first.",
+    "schema": "Print the JSON Schema of the plan file format.",
+    "show": "Show a run: status, plan versions, step outputs, tokens, cost and the event timeline.",
+    "stats": "Metrics across recorded runs, computed from their event logs.",
+    "submit": "Queue GOAL_OR_PLAN (a goal, or a plan file) for workers; prints the run id.",
+    "tools": "List every tool `forethought run` would use: --tools files and forethought.toml's tools, "
+    "the enabled built-ins, and installed entry points; with source, effect and schemas.",
+    "ui": "Serve the web UI: runs, live DAGs, review/edit/approve, new runs.",
+    "worker": "Claim queued runs from the shared run database and drive them (Ctrl-C or SIGTERM "
+    "stops: runs in progress pause and are queued again for another worker).",
+}
+
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help`` from ``SUMMARIES``, shortened by click as usual:
+        reading each command's own help imported every command module (most of ``--help``)."""
+        listed: dict[str, click.Command] = {}
+        for name in self.list_commands(ctx):
+            summary = SUMMARIES.get(name)
+            command = click.Command(name, help=summary) if summary else self.get_command(ctx, name)
+            if command is not None:
+                listed[name] = command
+        click.Group(commands=listed).format_commands(ctx, formatter)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)

@@ -27,7 +27,6 @@ from typing import Any
 from forethought.events import kinds as E
 from forethought.execution._parts import WRITTEN_AHEAD
 from forethought.execution.backends.base import Backend
-from forethought.execution.backends.ray import plan_ray_options
 from forethought.plan.model import Step
 from forethought.runs.store.recorder import Recorder
 from forethought.tools._proc import ProcInfo
@@ -67,6 +66,12 @@ class WriteAheadBackend:
         """The step's Ray task options from the plan's ``metadata.ray``; ``None`` when the plan
         has none (the common case: cheap)."""
         plan = getattr(getattr(self._current_seq, "executor", None), "plan", None)
+        if plan is None or "ray" not in plan.metadata:
+            return None
+        # Only a plan that asks for Ray resources reads them; its steps name a Ray backend, so
+        # the executor imported the module before the run (``prepare_backend``).
+        from forethought.execution.backends.ray import plan_ray_options
+
         return plan_ray_options(plan, step_id)
 
     async def aclose(self) -> None:

@@ -8,15 +8,23 @@ file's ``db``, else the SQLite file in the user's data directory.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from forethought.runs.store.postgres import PostgresStore, is_postgres_url
 from forethought.runs.store.sqlite import SqliteStore, default_db_path
 from forethought.runs.store.sqlite import open_store as open_sqlite
 from forethought.runs.store.sqlite import open_store_for_reading as open_sqlite_for_reading
 
+if TYPE_CHECKING:
+    from forethought.runs.store.postgres import PostgresStore
+
 # Both are context managers (``with open_store(db) as store``) and satisfy ``Store``.
-OpenedStore = SqliteStore | PostgresStore
+OpenedStore: TypeAlias = "SqliteStore | PostgresStore"
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(db: object) -> bool:
+    return isinstance(db, str) and db.startswith(URL_SCHEMES)
 
 
 def _target(db: str | Path | None) -> str | Path:
@@ -32,6 +40,9 @@ def open_store(db: str | Path | None = None, **options: Any) -> OpenedStore:
     """The store ``db`` names (a URL or a path); the default when ``None``."""
     target = _target(db)
     if is_postgres_url(target):
+        # Only a URL needs the PostgreSQL store (and its queue, migrations): a local run never does.
+        from forethought.runs.store.postgres import PostgresStore
+
         return PostgresStore(str(target), **options)
     return open_sqlite(target, **options)
 
@@ -50,4 +61,11 @@ def is_shared_store(db: str | Path | None) -> bool:
     return is_postgres_url(_target(db))
 
 
-__all__ = ["OpenedStore", "is_postgres_url", "is_shared_store", "open_store", "open_store_for_reading"]
+__all__ = [
+    "URL_SCHEMES",
+    "OpenedStore",
+    "is_postgres_url",
+    "is_shared_store",
+    "open_store",
+    "open_store_for_reading",
+]

@@ -51,16 +51,11 @@ from forethought.runs.store.queue import Claim, QueueEntry, QueueState
 
 T = TypeVar("T")
 
-URL_SCHEMES = ("postgresql://", "postgres://")
 _RUN_COLUMNS = (
     "run_id, goal, status, created_at, updated_at, plan_version, plan_hash, last_seq, "
     "input_tokens, output_tokens, cost_usd"
 )
 _NOW = "extract(epoch from clock_timestamp())::double precision"
-
-
-def is_postgres_url(db: object) -> bool:
-    return isinstance(db, str) and db.startswith(URL_SCHEMES)
 
 
 def display_url(url: str) -> str:
@@ -438,4 +433,4 @@ def _pool_errors() -> tuple[type[BaseException], ...]:
     return (psycopg_pool.PoolTimeout, psycopg_pool.PoolClosed)
 
 
-__all__ = ["URL_SCHEMES", "PostgresStore", "display_url", "is_postgres_url"]
+__all__ = ["PostgresStore", "display_url"]
