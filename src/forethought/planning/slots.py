@@ -15,12 +15,19 @@ from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_numbers, date_range, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
+from forethought.plan.unit_quantities import converted_units
 from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
-from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
+from forethought.planning.grammar import (
+    _PATHY_PARAM,
+    PlanSchemaBuilder,
+    RefCandidate,
+    reference_candidates,
+    takes_file_name,
+)
 from forethought.planning.listed_options import option_words
 from forethought.planning.number_ranges import bound_params
 from forethought.planning.question_fields import (
@@ -43,6 +50,7 @@ from forethought.planning.tool_roles import (
     properties,
     range_params,
     required_params,
+    takes_prefix,
     value_param,
 )
 from forethought.planning.value_filters import (
@@ -131,11 +139,14 @@ def _outputs_of(
     goal_terms: set[str],
     person_terms: frozenset[str] = frozenset(),
     asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None,
+    *,
+    fileless: bool = False,
 ) -> list[_Output]:
     """The references to step ``k``'s output and its fields. With ``person_terms`` (the goal
     asks "who"), a field naming a person or a name is the one the goal names, if there is one.
     With ``asked`` (the fields of the question word's kind, ``question_fields``), those are
-    the ones the goal names -- those of them the goal also names, if any."""
+    the ones the goal names -- those of them the goal also names, if any. With ``fileless`` (the
+    tool opens no file), no field is a file's name, however it is named."""
     cands = reference_candidates(f"s{k + 1}", spec)
     fields = {c.text: c.text[2:-1].split(".", 1)[1] if "." in c.text else "" for c in cands}
     if asked is not None:
@@ -153,7 +164,7 @@ def _outputs_of(
                 c.text,
                 k,
                 c.types,
-                bool(field_name) and bool(_PATHY_PARAM.search(field_name)),
+                bool(field_name) and bool(_PATHY_PARAM.search(field_name)) and not fileless,
                 bool(field_name) and named,
                 c.items,
             )
@@ -212,6 +223,8 @@ def bind(
     refinements: Refinements = ALL_REFINEMENTS,
 ) -> Slots:
     """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
+    if refinements.converted_units:
+        goal = converted_units(goal, tools)  # "longer than a second" → "… 1000 milliseconds"
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
     if refinements.abbreviated_options:
@@ -328,6 +341,9 @@ def bind(
                     # "(category utilities)", "status: open": the value right after the
                     # parameter's name is its value.
                     fitting = _option_order(fitting, goal, pname)
+                if refinements.prefix_values and takes_prefix(spec, pname):
+                    # "images (paths under /images/)": a start of a path is said as one.
+                    fitting = [v for v in fitting if v.startswith("/")] or fitting
                 if places and names_a_place(spec, pname):
                     # "trains to York from Central": the value "to"/"for" leads is where things
                     # go, the one "from" leads where they leave (a source's, an origin's).
@@ -451,7 +467,9 @@ def bind(
         # number field, its size, is no answer, and keeping only it left text_stats no text).
         later_reader = any(tools[n].effect == "read_only" for n in chain[k + 1 :])
         answering = asked if not (refinements.question_last_step and later_reader) else None
-        outputs += _outputs_of(k, spec, goal_terms, person_fields, answering)
+        # A record of a tool that opens no file: its "path" field is data, not a file's name.
+        fileless = refinements.record_paths and not any(takes_file_name(spec, p) for p in properties(spec))
+        outputs += _outputs_of(k, spec, goal_terms, person_fields, answering, fileless=fileless)
     return slots
 
 
