@@ -265,3 +265,14 @@ def test_a_reader_s_path_field_still_only_feeds_a_file_parameter() -> None:
     tools = {"locate": locate.spec, "record_text": ARCHIVE["record_text"]}
     steps = decided_steps("Which path does listing.txt give? Write it to where.txt", tools, ON)
     assert all(args.get("body") != "${s1.path}" for _, args in steps)
+
+
+def test_a_plain_goal_word_is_no_prefix() -> None:
+    # Failure path: "photo" is no start said as one (no path from the root, no "starting with").
+    goal = "Write the total size of the photo entries in manifest.txt to p.txt"
+    steps = decided_steps(goal, ARCHIVE, ON)
+    assert all(args.get("stem") != "photo" for _, args in steps)
+    said = decided_steps(
+        "Total size of the entries in manifest.txt starting with /raw, to raw.txt", ARCHIVE, ON
+    )
+    assert ("keyed_from", {"entries": "${s1}", "stem": "/raw"}) in said

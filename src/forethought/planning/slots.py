@@ -175,6 +175,15 @@ def _outputs_of(
     return found
 
 
+_START_WORDS_RE = r"\b(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+[\"'`“]?"
+
+
+def _said_as_start(value: str, goal: str) -> bool:
+    """Whether the goal says ``value`` as the start of something: a path from the root
+    ("/images/"), or right after "starting with" ("names beginning with "Mc"")."""
+    return value.startswith("/") or bool(re.search(_START_WORDS_RE + re.escape(value), goal, re.IGNORECASE))
+
+
 def _near_words(pname: str, facts: GoalFacts) -> list[str]:
     """Plain goal words right before or after the parameter's name in the goal, verbs not."""
     pterm = terms(pname)
@@ -341,9 +350,6 @@ def bind(
                     # "(category utilities)", "status: open": the value right after the
                     # parameter's name is its value.
                     fitting = _option_order(fitting, goal, pname)
-                if refinements.prefix_values and takes_prefix(spec, pname):
-                    # "images (paths under /images/)": a start of a path is said as one.
-                    fitting = [v for v in fitting if v.startswith("/")] or fitting
                 if places and names_a_place(spec, pname):
                     # "trains to York from Central": the value "to"/"for" leads is where things
                     # go, the one "from" leads where they leave (a source's, an origin's).
@@ -351,6 +357,15 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if refinements.prefix_values and isinstance(options, list) and takes_prefix(spec, pname):
+                # A start to keep items by is said as one: a path from the root ("paths under
+                # /images/") or a text after "starting with"; any other goal word ("half past
+                # ten") is none.
+                options = [
+                    o
+                    for o in options
+                    if not isinstance(o, str) or o.startswith("${") or _said_as_start(o, goal)
+                ]
             if (
                 refinements.shaped_values
                 and isinstance(options, list)
