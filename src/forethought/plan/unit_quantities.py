@@ -188,8 +188,8 @@ def converted_units(goal: str, tools: Mapping[str, ToolSpec]) -> str:
     """``goal`` with each quantity said in another unit than the one the tools' parameters of
     its dimension are counted in (all in one unit) written as that unit's number: "longer than a
     second" → "longer than 1000 milliseconds" for ``ms``, "half a minute" → "30 seconds" for
-    ``seconds``; one in the parameters' own unit only when said in words ("half a second" → "0.5
-    seconds"). A goal whose dimension has no such parameter, or parameters in two units, is left
+    ``seconds``; one in the parameters' own unit only when said as a fraction ("half a second" →
+    "0.5 seconds"). A goal whose dimension has no such parameter, or parameters in two units, is left
     as it is."""
     by_dimension: dict[str, set[Unit]] = {}
     for unit in param_units(tools):
@@ -200,8 +200,8 @@ def converted_units(goal: str, tools: Mapping[str, ToolSpec]) -> str:
         if len(targets) != 1:
             continue
         target = next(iter(targets))
-        if target == q.unit and q.in_digits:
-            continue
+        if target == q.unit and (q.in_digits or q.amount.is_integer()):
+            continue  # "seven kg" for kilograms: a number word, no conversion (``unit_numbers``)
         out = f"{out[: q.start]}{_digits(q.amount * q.unit.size / target.size)} {target.name}{out[q.end :]}"
     return out
 
