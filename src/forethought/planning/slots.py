@@ -146,7 +146,7 @@ def _outputs_of(
     asks "who"), a field naming a person or a name is the one the goal names, if there is one.
     With ``asked`` (the fields of the question word's kind, ``question_fields``), those are
     the ones the goal names -- those of them the goal also names, if any. With ``fileless`` (the
-    tool opens no file), no field is a file's name, however it is named."""
+    tool opens no file), a field the goal names is no file's name, however it is named."""
     cands = reference_candidates(f"s{k + 1}", spec)
     fields = {c.text: c.text[2:-1].split(".", 1)[1] if "." in c.text else "" for c in cands}
     if asked is not None:
@@ -164,7 +164,7 @@ def _outputs_of(
                 c.text,
                 k,
                 c.types,
-                bool(field_name) and bool(_PATHY_PARAM.search(field_name)) and not fileless,
+                bool(field_name) and bool(_PATHY_PARAM.search(field_name)) and not (fileless and named),
                 bool(field_name) and named,
                 c.items,
             )
@@ -482,8 +482,10 @@ def bind(
         # number field, its size, is no answer, and keeping only it left text_stats no text).
         later_reader = any(tools[n].effect == "read_only" for n in chain[k + 1 :])
         answering = asked if not (refinements.question_last_step and later_reader) else None
-        # A record of a tool that opens no file: its "path" field is data, not a file's name.
-        fileless = refinements.record_paths and not any(takes_file_name(spec, p) for p in properties(spec))
+        # A record of a tool that opens no file or folder: a "path" field the goal names is data.
+        fileless = refinements.record_paths and not any(
+            takes_file_name(spec, p) or is_dir_param(spec, p) for p in properties(spec)
+        )
         outputs += _outputs_of(k, spec, goal_terms, person_fields, answering, fileless=fileless)
     return slots
 
