@@ -89,6 +89,7 @@ from forethought.plan.number_words import (
     unit_nouns,
 )
 from forethought.plan.tool_spec import ToolSpec
+from forethought.plan.unit_quantities import converted_numbers
 from forethought.plan.verbs import (
     ACROSS,
     ITEM_ORDINALS,
@@ -1390,6 +1391,7 @@ def check_coverage(
     goal_numbers = {float(lit.text) for lit in literals if lit.kind == "number"}
     goal_numbers |= spelled_numbers(goal)  # "between two and five": 2 and 5 are the goal's
     goal_numbers |= implied_numbers(goal)  # "15% of 240": 15 / 100 * 240
+    goal_numbers |= converted_numbers(goal)  # "longer than a second": 1000 (ms) is the goal's
     # "with twelve boxes": a number word is the goal's number too ("one" mostly is no number).
     goal_numbers |= {
         float(NUMBER_WORDS[w])

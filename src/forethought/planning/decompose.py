@@ -87,6 +87,7 @@ from forethought.plan.coverage import asks_number, counts_items
 from forethought.plan.dates import date_range, spelled_dates, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
+from forethought.plan.unit_quantities import converted_units
 from forethought.plan.verbs import SYNONYMS
 from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.answer_shapes import (
@@ -341,6 +342,8 @@ def skeletons(
     refinements: Refinements = ALL_REFINEMENTS,
 ) -> list[Skeleton]:
     """Candidate tool chains for ``goal``, best prior first (at most ``limit``)."""
+    if refinements.converted_units:
+        goal = converted_units(goal, tools)  # "longer than a second" → "… 1000 milliseconds"
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
     if refinements.summed_counts:

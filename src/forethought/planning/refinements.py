@@ -305,6 +305,20 @@ class Refinements:
     # value to filter a text by (``plan.number_words.numbered_units``); a tool keeping items by
     # that one numeric parameter goes into chains as a value's filter does.
     unit_numbers: bool = True
+    # A quantity said in another unit than the one a numeric parameter's name or description
+    # gives, of the same dimension ("longer than *a second*" for ``ms``, "more than a quarter of a
+    # second", "two and a half hours" for ``minutes``), is the parameter's number: written so
+    # ("1000 milliseconds") before chains and slots are read (``plan.unit_quantities``).
+    converted_units: bool = True
+    # A path from the root that names no file ("paths under */images/*", "the */api/checkout*
+    # requests") is a value to filter by, whole, where a tool keeps items by a prefix
+    # (``value_filters``; ``tool_roles.takes_prefix``: such a parameter, on a read-only tool taking
+    # data, names no file, with ``place_params``).
+    prefix_values: bool = True
+    # A field named like a file parameter ("path", "source") of a record a tool that takes no
+    # file name returns ("the slowest request": its URL path) is data, not a file's name: it may
+    # be written or fed on as text, and the question may name it (``slots._outputs_of``).
+    record_paths: bool = True
     # A file whose line a writing verb puts a result on ("write a.txt's on the first line of
     # *out.txt* and b.txt's on the second") is where the results go, though "of" names it
     # (``goal_facts``): with two files read, each run of steps gives one line.
@@ -422,6 +436,9 @@ NO_REFINEMENTS = Refinements(
     answer_kinds=False,
     slashed_values=False,
     unit_numbers=False,
+    converted_units=False,
+    prefix_values=False,
+    record_paths=False,
     line_targets=False,
     day_questions=False,
     per_file_fields=False,

@@ -15,12 +15,19 @@ from forethought.plan.coverage import flag_named
 from forethought.plan.dates import date_numbers, date_range, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
+from forethought.plan.unit_quantities import converted_units
 from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
-from forethought.planning.grammar import _PATHY_PARAM, PlanSchemaBuilder, RefCandidate, reference_candidates
+from forethought.planning.grammar import (
+    _PATHY_PARAM,
+    PlanSchemaBuilder,
+    RefCandidate,
+    reference_candidates,
+    takes_file_name,
+)
 from forethought.planning.listed_options import option_words
 from forethought.planning.number_ranges import bound_params
 from forethought.planning.question_fields import (
@@ -43,6 +50,7 @@ from forethought.planning.tool_roles import (
     properties,
     range_params,
     required_params,
+    takes_prefix,
     value_param,
 )
 from forethought.planning.value_filters import (
@@ -131,11 +139,14 @@ def _outputs_of(
     goal_terms: set[str],
     person_terms: frozenset[str] = frozenset(),
     asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None,
+    *,
+    fileless: bool = False,
 ) -> list[_Output]:
     """The references to step ``k``'s output and its fields. With ``person_terms`` (the goal
     asks "who"), a field naming a person or a name is the one the goal names, if there is one.
     With ``asked`` (the fields of the question word's kind, ``question_fields``), those are
-    the ones the goal names -- those of them the goal also names, if any."""
+    the ones the goal names -- those of them the goal also names, if any. With ``fileless`` (the
+    tool opens no file), a field the goal names is no file's name, however it is named."""
     cands = reference_candidates(f"s{k + 1}", spec)
     fields = {c.text: c.text[2:-1].split(".", 1)[1] if "." in c.text else "" for c in cands}
     if asked is not None:
@@ -153,7 +164,7 @@ def _outputs_of(
                 c.text,
                 k,
                 c.types,
-                bool(field_name) and bool(_PATHY_PARAM.search(field_name)),
+                bool(field_name) and bool(_PATHY_PARAM.search(field_name)) and not (fileless and named),
                 bool(field_name) and named,
                 c.items,
             )
@@ -162,6 +173,15 @@ def _outputs_of(
     if any(o.relevant for o in found):
         found = [o for o in found if o.relevant or o.text.count(".") == 0]
     return found
+
+
+_START_WORDS_RE = r"\b(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+[\"'`“]?"
+
+
+def _said_as_start(value: str, goal: str) -> bool:
+    """Whether the goal says ``value`` as the start of something: a path from the root
+    ("/images/"), or right after "starting with" ("names beginning with "Mc"")."""
+    return value.startswith("/") or bool(re.search(_START_WORDS_RE + re.escape(value), goal, re.IGNORECASE))
 
 
 def _near_words(pname: str, facts: GoalFacts) -> list[str]:
@@ -212,6 +232,8 @@ def bind(
     refinements: Refinements = ALL_REFINEMENTS,
 ) -> Slots:
     """The allowed values of every argument of every step of ``chain`` (see the module doc)."""
+    if refinements.converted_units:
+        goal = converted_units(goal, tools)  # "longer than a second" → "… 1000 milliseconds"
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
     if refinements.abbreviated_options:
@@ -335,6 +357,15 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if refinements.prefix_values and isinstance(options, list) and takes_prefix(spec, pname):
+                # A start to keep items by is said as one: a path from the root ("paths under
+                # /images/") or a text after "starting with"; any other goal word ("half past
+                # ten") is none.
+                options = [
+                    o
+                    for o in options
+                    if not isinstance(o, str) or o.startswith("${") or _said_as_start(o, goal)
+                ]
             if (
                 refinements.shaped_values
                 and isinstance(options, list)
@@ -451,7 +482,11 @@ def bind(
         # number field, its size, is no answer, and keeping only it left text_stats no text).
         later_reader = any(tools[n].effect == "read_only" for n in chain[k + 1 :])
         answering = asked if not (refinements.question_last_step and later_reader) else None
-        outputs += _outputs_of(k, spec, goal_terms, person_fields, answering)
+        # A record of a tool that opens no file or folder: a "path" field the goal names is data.
+        fileless = refinements.record_paths and not any(
+            takes_file_name(spec, p) or is_dir_param(spec, p) for p in properties(spec)
+        )
+        outputs += _outputs_of(k, spec, goal_terms, person_fields, answering, fileless=fileless)
     return slots
 
 

@@ -39,7 +39,36 @@ def param_types(spec: ToolSpec, pname: str) -> set[str] | None:
 def is_path_param(spec: ToolSpec, pname: str, *, places: bool = False) -> bool:
     """A parameter that takes a file name (not a directory): ``grammar.takes_file_name``; with
     ``places``, not a parameter that names a place (``names_a_place``)."""
-    return takes_file_name(spec, pname) and not (places and names_a_place(spec, pname))
+    return takes_file_name(spec, pname) and not (
+        places and (names_a_place(spec, pname) or takes_prefix(spec, pname))
+    )
+
+
+_STARTS_WITH_RE = re.compile(r"\b(?:start|begin)s?\s+with\s+(\w+)", re.IGNORECASE)
+
+
+def takes_prefix(spec: ToolSpec, pname: str) -> bool:
+    """Whether text parameter ``pname`` of ``spec`` is the start items are kept by (named or
+    described as a "prefix", or "the entries whose key *starts with* ``pname``"), not a file's
+    name, though the tool speaks of paths: the tool only reads, and takes data (a list or a
+    record) beside the parameter."""
+    if spec.effect != "read_only" or param_types(spec, pname) != {"string"}:
+        return False
+    own = str((properties(spec).get(pname) or {}).get("description") or "")
+    said = (
+        "prefix" in pname.lower()
+        or "prefix" in own.lower()
+        or any(
+            m.group(1).lower() == pname.lower()
+            for t in (own, spec.description)
+            for m in _STARTS_WITH_RE.finditer(t)
+        )
+    )
+    if not said:
+        return False
+    return any(
+        p != pname and (param_types(spec, p) or set()) & {"array", "object"} for p in required_params(spec)
+    )
 
 
 # Parameter names a file's as often as a place's or a thing's: "destination" is where a writer

@@ -14,7 +14,7 @@ from forethought.planning.boolean_values import flag_param, prefixed_flag
 from forethought.planning.candidates import goal_names, labelled_files
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
-from forethought.planning.tool_roles import is_dir_param, properties, value_param
+from forethought.planning.tool_roles import is_dir_param, properties, takes_prefix, value_param
 from forethought.planning.word_classes import (
     QUANTIFIERS,
     after_number,
@@ -218,6 +218,9 @@ def value_kind(text: str) -> str:
 
 
 # Words joined by a slash, no file (no extension) and no URL: "feature/login", "team-a/api".
+# A path from the root ("/api/checkout", "/images/"), and the file name that ends one.
+_ROOTED_RE = re.compile(r"(?<![\w./:-])/(?:[A-Za-z0-9][\w.-]*/?)+(?![\w/:-])")
+_FILE_NAME_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _SLASHED_RE = re.compile(r"(?<![\w./:-])[A-Za-z][\w-]*(?:/[A-Za-z0-9][\w-]*)+(?![\w/:-]|\.\w)")
 
 
@@ -333,6 +336,18 @@ def value_words(
             if "/" in d and (not folders or _named_by_param(masked, d, params)):
                 found.append(d)
                 masked = re.sub(rf"(?<![\w./-]){re.escape(d)}(?![\w/-])", " @ ", masked)
+    # "paths under /images/", "the /api/checkout requests": a path from the root that names no
+    # file is the start a tool taking a prefix keeps items by, whole.
+    if (
+        tools is not None
+        and refinements is not None
+        and refinements.prefix_values
+        and any(takes_prefix(spec, p) for spec in tools.values() for p in properties(spec))
+    ):
+        for m in list(_ROOTED_RE.finditer(masked)):
+            if not _FILE_NAME_RE.search(m.group(0)):
+                found.append(m.group(0))
+        masked = _ROOTED_RE.sub(lambda m: m.group(0) if _FILE_NAME_RE.search(m.group(0)) else " @ ", masked)
     for lit in facts.literals.strings:  # a literal stands between words: they are not adjacent
         masked = re.sub(rf"[\"'`“]?(?<![\w.]){re.escape(lit)}(?![\w])[\"'`”]?", " @ ", masked)
     # "Friday's" → Friday, (s)
