@@ -68,6 +68,7 @@ part of the answer, so only main steps are compared with the goal.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -277,7 +278,9 @@ _NAMED_CONTENT_RE = re.compile(
 _NAMED_TEXT_RE = re.compile(
     r"(?:the\s+)?(?:word|text|line|message|string|phrase|sentence)\s+(\S.*)$", re.IGNORECASE
 )
-_OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S))*))", re.IGNORECASE)
+# The rest of the verb's sentence, up to 300 characters: where its result goes stands there, and
+# a goal of thousands of verbs in one sentence must not read the sentence once per verb.
+_OUTPUT_RE = re.compile(rf"\b(?:{_OUTPUT_VERBS})\b(?=((?:[^.;\n]|\.(?=\S)){{0,300}}))", re.IGNORECASE)
 _SENTENCE_END_RE = re.compile(r"[.;?!](?=\s)|\n")
 _PREP_RE = re.compile(r"\b(?:to|into|as|in)\s+(?:(?:a|the|new|file|directory|folder|named|called)\s+)*", re.I)
 _OBJECT_VERBS = "create|make|delete|remove|erase|truncate|overwrite|rename|replace"
@@ -451,6 +454,8 @@ def _goal_effects(
     lits = goal_literals(goal) if literals is None else literals
     targets = {lit.start: lit for lit in lits if lit.kind in ("quoted", "url", "email", "path")}
     out: list[tuple[int, str, str]] = []
+    # Where each sentence ends, found once (a search per verb was quadratic in a long goal).
+    ends = [e.end() for e in _SENTENCE_END_RE.finditer(goal)]
     for m in _OUTPUT_RE.finditer(goal):
         if outbound_nouns and _is_noun(goal, m):
             continue
@@ -460,13 +465,12 @@ def _goal_effects(
         directed = [p for p in hits if p.group(0).split()[0].lower() != "in"]
         # Named first, opening the verb's sentence ("Into pages.txt, write the total of the
         # books in a.json"): that is the destination, and "in a.json" is what is read.
-        opening = max((e.end() for e in _SENTENCE_END_RE.finditer(goal, 0, m.start())), default=0)
-        opening += len(goal[opening:]) - len(goal[opening:].lstrip())
-        before = [
-            p
-            for p in _PREP_RE.finditer(goal, opening, m.start())
-            if p.start() == opening and p.end() in targets and p.group(0).split()[0].lower() != "in"
-        ]
+        ended = bisect.bisect_right(ends, m.start())
+        opening = ends[ended - 1] if ended else 0
+        opening += len(goal[opening : m.start()]) - len(goal[opening : m.start()].lstrip())
+        first = _PREP_RE.match(goal, opening, m.start())  # a phrase opening the sentence
+        opens = first is not None and first.end() in targets and first.group(0).split()[0].lower() != "in"
+        before = [first] if opens and first is not None else []
         chosen = directed or before[-1:] or hits
         if chosen:
             prep = chosen[0]
@@ -505,9 +509,12 @@ def _is_noun(goal: str, m: re.Match[str]) -> bool:
     ("how many bytes did the server send … according to access.log?")."""
     if m.group(0).lower() not in _NOUN_TOO:
         return False
-    if _ASKED_RE.search(goal, 0, m.start()):
+    # Only the few words before the verb are read: a search from the goal's start per verb was
+    # quadratic in a long goal.
+    window = max(0, m.start() - 80)
+    if _ASKED_RE.search(goal, window, m.start()):
         return True
-    before = _BEFORE_WORD_RE.search(goal, 0, m.start())
+    before = _BEFORE_WORD_RE.search(goal, window, m.start())
     return before is not None and before.group(1).lower() in _DETERMINERS | _QUANTIFIERS
 
 
