@@ -110,9 +110,10 @@ _PREPARED = textwrap.dedent("""
 """)
 
 
-def test_the_executor_prepares_checks_when_it_takes_the_steps() -> None:
+def _prints_ok(script: str) -> None:
+    """Run ``script`` in a fresh interpreter on these sources; it must print "ok"."""
     proc = subprocess.run(
-        [sys.executable, "-c", _PREPARED],
+        [sys.executable, "-c", script],
         env={**os.environ, "PYTHONPATH": SRC},
         capture_output=True,
         text=True,
@@ -120,6 +121,10 @@ def test_the_executor_prepares_checks_when_it_takes_the_steps() -> None:
         check=False,
     )
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_the_executor_prepares_checks_when_it_takes_the_steps() -> None:
+    _prints_ok(_PREPARED)
 
 
 # Modules only a path a plain local run does not take needs: the process pool and Ray backends,
@@ -238,12 +243,4 @@ _BACKENDS_PREPARED = textwrap.dedent("""
 
 
 def test_the_executor_loads_a_backend_a_step_names_when_it_takes_the_step() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", _BACKENDS_PREPARED],
-        env={**os.environ, "PYTHONPATH": SRC},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.stdout.strip() == "ok", proc.stderr
+    _prints_ok(_BACKENDS_PREPARED)
