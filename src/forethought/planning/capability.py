@@ -12,7 +12,13 @@ The same holds for what a goal asks to be *done* ("translate notes.txt", "restar
 "zip the docs folder"): the verb that opens each of its clauses must be mentioned, or one of its
 synonyms, by some tool, read-only ones included. Only verbs of the lexicon below are judged: a
 clause that opens with a word it does not know as a verb (a question, a noun) is never called
-impossible.
+impossible; a generic verb ("list", "show") needs no tool named for it, and a verb that only
+says a value is worked out ("compute the average of …") is done by a tool named for a word of
+its clause. A change of a text said as a manner ("in upper case") needs a tool as its verb
+does, and so do items picked by a word ("the TODO lines") when no tool can be given the word.
+
+Both ways of being wrong are measured: ``bench/planning/capability_sweep.py`` runs the check
+over every planning suite's goals (all achievable) and the outcomes bench's impossible ones.
 
 The check is conservative in one direction: a match only says "some tool mentions this kind of
 effect", never that the plan will use it (that is the coverage check's job).
