@@ -171,6 +171,17 @@ def test_a_quantity_in_the_parameters_unit_in_digits_is_left_alone() -> None:
     assert converted_units("trips longer than 3 km", KAYAK) == "trips longer than 3 km"
 
 
+def test_quoted_text_and_file_names_are_never_converted() -> None:
+    # Found on review: the given text and a file's name had been rewritten like prose.
+    goal = (
+        'Jot "back in half an hour" into note.txt, then count the trips of 2kg.txt longer than half an hour'
+    )
+    said = converted_units(goal, KAYAK)
+    assert '"back in half an hour"' in said and "2kg.txt" in said
+    assert said.endswith("longer than 1800 seconds")
+    assert [q.amount for q in goal_quantities(goal)] == [0.5]
+
+
 def test_parameters_in_two_units_of_a_dimension_convert_nothing() -> None:
     @tool
     def shorter_than(trips: list[Trip], minutes: int) -> list[Trip]:

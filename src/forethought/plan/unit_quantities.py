@@ -77,6 +77,11 @@ _QUANTITY_RES = (
 )
 
 
+# Quoted text and file names: never read as quantities. A name starts where a word does (the
+# look-behind): tried from inside a long word, it re-read the word to its end (quadratic).
+_GIVEN_RE = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`|(?<![\w./-])[\w./-]+\.[A-Za-z][A-Za-z0-9]{0,7}\b")
+
+
 @dataclass(frozen=True)
 class Quantity:
     """A quantity the goal says: where (start, end), how much, in which unit, and whether it
@@ -113,7 +118,9 @@ def goal_quantities(goal: str) -> list[Quantity]:
     """Every quantity ``goal`` says with a unit word, fractions and words included, in order;
     one that overlaps an earlier (longer) pattern's is left out."""
     found: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
+    # Quoted text is given, not a quantity to convert ("write "done in a second" to a.txt"), and
+    # a file's name is a name ("5kg.txt"): both are taken before any quantity.
+    taken: list[tuple[int, int]] = [m.span() for m in _GIVEN_RE.finditer(goal)]
 
     def add(m: re.Match[str], amount: float, unit: Unit, in_digits: bool) -> None:
         if any(m.start() < e and s < m.end() for s, e in taken):

@@ -219,7 +219,9 @@ def value_kind(text: str) -> str:
 
 # Words joined by a slash, no file (no extension) and no URL: "feature/login", "team-a/api".
 # A path from the root ("/api/checkout", "/images/"), and the file name that ends one.
-_ROOTED_RE = re.compile(r"(?<![\w./:-])/(?:[A-Za-z0-9][\w.-]*/?)+(?![\w/:-])")
+# Segments are split by a "/" that must be there: an optional one let a long word split into
+# segments in every way, and a path that failed to end ("/aaaa…a:") took exponential time.
+_ROOTED_RE = re.compile(r"(?<![\w./:-])/[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)*/?(?![\w/:-])")
 _FILE_NAME_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _SLASHED_RE = re.compile(r"(?<![\w./:-])[A-Za-z][\w-]*(?:/[A-Za-z0-9][\w-]*)+(?![\w/:-]|\.\w)")
 
