@@ -39,7 +39,9 @@ TOOLS = textwrap.dedent(f"""
 """)
 
 
-def _exec(tmp_path: Path, plan: dict[str, object]) -> dict[str, Any]:
+def _exec(tmp_path: Path, plan: dict[str, object], *, entry: list[str] | None = None) -> dict[str, Any]:
+    """A fresh ``forethought exec`` of ``plan`` (run database and plan memory in ``tmp_path``),
+    started by ``entry`` (``-m forethought`` unless given); its JSON summary."""
     (tmp_path / "tools.py").write_text(TOOLS)
     (tmp_path / "plan.json").write_text(json.dumps(plan))
     env = {
@@ -47,10 +49,11 @@ def _exec(tmp_path: Path, plan: dict[str, object]) -> dict[str, Any]:
         "PYTHONPATH": SRC,
         "FORETHOUGHT_DB": str(tmp_path / "runs.sqlite"),
         "FORETHOUGHT_MEMORY": str(tmp_path / "memory.sqlite"),
+        "MODULES_OUT": str(tmp_path / "modules.json"),
     }
-    plan_file, tools = str(tmp_path / "plan.json"), str(tmp_path / "tools.py")
+    argv = ["exec", str(tmp_path / "plan.json"), "--tools", str(tmp_path / "tools.py"), "--json", "--yes-all"]
     proc = subprocess.run(
-        [sys.executable, "-m", "forethought", "exec", plan_file, "--tools", tools, "--json", "--yes-all"],
+        [sys.executable, *(entry or ["-m", "forethought"]), *argv],
         env=env,
         cwd=tmp_path,
         capture_output=True,
@@ -161,29 +164,8 @@ _WITH_MODULES_AT_EXIT = textwrap.dedent("""
 def _exec_modules(tmp_path: Path, plan: dict[str, object]) -> tuple[dict[str, Any], set[str]]:
     """A fresh ``exec`` of ``plan`` (run database and plan memory in ``tmp_path``): its summary
     and every module loaded when the process ended."""
-    (tmp_path / "tools.py").write_text(TOOLS)
-    (tmp_path / "plan.json").write_text(json.dumps(plan))
-    out = tmp_path / "modules.json"
-    env = {
-        **os.environ,
-        "PYTHONPATH": SRC,
-        "FORETHOUGHT_DB": str(tmp_path / "runs.sqlite"),
-        "FORETHOUGHT_MEMORY": str(tmp_path / "memory.sqlite"),
-        "MODULES_OUT": str(out),
-    }
-    argv = ["exec", str(tmp_path / "plan.json"), "--tools", str(tmp_path / "tools.py"), "--json", "--yes-all"]
-    proc = subprocess.run(
-        [sys.executable, "-c", _WITH_MODULES_AT_EXIT, *argv],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    summary = json.loads(proc.stdout)
-    assert isinstance(summary, dict), proc.stderr
-    return summary, set(json.loads(out.read_text()))
+    summary = _exec(tmp_path, plan, entry=["-c", _WITH_MODULES_AT_EXIT])
+    return summary, set(json.loads((tmp_path / "modules.json").read_text()))
 
 
 def test_a_local_exec_never_loads_other_backends_stores_or_clients(tmp_path: Path) -> None:
