@@ -19,6 +19,7 @@ from heldout13 import HELD_OUT_13
 from heldout14 import HELD_OUT_14
 from heldout15 import HELD_OUT_15
 from heldout16 import HELD_OUT_16
+from heldout17 import HELD_OUT_17
 
 
 def every_suite() -> list[ToolSet]:
@@ -40,4 +41,5 @@ def every_suite() -> list[ToolSet]:
         *HELD_OUT_14,
         *HELD_OUT_15,
         *HELD_OUT_16,
+        *HELD_OUT_17,
     ]
