@@ -196,7 +196,8 @@ async def main() -> None:
         "catalogue,timesheet (heldout6.py); workshop,racing (heldout7.py); gradebook,triplog (heldout8.py); "
         "helpdesk,statement (heldout9.py); loans,garden (heldout10.py); samples,trains (heldout11.py); "
         "gym,parcels (heldout12.py); hotel,fuel (heldout13.py); playlist,builds (heldout14.py); "
-        "cinema,weather (heldout15.py); weblog,birdcount (heldout16.py); tides,apiary (heldout17.py)",
+        "cinema,weather (heldout15.py); weblog,birdcount (heldout16.py); tides,apiary (heldout17.py); "
+        "dental,bakery (heldout18.py)",
     )
     parser.add_argument(
         "--plan-limit",

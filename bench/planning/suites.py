@@ -20,6 +20,7 @@ from heldout14 import HELD_OUT_14
 from heldout15 import HELD_OUT_15
 from heldout16 import HELD_OUT_16
 from heldout17 import HELD_OUT_17
+from heldout18 import HELD_OUT_18
 
 
 def every_suite() -> list[ToolSet]:
@@ -42,4 +43,5 @@ def every_suite() -> list[ToolSet]:
         *HELD_OUT_15,
         *HELD_OUT_16,
         *HELD_OUT_17,
+        *HELD_OUT_18,
     ]
