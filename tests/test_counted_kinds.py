@@ -40,7 +40,7 @@ CHOIR = {
     "hymn_parts": _spec(
         "hymn_parts",
         "Tell a hymn's verses and refrains apart.",
-        {"hymn": _TEXT},
+        {"text": _TEXT},
         {"type": "object", "properties": {"verses": {"type": "integer"}, "refrains": {"type": "integer"}}},
     ),
     "post_rota": ToolSpec(
@@ -136,3 +136,36 @@ def test_a_size_asked_is_no_copy_of_the_text(goal: str, builtins: dict[str, Tool
     # the text on as the answer.
     assert not any(args.get("content") == "${s1.content}" for _, args in steps)
     assert [tool for tool, _ in steps] != ["read_file", "write_file"]
+
+
+@pytest.mark.parametrize(
+    ("goal", "phrase"),
+    [
+        ("how many unique words are in notes.txt", "unique words"),
+        ("how many distinct words does notes.txt have? write it to u.txt", "distinct words"),
+        ("count the blank lines in notes.txt", "blank lines"),
+    ],
+)
+def test_on_the_builtins_a_count_of_items_picked_by_a_word_ends_before_planning(
+    goal: str, phrase: str, builtins: dict[str, ToolSpec]
+) -> None:
+    # "unique words" had run as text_stats and shown every word's count, "succeeded".
+    missing = missing_capabilities(goal, builtins)
+    assert [str(m).split(";")[0] for m in missing] == [f'no tool can pick "{phrase}"']
+
+
+def test_a_tool_of_the_same_sense_can_pick_them() -> None:
+    goal = "how many unique verses are in hymn.txt"
+    assert [str(m).split(";")[0] for m in missing_capabilities(goal, CHOIR)] == [
+        'no tool can pick "unique verses"'
+    ]
+    distinct = _spec("distinct_verses", "The different verses of a hymn.", {"text": _TEXT})
+    assert missing_capabilities(goal, {**CHOIR, "distinct_verses": distinct}) == []
+
+
+@pytest.mark.parametrize(
+    "goal", ["what percentage of the lines in notes.txt are empty", "what proportion of notes.txt is words"]
+)
+def test_a_share_asked_is_not_answered_by_the_counts(goal: str, builtins: dict[str, ToolSpec]) -> None:
+    # It had been decided as text_stats alone, its record shown as the answer.
+    assert decided_steps(goal, builtins, Refinements()) == []

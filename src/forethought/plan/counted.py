@@ -89,42 +89,6 @@ def counted_terms(goal: str) -> list[str]:
     return terms
 
 
-# "how many sentences", "count the paragraphs of", "the number of API requests": a count and the
-# plural noun it is of, after at most two words that narrow it.
-_COUNT_OF_RE = re.compile(
-    # "count" as a verb only: "the count goes in c.txt" counts no goings.
-    r"\b(?:how\s+many|number\s+of|(?<!\bthe\s)(?<!\ba\s)(?<!\bits\s)(?<!\btheir\s)"
-    r"count(?:s|ing)?(?:\s+of)?(?:\s+(?:the|all(?:\s+the)?|its|their))?)\s+"
-    r"((?:[a-z][\w'-]*\s+){0,2}?)([a-z][a-z-]*[a-z](?<!ss)s)\b",
-    re.IGNORECASE,
-)
-# Nouns a count is of that say how it is counted rather than what: "how many times", "how many
-# of them", "count the ones that …".
-_COUNT_WAYS = frozenset({"times", "ones", "others", "occurrences", "instances", "appearances", "mentions"})
-# Words ending in "s" that are no plural noun.
-_FUNCTION_WORDS = frozenset(
-    {"this", "thus", "its", "his", "hers", "ours", "yours", "plus", "us", "yes", "less"}
-)
-
-
-def counted_nouns(goal: str) -> list[str]:
-    """The plural nouns ``goal`` asks a count of, lower-cased, in order, each once: "how many
-    sentences are in story.txt" → ["sentences"]; "count the API requests" → ["requests"]. A
-    noun with a word between it and the count that ends the phrase ("how many of the lines",
-    "number of tides in …") is still the count's: only the words that narrow it are skipped."""
-    out: list[str] = []
-    for m in _COUNT_OF_RE.finditer(goal):
-        between = _WORD_RE.findall(m.group(1).lower())
-        if any(w in _BREAKS or w in _JOINS for w in between):
-            continue  # "count the ones in a and the others": not words before one noun
-        noun = m.group(2).lower()
-        if noun in _RELATION_WORDS or noun in _BREAKS or noun in _FUNCTION_WORDS:
-            continue  # "how many km was the trip": a verb, the count's noun was before it
-        if noun not in _COUNT_WAYS and noun not in out:
-            out.append(noun)
-    return out
-
-
 # "the TODO lines", "the red placards": a definite plural noun after one to three words.
 _DESCRIBED_RE = re.compile(r"\bthe\s+((?:[\w'-]+\s+){1,3}?)([a-z][a-z-]*[a-z](?<!ss)s)\b", re.IGNORECASE)
 
@@ -160,6 +124,46 @@ _RELATION_WORDS = frozenset(
         *("t", "haven", "hasn", "isn", "aren", "wasn", "weren", "don", "doesn", "didn", "never"),
     }
 )
+
+
+# "how many sentences", "count the paragraphs of", "the number of API requests": a count and the
+# plural noun it is of, after at most two words that narrow it.
+_COUNT_OF_RE = re.compile(
+    # "count" as a verb only: "the count goes in c.txt" counts no goings.
+    r"\b(?:how\s+many|number\s+of|(?<!\bthe\s)(?<!\ba\s)(?<!\bits\s)(?<!\btheir\s)"
+    r"count(?:s|ing)?(?:\s+of)?(?:\s+(?:the|all(?:\s+the)?|its|their))?)\s+"
+    r"((?:[a-z][\w'-]*\s+){0,2}?)([a-z][a-z-]*[a-z](?<!ss)s)\b",
+    re.IGNORECASE,
+)
+# Nouns a count is of that say how it is counted rather than what: "how many times", "how many
+# of them", "count the ones that …".
+_COUNT_WAYS = frozenset({"times", "ones", "others", "occurrences", "instances", "appearances", "mentions"})
+# Words ending in "s" that are no plural noun.
+_FUNCTION_WORDS = frozenset(
+    {"this", "thus", "its", "his", "hers", "ours", "yours", "plus", "us", "yes", "less"}
+)
+
+
+# Words ending in "s" after a count that are not its noun: verbs and words between clauses.
+_NOT_NOUNS = (_RELATION_WORDS - {"word", "words", "text", "string"}) | _BREAKS | _FUNCTION_WORDS
+
+
+def counted_nouns(goal: str) -> list[str]:
+    """The plural nouns ``goal`` asks a count of, lower-cased, in order, each once: "how many
+    sentences are in story.txt" → ["sentences"]; "count the API requests" → ["requests"]. A
+    noun with a word between it and the count that ends the phrase ("how many of the lines",
+    "number of tides in …") is still the count's: only the words that narrow it are skipped."""
+    out: list[str] = []
+    for m in _COUNT_OF_RE.finditer(goal):
+        between = _WORD_RE.findall(m.group(1).lower())
+        if any(w in _BREAKS or w in _JOINS for w in between):
+            continue  # "count the ones in a and the others": not words before one noun
+        noun = m.group(2).lower()
+        if noun in _NOT_NOUNS:
+            continue  # "how many km was the trip": a verb, the count's noun was before it
+        if noun not in _COUNT_WAYS and noun not in out:
+            out.append(noun)
+    return out
 
 
 def described_items(goal: str) -> list[tuple[str, list[str]]]:

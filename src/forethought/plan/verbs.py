@@ -179,6 +179,10 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     # "write the length of notes.txt": a number, not the text ("length" was written as the
     # whole file). "In reverse", "in alphabetical order": the text changed, not copied.
     "length": _COUNT,
+    # "what percentage of the lines are empty": a share worked out, not the counts it is of.
+    **dict.fromkeys(
+        ("percentage", "proportion", "ratio"), (*_ARITHMETIC, "percentage", "percent", "ratio", "share")
+    ),
     # "how big is report.md": its size, a number, not its text (the text was written, "succeeded").
     **dict.fromkeys(("how big", "how large"), _SIZE),
     **dict.fromkeys(("reverse", "reversed", "backwards"), _REVERSE),

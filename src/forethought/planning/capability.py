@@ -31,7 +31,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from forethought.plan._schema import types_of
-from forethought.plan.counted import counted_nouns, counted_terms, described_items
+from forethought.plan.counted import (
+    counted_nouns,
+    counted_terms,
+    described_items,
+    narrowing_words,
+    word_forms,
+)
 from forethought.plan.coverage import _goal_effects, counts_items, goal_literals
 from forethought.plan.tool_spec import ToolSpec
 from forethought.plan.unit_quantities import UNITS
@@ -159,11 +165,17 @@ def missing_selections(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missing
     # text it gives to write is what a writer takes ("replace the contents of a.txt with hello").
     places = {d.lower() for d in literals_of(goal).directories}
     places |= {w.lower() for lit in goal_literals(goal) if lit.kind == "content" for w in lit.text.split()}
+    # "how many unique words are in notes.txt": a count of the words picked by "unique".
+    for noun in counted_nouns(goal):
+        narrowing = [w for w in narrowing_words(goal, noun) if w not in places]
+        if narrowing and not any(word_forms(w) & known for w in narrowing):
+            out.append(MissingCapability("pick", f"{' '.join(narrowing)} {noun}", available))
     for phrase, words in described_items(goal):
         content = [w for w in words if w not in _DATA_WORDS and w not in STOP_WORDS and w not in places]
         if content and not _forms(content) & known:
             out.append(MissingCapability("pick", phrase, available))
-    return out
+    # "count the blank lines": one set of items, however many rules found it.
+    return list({(m.verb, m.target.lower()): m for m in reversed(out)}.values())[::-1]
 
 
 def _forms(words: Sequence[str]) -> set[str]:
