@@ -150,9 +150,9 @@ _NOT_NOUNS = (_RELATION_WORDS - {"word", "words", "text", "string"}) | _BREAKS |
 
 def counted_nouns(goal: str) -> list[str]:
     """The plural nouns ``goal`` asks a count of, lower-cased, in order, each once: "how many
-    sentences are in story.txt" → ["sentences"]; "count the API requests" → ["requests"]. A
-    noun with a word between it and the count that ends the phrase ("how many of the lines",
-    "number of tides in …") is still the count's: only the words that narrow it are skipped."""
+    sentences are in story.txt" → ["sentences"]; "count the API requests" → ["requests"]. Up
+    to two words that narrow the noun may stand between; a count with a preposition, an article
+    or a join there ("how many of the lines", "count the ones in a and the others") is not read."""
     out: list[str] = []
     for m in _COUNT_OF_RE.finditer(goal):
         between = _WORD_RE.findall(m.group(1).lower())

@@ -175,7 +175,7 @@ def missing_selections(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missing
         if content and not _forms(content) & known:
             out.append(MissingCapability("pick", phrase, available))
     # "count the blank lines": one set of items, however many rules found it.
-    return list({(m.verb, m.target.lower()): m for m in reversed(out)}.values())[::-1]
+    return list({(m.verb, m.target.lower()): m for m in out}.values())
 
 
 def _forms(words: Sequence[str]) -> set[str]:
@@ -283,7 +283,8 @@ def _output_tokens(spec: ToolSpec) -> set[str]:
         if isinstance(props, Mapping):
             names += [str(k) for k in props]
             schemas += list(props.values())
-        schemas += [schema.get("items"), *(schema.get("$defs") or {}).values()]
+        defs = schema.get("$defs")
+        schemas += [schema.get("items"), *(defs.values() if isinstance(defs, Mapping) else ())]
     return set(words_of(" ".join(names)))
 
 
