@@ -393,9 +393,12 @@ def test_one_value_of_two_files_is_no_field_of_each(goal: str, tmp_path: Path) -
     )
     assert "missing_action" in [f.kind for f in check_coverage(each, tools=specs).missing]
     assert decided_steps(goal, specs, Refinements()) == []
-    # A count per file is what "how many words are in a.txt and b.txt" may ask: not judged.
-    per_file = each.model_copy(
-        update={"goal": "how many words are in a.txt and b.txt? write them to out.txt"}
+    # A count per file is what "how many words are in a.txt and b.txt" may ask: not judged
+    # (the words written: the lines would be another field than the one it names).
+    per_file = plan(
+        "how many words are in a.txt and b.txt? write them to out.txt",
+        *[(s.tool or "", dict(s.args)) for s in each.steps[:4]],
+        ("write_file", {"path": "out.txt", "content": "${s2.words}\n${s4.words}\n"}),
     )
     assert "missing_action" not in [f.kind for f in check_coverage(per_file, tools=specs).missing]
 

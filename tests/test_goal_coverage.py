@@ -481,3 +481,25 @@ def test_a_name_labelling_its_sentence_asks_for_no_action() -> None:
     assert clause_actions("Priya Shah: how many books has she borrowed?") == []
     assert [v for v, _ in clause_actions("Tom Okafor's loans in a.json: save their titles")] == ["save"]
     assert clause_actions("Merge the two lists") == [("merge", "the two lists")]
+
+
+def test_addresses_after_long_runs_of_address_characters_are_still_found() -> None:
+    # The address pattern is tried only where a run of address characters starts (tried at
+    # every dot of "a.a.a.…" it took minutes on 80 KB); what it finds is unchanged.
+    run = "a." * 2000
+    literals = goal_literals(f"send it to {run}b@x.com and to .carol@y.org, not -dan@z.net")
+    assert [(lit.text, lit.kind) for lit in literals if lit.kind == "email"] == [
+        (f"{run}b@x.com", "email"),
+        ("carol@y.org", "email"),
+        ("dan@z.net", "email"),
+    ]
+
+
+def test_thousands_of_file_names_are_each_a_literal_once() -> None:
+    # Spans taken are kept in order (each new one was tested against every other: quadratic).
+    goal = " ".join(f"copy f{i}.txt to g{i}.txt" for i in range(3000))
+    literals = goal_literals(goal)
+    assert [lit.text for lit in literals] == [
+        name for i in range(3000) for name in (f"f{i}.txt", f"g{i}.txt")
+    ]
+    assert [lit.start for lit in literals] == sorted(lit.start for lit in literals)

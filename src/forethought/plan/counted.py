@@ -126,6 +126,46 @@ _RELATION_WORDS = frozenset(
 )
 
 
+# "how many sentences", "count the paragraphs of", "the number of API requests": a count and the
+# plural noun it is of, after at most two words that narrow it.
+_COUNT_OF_RE = re.compile(
+    # "count" as a verb only: "the count goes in c.txt" counts no goings.
+    r"\b(?:how\s+many|number\s+of|(?<!\bthe\s)(?<!\ba\s)(?<!\bits\s)(?<!\btheir\s)"
+    r"count(?:s|ing)?(?:\s+of)?(?:\s+(?:the|all(?:\s+the)?|its|their))?)\s+"
+    r"((?:[a-z][\w'-]*\s+){0,2}?)([a-z][a-z-]*[a-z](?<!ss)s)\b",
+    re.IGNORECASE,
+)
+# Nouns a count is of that say how it is counted rather than what: "how many times", "how many
+# of them", "count the ones that …".
+_COUNT_WAYS = frozenset({"times", "ones", "others", "occurrences", "instances", "appearances", "mentions"})
+# Words ending in "s" that are no plural noun.
+_FUNCTION_WORDS = frozenset(
+    {"this", "thus", "its", "his", "hers", "ours", "yours", "plus", "us", "yes", "less"}
+)
+
+
+# Words ending in "s" after a count that are not its noun: verbs and words between clauses.
+_NOT_NOUNS = (_RELATION_WORDS - {"word", "words", "text", "string"}) | _BREAKS | _FUNCTION_WORDS
+
+
+def counted_nouns(goal: str) -> list[str]:
+    """The plural nouns ``goal`` asks a count of, lower-cased, in order, each once: "how many
+    sentences are in story.txt" → ["sentences"]; "count the API requests" → ["requests"]. Up
+    to two words that narrow the noun may stand between; a count with a preposition, an article
+    or a join there ("how many of the lines", "count the ones in a and the others") is not read."""
+    out: list[str] = []
+    for m in _COUNT_OF_RE.finditer(goal):
+        between = _WORD_RE.findall(m.group(1).lower())
+        if any(w in _BREAKS or w in _JOINS for w in between):
+            continue  # "count the ones in a and the others": not words before one noun
+        noun = m.group(2).lower()
+        if noun in _NOT_NOUNS:
+            continue  # "how many km was the trip": a verb, the count's noun was before it
+        if noun not in _COUNT_WAYS and noun not in out:
+            out.append(noun)
+    return out
+
+
 def described_items(goal: str) -> list[tuple[str, list[str]]]:
     """(phrase, narrowing words) for each set of items ``goal`` describes by words before their
     plural noun ("write the TODO lines of notes.txt" → ("TODO lines", ["todo"])) or by a relative

@@ -203,7 +203,9 @@ _NOT_FILES = frozenset({"e.g", "i.e", "etc", "vs", "a.m", "p.m"})
 
 _QUOTED_RE = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|`([^`\n]+)`|(?<![\w])\'([^\'\n]+)\'(?![\w])')
 _URL_RE = re.compile(r"\bhttps?://[^\s<>\"']+[^\s<>\"'.,;:!?)]")
-_EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# Tried only where a run of address characters starts ("a.a.a.…" tried at every dot had been
+# quadratic: 80 KB took minutes); a stray leading dot or dash is no part of the address.
+_EMAIL_RE = re.compile(r"(?<![\w.+-])[.+-]*\b(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)\b")
 _PATH_RE = re.compile(
     r"(?<![\w@/.-])(?:"
     r"(?:\.{1,2}/|/|~/)?[\w-]+(?:\.[\w-]+)*(?:/[\w.-]+)+/?"  # a/b, ./x, src/
@@ -372,16 +374,25 @@ def _where(path: FieldPath) -> str:
 
 def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     """The literals of ``goal`` by the rules in the module docstring, in order of appearance."""
-    taken: list[tuple[int, int]] = []
+    # The spans taken, disjoint and in order (starts and ends apart, for bisect): a goal of
+    # thousands of file names was quadratic when each span was tested against every other.
+    starts: list[int] = []
+    ends: list[int] = []
     found: list[GoalLiteral] = []
 
     def free(start: int, end: int) -> bool:
-        return all(end <= a or start >= b for a, b in taken)
+        before = bisect.bisect_left(starts, end)  # the spans that start before this one ends
+        return before == 0 or ends[before - 1] <= start
+
+    def take(start: int, end: int) -> None:
+        at = bisect.bisect_left(starts, start)
+        starts.insert(at, start)
+        ends.insert(at, end)
 
     def add(text: str, kind: LiteralKind, start: int, end: int) -> None:
         text = text.strip()
         if text and free(start, end):
-            taken.append((start, end))
+            take(start, end)
             found.append(GoalLiteral(text, kind, start))
 
     for m in _QUOTED_RE.finditer(goal):
@@ -390,7 +401,7 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     for m in _URL_RE.finditer(goal):
         add(m.group(0), "url", m.start(), m.end())
     for m in _EMAIL_RE.finditer(goal):
-        add(m.group(0), "email", m.start(), m.end())
+        add(m.group("email"), "email", m.start("email"), m.end("email"))
     for m in _PATH_RE.finditer(goal):
         if m.group(0).lower() not in _NOT_FILES:
             add(m.group(0), "path", m.start(), m.end())
@@ -425,7 +436,7 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
     # plan leaving it out is missing it too (written as its digits, which a step would pass).
     for start, digits in bound_words(goal):
         if free(start, start + 1):
-            taken.append((start, start + 1))
+            take(start, start + 1)
             found.append(GoalLiteral(digits, "number", start))
     return tuple(sorted(found, key=lambda lit: lit.start))
 
@@ -1045,6 +1056,80 @@ def _whole_records(steps: Sequence[Step], goal: str, tools: Mapping[str, ToolSpe
     return findings
 
 
+_DESTINATION_RE = re.compile(r"\b(?:to|into)\s+$", re.IGNORECASE)
+# A file named where a clause opens, before what goes into it: "Into pages.txt, write …", "and
+# in r.txt the verse count".
+_FRONTED_RE = re.compile(
+    r"(?:^|[,;.:]\s*|\b(?:and|then)\s+)(?:to|into|in)\s+[\w./-]+\.[A-Za-z]\w{0,7}\b", re.IGNORECASE
+)
+
+
+def _forms_of(words: set[str]) -> set[str]:
+    """``words`` with the singulars a field or a goal may say them by ("verses": "verse")."""
+    return words | {_singular(w) for w in words} | {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}
+
+
+def _fields_per_output(
+    steps: Sequence[Step], goal: str, literals: tuple[GoalLiteral, ...], tools: Mapping[str, ToolSpec] | None
+) -> list[Finding]:
+    """``missing_action`` findings: the words before a file the goal writes name a field of a
+    record ("write the *word* count of notes.txt to wc.txt and the *line* count to lc.txt") and
+    the step writing that file is given another field of the same record. Both files had been
+    given ``${s2.lines}`` and the run said succeeded. The words looked at run from the previous
+    file the goal writes (or its start) to this one; a file named before what goes into it
+    ("into x.txt, write …") has none, and is not judged."""
+    if tools is None or _FRONTED_RE.search(goal):
+        return []  # "into v.txt post …": what goes into a file is said after it
+    # A file after "to"/"into" is written too when its verb is left out ("… and the line count
+    # to lc.txt"), which ``goal_outputs`` does not read.
+    written = set(goal_outputs(goal, literals))
+    outputs = sorted(
+        (
+            lit
+            for lit in literals
+            if lit.kind == "path"
+            and (lit.text in written or _DESTINATION_RE.search(goal[max(0, lit.start - 12) : lit.start]))
+        ),
+        key=lambda x: x.start,
+    )
+    if not outputs:
+        return []
+    findings: list[Finding] = []
+    previous_end = 0
+    by_id = {s.id: s for s in steps}
+    for lit in outputs:
+        said = _forms_of(words_of(goal[previous_end : lit.start]))
+        previous_end = lit.start + len(lit.text)
+        for step in steps:
+            if _effect(step, tools) == "read_only" or not any(
+                v == lit.text for _, v in _leaves(step.args, (), [])
+            ):
+                continue
+            for r in refs.find_references(step.args):
+                source = by_id.get(r.step_id)
+                spec = tools.get(source.tool or "") if source is not None else None
+                if spec is None or not r.path or not isinstance(r.path[-1], str):
+                    continue
+                record = _schema_at(spec.output_schema, tuple(r.path[:-1]))
+                props = record.get("properties") if record is not None else None
+                if not isinstance(props, Mapping) or len(props) < 2:
+                    continue
+                named = [
+                    str(p) for p in props if (w := words_of(str(p))) and all(_forms_of({x}) & said for x in w)
+                ]
+                if named and r.path[-1] not in named:
+                    findings.append(
+                        Finding(
+                            "missing_action",
+                            f"the goal asks for {', '.join(named)} in {lit.text}, but step {step.id!r} "
+                            f"is given {r.step_id}.{r.path[-1]}",
+                            literal=lit.text,
+                            step_id=step.id,
+                        )
+                    )
+    return findings
+
+
 # A goal comparing with a value it computes: "more rain than the average", "as late as the first
 # one", "above the median", "longer than Ann's".
 _COMPARED_RE = re.compile(
@@ -1323,6 +1408,7 @@ def check_coverage(
     findings += _unasked_counts(steps, goal, tools)
     findings += _unnarrowed(steps, goal, literals, tools)
     findings += _whole_records(steps, goal, tools)
+    findings += _fields_per_output(steps, goal, literals, tools)
     findings += _derived_bounds(steps, goal, tools)
     findings += _folders_as_text(steps, goal, tools)
     findings += _structured_copies(steps, goal, tools)
@@ -1541,6 +1627,9 @@ def _missing_actions(
     return out
 
 
+_FEW_LITERALS = 32
+
+
 def _uncomputed_quantities(
     plan: Plan,
     goal: str,
@@ -1563,8 +1652,14 @@ def _uncomputed_quantities(
     # "from the third to the twelfth of May 2026": days of a date, no item asked for.
     for start, end, _ in reversed(spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True)):
         blanked = blanked[:start] + " " * (end - start) + blanked[end:]
-    for lit in literals:
-        blanked = blanked.replace(lit.text, " ")
+    # Every literal's text blanked wherever it stands, in one pass (a pass per literal was
+    # quadratic in a goal of thousands of file names); the longest first where two overlap.
+    texts = sorted({lit.text for lit in literals if lit.text}, key=len, reverse=True)
+    if len(texts) > _FEW_LITERALS:
+        blanked = re.sub("|".join(map(re.escape, texts)), " ", blanked)
+    else:  # a pattern of a few long texts costs more to compile than the passes do
+        for text in texts:
+            blanked = blanked.replace(text, " ")
     wanted = {word: QUANTITIES[word] for word in asked_quantities(blanked)}
     items = {f"{ordinal} {noun}": ITEM_ORDINALS[ordinal] for ordinal, noun in asked_items(blanked)}
     wanted |= items

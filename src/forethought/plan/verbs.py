@@ -152,6 +152,7 @@ _MEAN = ("average", "mean", "median", "avg", *_ARITHMETIC)
 _TOTAL = (*_ARITHMETIC, "total", "sum")
 _COUNT = ("count", "counts", "number", "tally", "stats", "statistics", "len", "length", "total", "size")
 _TOGETHER = ("together", "combined", "altogether")
+_SIZE = ("size", "sizes", "bytes", "byte", "big", "large", "length", "characters", "chars", "stats")
 _REVERSE = ("reverse", "reversed", "reverses", "backwards", "invert", "inverted")
 # Of QUANTITIES, the words asking for the text reordered rather than for a number: a field the
 # goal names ("the lines") answers no such word.
@@ -178,6 +179,12 @@ QUANTITIES: Mapping[str, tuple[str, ...]] = {
     # "write the length of notes.txt": a number, not the text ("length" was written as the
     # whole file). "In reverse", "in alphabetical order": the text changed, not copied.
     "length": _COUNT,
+    # "what percentage of the lines are empty": a share worked out, not the counts it is of.
+    **dict.fromkeys(
+        ("percentage", "proportion", "ratio"), (*_ARITHMETIC, "percentage", "percent", "ratio", "share")
+    ),
+    # "how big is report.md": its size, a number, not its text (the text was written, "succeeded").
+    **dict.fromkeys(("how big", "how large"), _SIZE),
     **dict.fromkeys(("reverse", "reversed", "backwards"), _REVERSE),
     **dict.fromkeys(
         ("alphabetical", "alphabetically", "sorted"), (*_ORDERING, "alphabetical", "alphabetically")
@@ -208,7 +215,8 @@ _CASED_RE = re.compile(
     r"\b(?:in|to|into)\s+(?:all\s+)?(?:(upper|lower)[\s-]?case|(capitals|capital\s+letters|caps))\b"
 )
 _QUANTITY_RE = re.compile(
-    r"\b(how many|number of|(?:add|sum|total|tot)(?:s|ed|ted|med|ing|ting|ming)? up|[a-z]+)\b"
+    r"\b(how many|how big|how large|number of"
+    r"|(?:add|sum|total|tot)(?:s|ed|ted|med|ing|ting|ming)? up|[a-z]+)\b"
 )
 # A phrasal verb's inflected form ("adds up", "added up") asks what its base form does.
 _PHRASAL_BASE_RE = re.compile(r"^(add|sum|total|tot)\w* up$")

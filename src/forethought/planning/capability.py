@@ -31,9 +31,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from forethought.plan._schema import types_of
-from forethought.plan.counted import counted_terms, described_items
-from forethought.plan.coverage import _goal_effects, goal_literals
+from forethought.plan.counted import (
+    counted_nouns,
+    counted_terms,
+    described_items,
+    narrowing_words,
+    word_forms,
+)
+from forethought.plan.coverage import _goal_effects, counts_items, goal_literals
 from forethought.plan.tool_spec import ToolSpec
+from forethought.plan.unit_quantities import UNITS
 from forethought.plan.verbs import (
     ACTIONS,
     CLAUSE_SPLIT,
@@ -45,6 +52,7 @@ from forethought.plan.verbs import (
     clause_verb,
     object_words,
     tool_tokens,
+    words_of,
 )
 from forethought.planning.bm25 import STOP_WORDS
 from forethought.planning.grammar import goal_literals as literals_of
@@ -101,8 +109,9 @@ def _clause_effects(goal: str) -> list[tuple[str, str]]:
 def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
     """Each effect ``goal`` asks for that no side-effecting tool in ``specs`` mentions, then each
     action it asks for that no tool mentions (``missing_actions``), each change of a text it
-    asks for as a manner, "in upper case" (``missing_manners``), and each value of the moment
-    (``missing_live_values``); or, when none is missing, each set of items it picks by a word
+    asks for as a manner, "in upper case" (``missing_manners``), each value of the moment
+    (``missing_live_values``) and each kind of item it counts that no tool knows
+    (``missing_counts``); or, when none is missing, each set of items it picks by a word
     no tool can be given (``missing_selections``)."""
     out = missing_effects(goal, specs)
     verbs = {m.verb for m in out}
@@ -110,6 +119,7 @@ def missing_capabilities(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missi
     verbs = {m.verb for m in out}
     out += [m for m in missing_manners(goal, specs) if m.verb not in verbs]
     out += missing_live_values(goal, specs)
+    out += missing_counts(goal, specs)
     # Items picked by a word are judged only when nothing else is missing: "delete the old
     # memos" with no tool to delete is not also a goal no tool can pick "old memos" for.
     return out or missing_selections(goal, specs)
@@ -155,11 +165,17 @@ def missing_selections(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missing
     # text it gives to write is what a writer takes ("replace the contents of a.txt with hello").
     places = {d.lower() for d in literals_of(goal).directories}
     places |= {w.lower() for lit in goal_literals(goal) if lit.kind == "content" for w in lit.text.split()}
+    # "how many unique words are in notes.txt": a count of the words picked by "unique".
+    for noun in counted_nouns(goal):
+        narrowing = [w for w in narrowing_words(goal, noun) if w not in places]
+        if narrowing and not any(word_forms(w) & known for w in narrowing):
+            out.append(MissingCapability("pick", f"{' '.join(narrowing)} {noun}", available))
     for phrase, words in described_items(goal):
         content = [w for w in words if w not in _DATA_WORDS and w not in STOP_WORDS and w not in places]
         if content and not _forms(content) & known:
             out.append(MissingCapability("pick", phrase, available))
-    return out
+    # "count the blank lines": one set of items, however many rules found it.
+    return list({(m.verb, m.target.lower()): m for m in out}.values())
 
 
 def _forms(words: Sequence[str]) -> set[str]:
@@ -224,6 +240,52 @@ def missing_live_values(goal: str, specs: Mapping[str, ToolSpec]) -> list[Missin
             continue
         out.append(MissingCapability("give", phrase, tuple(sorted(specs))))
     return out
+
+
+# Nouns a count may be of without any tool naming them: units a number is said in ("how many
+# minutes", "how many kilobytes") and spans of the calendar, which arithmetic may give.
+_MEASURES = frozenset(
+    {spelling for unit in UNITS for spelling in unit.spellings}
+    | {"days", "weeks", "months", "years", "nights", "decades", "centuries"}
+)
+
+
+def missing_counts(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
+    """Each kind of item ``goal`` asks a count of ("how many sentences are in story.txt",
+    "count the paragraphs of report.md") that no tool names in its name, description,
+    parameters or output fields, when no tool is named for counting: a plan over these tools
+    counts something else (the lines) and calls it done. Words of any text or data ("lines",
+    "words", "files") and units are not judged: every reading tool is about them, and
+    arithmetic converts units."""
+    if not specs or any(counts_items(s) for s in specs.values()):
+        # A tool named for counting ("count_transactions") counts whatever items a filter picks,
+        # whatever the goal calls them ("how many utility bills").
+        return []
+    known = set().union(*(tool_tokens(s) | _output_tokens(s) for s in specs.values()))
+    out: list[MissingCapability] = []
+    for noun in counted_nouns(goal):
+        if noun in _DATA_WORDS or noun in _MEASURES or _forms(sorted(words_of(noun))) & known:
+            continue
+        out.append(MissingCapability("count", noun, tuple(sorted(specs))))
+    return out
+
+
+def _output_tokens(spec: ToolSpec) -> set[str]:
+    """The words of a tool's output fields ("lines", "characters" of a text's counts), and of
+    the fields of the records in a list it returns."""
+    names: list[str] = []
+    schemas: list[object] = [spec.output_schema]
+    while schemas and len(names) < 200:
+        schema = schemas.pop()
+        if not isinstance(schema, Mapping):
+            continue
+        props = schema.get("properties")
+        if isinstance(props, Mapping):
+            names += [str(k) for k in props]
+            schemas += list(props.values())
+        defs = schema.get("$defs")
+        schemas += [schema.get("items"), *(defs.values() if isinstance(defs, Mapping) else ())]
+    return set(words_of(" ".join(names)))
 
 
 def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
