@@ -146,8 +146,14 @@ def test_the_forethought_program_maps_large_blocks_after_freeing_a_larger_one(tm
         pytest.skip("not glibc")
 
     def new_mappings(mode: str) -> int:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}  # glibc's own defaults
         done = subprocess.run(
-            [sys.executable, "-c", probe, mode], capture_output=True, text=True, timeout=60, cwd=tmp_path
+            [sys.executable, "-c", probe, mode],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+            env=env,
         )
         assert done.returncode == 0, done.stderr
         return int(done.stdout.strip())
