@@ -160,3 +160,19 @@ def test_the_forethought_program_maps_large_blocks_after_freeing_a_larger_one(tm
 
     assert new_mappings("library") == 0  # glibc's own behaviour: the heap serves it
     assert new_mappings("own") == 1
+
+
+def test_a_batch_of_small_and_large_versions_of_one_plan_keeps_the_last(tmp_path: Path) -> None:
+    # The large text goes through its own statement; the rows still land in batch order.
+    small = Plan(goal="g", steps=(Step(id="s1", tool="t"),))
+    large = Plan(goal="g", steps=(Step(id="s1", tool="t", description="x" * 100_000),))
+    events: list[E.Event] = [
+        E.RunCreated(run_id="r", seq=0, goal="g"),
+        E.PlanProposed(run_id="r", seq=1, plan=large.record_data(), plan_hash=large.plan_hash()),
+        E.PlanProposed(run_id="r", seq=2, plan=small.record_data(), plan_hash=small.plan_hash()),
+    ]
+    with SqliteStore(tmp_path / "runs.db") as store:
+        store.append_many(events)
+        [version] = store.plan_versions("r")
+        assert version.hash == small.plan_hash()
+        assert version.plan_json == small.canonical_json()

@@ -73,8 +73,8 @@ def _fix_mmap_threshold() -> None:
     resident. A large plan's run frees a few blocks of its size once (SQLite's copies of the
     plan's 31 MB text, which a store must write), so for the rest of the run every table of
     its maps and every large string was carved from the heap, and holes left by the tables'
-    growth stayed resident: peak RSS of ``exec`` of 100,000 steps 534 MB with the sliding
-    threshold, ~435 MB with this (``bench/exec_scale/REPORT.md``). Setting it also turns the
+    growth stayed resident: peak RSS of ``exec`` of 100,000 steps 536-540 MB with the sliding
+    threshold, 450 MB with this (``bench/exec_scale/REPORT.md``). Setting it also turns the
     sliding off, which is the point. The library and a program embedding forethought are left
     alone, as for the collector's settings (``settle_heap``).
     """

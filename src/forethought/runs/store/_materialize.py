@@ -271,11 +271,14 @@ class Materializer:
             rows = [_step_row(k, p) for k, p in self._steps.items()]
             execute_rows(conn, _STEP_MERGE_HEAD, "(?,?,?,?,?,?,?,?,?,?)", rows, _STEP_MERGE_TAIL)
         if self._plans:
-            small = [p for p in self._plans if len(p[3]) <= LARGE_VALUE_CHARS]
-            conn.executemany(_PLAN_UPSERT, small)
-            if len(small) < len(self._plans):
-                large = [p for p in self._plans if len(p[3]) > LARGE_VALUE_CHARS]
-                execute_released(conn, _LARGE_PLAN_UPSERT, large)
+            if all(len(p[3]) <= LARGE_VALUE_CHARS for p in self._plans):
+                conn.executemany(_PLAN_UPSERT, self._plans)
+            else:
+                for p in self._plans:  # in order: a later row of the same version wins
+                    if len(p[3]) > LARGE_VALUE_CHARS:
+                        execute_released(conn, _LARGE_PLAN_UPSERT, [p])
+                    else:
+                        conn.execute(_PLAN_UPSERT, p)
 
     def row_params(
         self, chain: Mapping[str, tuple[str, str]]
