@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -53,6 +54,41 @@ _process: dict[str, bool] = {"owned": False}
 def own_process() -> None:
     """Called by the ``forethought`` entry point only: this process is the CLI's to tune."""
     _process["owned"] = True
+    _fix_mmap_threshold()
+
+
+# glibc's malloc serves a request this large or larger with a mapping of its own, unmapped when
+# freed (see ``_fix_mmap_threshold``); 1 MiB is glibc's own starting value times eight.
+MMAP_THRESHOLD_BYTES = 1 << 20
+_M_MMAP_THRESHOLD = -3  # mallopt's parameter number, from glibc's <malloc.h>
+
+
+def _fix_mmap_threshold() -> None:
+    """In the CLI's own process on glibc, keep large blocks out of the heap: a fixed
+    ``M_MMAP_THRESHOLD`` instead of glibc's sliding one.
+
+    glibc starts by mapping each block of 128 KiB or more on its own and unmapping it when it is
+    freed; but each time such a block is freed it raises that threshold to the block's size (up
+    to 32 MiB), and from then on serves every smaller request from its heap, which it keeps
+    resident. A large plan's run frees a few blocks of its size once (SQLite's copies of the
+    plan's 31 MB text, which a store must write), so for the rest of the run every table of
+    its maps and every large string was carved from the heap, and holes left by the tables'
+    growth stayed resident: peak RSS of ``exec`` of 100,000 steps 536-540 MB with the sliding
+    threshold, 450 MB with this (``bench/exec_scale/REPORT.md``). Setting it also turns the
+    sliding off, which is the point. The library and a program embedding forethought are left
+    alone, as for the collector's settings (``settle_heap``).
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, ValueError, AttributeError):
+        return  # not glibc: its allocator has no such threshold to fix
+    mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)
 
 
 def settle_heap(*models: Any) -> None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from forethought.plan.model import sha256_of_text
+
 
 def genesis(run_id: str) -> bytes:
     return hashlib.sha256(b"forethought-chain\0" + run_id.encode()).digest()
@@ -26,6 +28,12 @@ def genesis(run_id: str) -> bytes:
 
 def link(prev: bytes, body: bytes) -> bytes:
     return hashlib.sha256(prev + body).digest()
+
+
+def link_text(prev: bytes, body: str) -> bytes:
+    """``link(prev, body.encode())``; a large body (a large plan's event) is hashed a slice at a
+    time instead of encoded and joined whole (``sha256_of_text``)."""
+    return sha256_of_text(body, prev)
 
 
 def seal(key: bytes, run_id: str, last_seq: int, head: bytes) -> str:

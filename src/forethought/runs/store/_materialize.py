@@ -33,7 +33,7 @@ from forethought.events.kinds import (
     StepSucceeded,
 )
 from forethought.plan.model import canonical_dumps
-from forethought.runs.store._sqlite_rows import execute_rows
+from forethought.runs.store._sqlite_rows import LARGE_VALUE_CHARS, execute_released, execute_rows
 from forethought.runs.store.base import Appended, StepProgress
 
 _UNSET: Any = object()
@@ -124,6 +124,13 @@ ON CONFLICT (run_id, step_id) DO UPDATE SET
 
 _PLAN_UPSERT = """
 INSERT INTO plan_versions (run_id, version, hash, plan, created_at) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (run_id, version) DO UPDATE SET hash = excluded.hash, plan = excluded.plan
+"""
+# The same for a large plan's text, guarded so that the statement can let go of it afterwards
+# (``_sqlite_rows.execute_released``: it held a 100,000-step plan's 31 MB text for the
+# connection's life).
+_LARGE_PLAN_UPSERT = """
+INSERT INTO plan_versions (run_id, version, hash, plan, created_at) SELECT ?, ?, ?, ?, ? WHERE ?
 ON CONFLICT (run_id, version) DO UPDATE SET hash = excluded.hash, plan = excluded.plan
 """
 
@@ -264,7 +271,14 @@ class Materializer:
             rows = [_step_row(k, p) for k, p in self._steps.items()]
             execute_rows(conn, _STEP_MERGE_HEAD, "(?,?,?,?,?,?,?,?,?,?)", rows, _STEP_MERGE_TAIL)
         if self._plans:
-            conn.executemany(_PLAN_UPSERT, self._plans)
+            if all(len(p[3]) <= LARGE_VALUE_CHARS for p in self._plans):
+                conn.executemany(_PLAN_UPSERT, self._plans)
+            else:
+                for p in self._plans:  # in order: a later row of the same version wins
+                    if len(p[3]) > LARGE_VALUE_CHARS:
+                        execute_released(conn, _LARGE_PLAN_UPSERT, [p])
+                    else:
+                        conn.execute(_PLAN_UPSERT, p)
 
     def row_params(
         self, chain: Mapping[str, tuple[str, str]]

@@ -89,7 +89,7 @@ def append_tx(
     for e, body in zip(events, bodies, strict=True):
         prev = heads[e.run_id]
         rows.append((e.run_id, e.seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
-        heads[e.run_id] = _chain.link(prev, body.encode())
+        heads[e.run_id] = _chain.link_text(prev, body)
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) "

@@ -42,7 +42,7 @@ from forethought.runs.store._owners import owner_is_dead as _owner_is_dead
 from forethought.runs.store._rows import append_inputs
 from forethought.runs.store._rows import parse_bodies as _parse_bodies
 from forethought.runs.store._rows import stored_head as _stored_head
-from forethought.runs.store._sqlite_rows import execute_rows
+from forethought.runs.store._sqlite_rows import LARGE_VALUE_CHARS, Alone, execute_rows
 from forethought.runs.store.base import (
     Appended,
     ChainRow,
@@ -142,12 +142,19 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
 
 
 # An event body this long (a large plan's ``plan_proposed``) is inserted by a statement of its
-# own (``_sqlite_rows.execute_rows``); the rows of the events table keep the body sixth.
-_ALONE_BODY_CHARS = 64 * 1024
+# own, which then lets go of its copy of the body (``_sqlite_rows.execute_released``); the rows
+# of the events table keep the body sixth.
+_ALONE_BODY_CHARS = LARGE_VALUE_CHARS
 
 
 def _large_body(row: Sequence[Any]) -> bool:
     return len(row[5]) > _ALONE_BODY_CHARS
+
+
+_LARGE_EVENT = Alone(
+    _large_body,
+    "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) SELECT ?,?,?,?,?,?,? WHERE ?",
+)
 
 
 def _run_head(
@@ -376,7 +383,7 @@ class SqliteStore:
         heads: dict[str, bytes] = {}
         rows: list[tuple[Any, ...]] = []
         mat = Materializer(plan_texts)
-        link = _chain.link
+        link = _chain.link_text
         large = False
         for e, body in zip(events, bodies, strict=True):
             run_id, seq = e.run_id, e.seq
@@ -392,7 +399,7 @@ class SqliteStore:
             last[run_id] = seq
             prev = heads[run_id]
             rows.append((run_id, seq, e.kind, e.ts, e.plan_version, body, prev.hex()))
-            heads[run_id] = link(prev, body.encode())
+            heads[run_id] = link(prev, body)
             large = large or len(body) > _ALONE_BODY_CHARS
             mat.apply(e)
         # Many rows per statement, not one per row (``_sqlite_rows``: the GIL).
@@ -401,7 +408,7 @@ class SqliteStore:
             "INSERT INTO events (run_id, seq, kind, ts, plan_version, body, prev_hash) VALUES ",
             "(?,?,?,?,?,?,?)",
             rows,
-            alone=_large_body if large else None,
+            alone=_LARGE_EVENT if large else None,
         )
         # The new head and its seal go into the run's row with its summary: one HMAC per run.
         mat.write(
