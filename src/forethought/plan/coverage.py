@@ -81,6 +81,7 @@ from forethought.plan.counted import counted_terms, described_items, narrowing_w
 from forethought.plan.dates import spelled_dates, spelled_times
 from forethought.plan.layout import split_layout
 from forethought.plan.model import Plan, Step
+from forethought.plan.named_outputs import named_objects
 from forethought.plan.number_words import (
     NUMBER_WORDS,
     bound_words,
@@ -431,12 +432,18 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
 
 
 def goal_outputs(
-    goal: str, literals: tuple[GoalLiteral, ...] | None = None, *, content_subjects: bool = True
+    goal: str,
+    literals: tuple[GoalLiteral, ...] | None = None,
+    *,
+    content_subjects: bool = True,
+    named_files: bool = True,
 ) -> tuple[str, ...]:
     """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring). Without
     ``content_subjects``, not the file a modal sentence says the text of ("count.txt should say
-    …"): the planner's ``Refinements.content_subjects`` off."""
-    effects = _goal_effects(goal, literals, content_subjects=content_subjects)
+    …"): the planner's ``Refinements.content_subjects`` off; without ``named_files``, not a file
+    a writing verb names as its object ("post a notice named a.txt saying …"):
+    ``Refinements.named_outputs`` off."""
+    effects = _goal_effects(goal, literals, content_subjects=content_subjects, named_files=named_files)
     return tuple(dict.fromkeys(target for _, target in effects))
 
 
@@ -446,6 +453,7 @@ def _goal_effects(
     *,
     content_subjects: bool = True,
     outbound_nouns: bool = False,
+    named_files: bool = True,
 ) -> list[tuple[str, str]]:
     """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt").
     With ``outbound_nouns``, an outbound verb used as a noun ("the email addresses … to
@@ -489,6 +497,13 @@ def _goal_effects(
     for m in _CONTENT_SUBJECT_RE.finditer(goal) if content_subjects else ():
         if m.start(1) in targets:
             out.append((m.start(1), "write", targets[m.start(1)].text))
+    # "Post a notice named a.txt saying …", "write a memo b.txt: "…"": the verb's object is a
+    # text and the file its name, with no preposition before it (``named_outputs``).
+    paths = {lit.start: (lit.text, lit.start + len(lit.text)) for lit in lits if lit.kind == "path"}
+    verbs_at = {p for p, _, _ in out}
+    for start, verb, name in named_objects(goal, paths) if named_files else ():
+        if start not in verbs_at:
+            out.append((start, f"{verb} named", name))
     return [(how, target) for _, how, target in sorted(out)]
 
 

@@ -361,6 +361,16 @@ class Refinements:
     # ``millimetres``, ``unit_numbers``) a clause chose after the count is also tried where the
     # list it takes is, as ``keepers_first`` tries a keeper by a value: it keeps, then counts.
     counted_keepers_first: bool = True
+    # Added after suite 17:
+    # A file a writing verb names as its object, a kind of text and its name ("Post a notice
+    # *named a.txt* saying "…"", "Write a memo *b.txt*: "…"", "create a note called c.txt with
+    # …"), is where the text goes, though no "to"/"into" stands before it (``plan.named_outputs``).
+    named_outputs: bool = True
+    # Of several fields of a record the goal names, the one it takes a part by, before "of"
+    # ("the *height* of the highest tide": not ``tide``, the record's own noun; "the *heights*
+    # of July's and August's highest tides", a field of each run) is the one written
+    # (``field_phrases``).
+    partitive_fields: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -449,6 +459,8 @@ NO_REFINEMENTS = Refinements(
     month_runs=False,
     possessive_lines=False,
     counted_keepers_first=False,
+    named_outputs=False,
+    partitive_fields=False,
 )
 
 # Every technique on: the planner's default.
