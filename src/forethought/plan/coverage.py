@@ -361,6 +361,13 @@ class Coverage:
 # ----------------------------------------------------------------------------- the goal
 
 
+# Words opening an indirect question: "write *how many* there are to a.txt", "save *which*
+# hives were seen …" describe a value to work out, never the text to write.
+_QUESTION_OPENERS = frozenset(
+    {"how", "what", "which", "who", "whom", "whose", "when", "where", "why", "whether"}
+)
+
+
 def _possessive(word: str) -> bool:
     """Whether ``word`` is a possessive ("today's", "VAN-01's", "users'")."""
     return word.endswith(("'s", "’s", "s'", "s’"))
@@ -410,6 +417,8 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
         # value to find, not the text to write (written as it stood, the run said succeeded).
         possessive = _possessive(first)
         named = _NAMED_TEXT_RE.match(obj)
+        if first in _QUESTION_OPENERS:
+            continue  # an indirect question ("write how many there are to a.txt"): a value to find
         if named is not None and free(m.start(1), m.end(1)):
             # "write the word hello to w.txt": the text is what follows the noun naming it.
             add(named.group(1), "content", m.start(1) + named.start(1), m.end(1))
@@ -839,7 +848,7 @@ def _described_contents(
         words = m.group(1).split()
         first = words[0].lower().rstrip(".,;:!?")
         possessive = _possessive(first)
-        if not (first in _DEFINITE or possessive):
+        if not (first in _DEFINITE or possessive or first in _QUESTION_OPENERS):
             continue
         if len(words) > 1 and words[1].lower() in _TEXT_NOUNS:
             continue

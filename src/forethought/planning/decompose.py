@@ -102,6 +102,7 @@ from forethought.planning.answer_shapes import (
 )
 from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_index, tool_terms
 from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
+from forethought.planning.bound_keepers import bounded_keepers, bounded_numbers, goal_bounds
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words
 from forethought.planning.number_ranges import bound_params
@@ -346,6 +347,8 @@ def skeletons(
         goal = converted_units(goal, tools)  # "longer than a second" → "… 1000 milliseconds"
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
+    if refinements.bounded_keepers:
+        goal = bounded_numbers(goal, tools)  # "more than ten mites" → "more than 10 mites"
     if refinements.summed_counts:
         goal = summed_counts(goal, tools)  # "how many tickets did X sell": a total
     if refinements.abbreviated_options:
@@ -546,6 +549,13 @@ def skeletons(
         if refinements.unit_numbers
         and _counted_keeper(tools[n], goal, numbered_names=refinements.numbered_names)
     ]
+    if refinements.bounded_keepers:
+        # "More than 10 mites", "lower than 1 metre": the keeper of the bound's way that says its
+        # noun goes into chains (first), one keeping the other way does not (``bound_keepers``).
+        bounded, other_way = bounded_keepers(goal, tools)
+        counted = [*bounded, *(n for n in counted if n not in bounded and n not in other_way)]
+        said = set(terms(" ".join(f"{w} {n}" for w, _, n in goal_bounds(goal))))
+        docs = {n: (d | said if n in bounded else d) for n, d in docs.items()}
     takers = takers + [n for n in counted if n not in takers]
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (

@@ -371,6 +371,12 @@ class Refinements:
     # of July's and August's highest tides", a field of each run) is the one written
     # (``field_phrases``).
     partitive_fields: bool = True
+    # A bound the goal puts on a number ("more than ten mites", "above five metres", "lower than
+    # a metre") is kept by the tool keeping items by one number that keeps that way (by its name
+    # or description: "above", "less") and says the bound's noun: it goes into chains, one
+    # keeping the other way does not, and the number is written in digits ("a metre" is 1)
+    # (``bound_keepers``).
+    bounded_keepers: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -461,6 +467,7 @@ NO_REFINEMENTS = Refinements(
     counted_keepers_first=False,
     named_outputs=False,
     partitive_fields=False,
+    bounded_keepers=False,
 )
 
 # Every technique on: the planner's default.

@@ -19,6 +19,7 @@ from forethought.plan.unit_quantities import converted_units
 from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
+from forethought.planning.bound_keepers import bounded_numbers
 from forethought.planning.field_phrases import of_heads, partitive_fields
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
@@ -245,6 +246,8 @@ def bind(
         goal = converted_units(goal, tools)  # "longer than a second" → "… 1000 milliseconds"
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
+    if refinements.bounded_keepers:
+        goal = bounded_numbers(goal, tools)  # "lower than a metre" → "lower than 1 metre"
     if refinements.abbreviated_options:
         listed = set().union(*(enumerated_options(spec, glossed=True) for spec in tools.values()))
         goal = abbreviated_options(goal, tools, listed)  # "from the west" → "from the W"
