@@ -79,6 +79,7 @@ from forethought.plan import references as refs
 from forethought.plan.abbreviations import abbreviation_of
 from forethought.plan.counted import counted_terms, described_items, narrowing_words, word_forms
 from forethought.plan.dates import spelled_dates, spelled_times
+from forethought.plan.day_parts import day_part_times
 from forethought.plan.layout import split_layout
 from forethought.plan.model import Plan, Step
 from forethought.plan.named_outputs import named_objects
@@ -1315,6 +1316,7 @@ def check_coverage(
     spelled = sorted(
         spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True) + spelled_times(goal)
     )
+    spelled += day_part_times(goal)  # "before noon": 00:00 and 11:59 are the goal's words
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None

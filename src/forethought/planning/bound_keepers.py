@@ -71,6 +71,12 @@ def _words(text: str) -> list[str]:
     return _WORD_RE.findall(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text).lower())
 
 
+def returns_list(spec: ToolSpec) -> bool:
+    """Whether the tool returns a list (of items, not a number or a record)."""
+    out = spec.output_schema
+    return out is not None and types_of(out, out) == {"array"}
+
+
 def numeric_keeper(spec: ToolSpec) -> str | None:
     """The one numeric parameter of a read-only tool that keeps some of a list (one list
     parameter, a list of the same items back), or None."""

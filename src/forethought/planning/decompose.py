@@ -102,7 +102,7 @@ from forethought.planning.answer_shapes import (
 )
 from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_index, tool_terms
 from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
-from forethought.planning.bound_keepers import bounded_keepers, bounded_numbers, goal_bounds
+from forethought.planning.bound_keepers import bounded_keepers, bounded_numbers, goal_bounds, returns_list
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words
 from forethought.planning.number_ranges import bound_params
@@ -360,6 +360,10 @@ def skeletons(
     names = {name: set(terms(name)) for name in tools}
     if refinements.writer_verbs:
         docs = {n: (d | _WRITE_TERMS if is_writer(tools[n]) else d) for n, d in docs.items()}
+    if refinements.counted_answers:
+        # "Count …", "how many": a number is asked for. A tool returning a list answers no count,
+        # whatever its description says ("the inspections that *counted* more mites than …").
+        docs = {n: (d - _QUANTITY_TERMS if returns_list(tools[n]) else d) for n, d in docs.items()}
     unsaid: frozenset[str] = frozenset()
     if refinements.superlative_synonyms:
         # A superlative no tool's name or description says ("biggest" beside "largest_fill_up")
@@ -457,7 +461,11 @@ def skeletons(
     # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
     # is a value a tool with two date parameters filters by, as a one-value filter does.
     ranges = (
-        [n for n, _ in index.rank(terms(goal)) if range_params(tools[n]) is not None]
+        [
+            n
+            for n, _ in index.rank(terms(goal))
+            if range_params(tools[n], formats=refinements.time_formats) is not None
+        ]
         if refinements.spelled_dates and date_range(values) is not None
         else []
     )
@@ -466,7 +474,8 @@ def skeletons(
         ranges += [
             n
             for n, _ in index.rank(terms(goal))
-            if (b := range_params(tools[n], times=True)) is not None and param_kind(tools[n], b[0]) == "time"
+            if (b := range_params(tools[n], times=True, formats=refinements.time_formats)) is not None
+            and param_kind(tools[n], b[0], formats=refinements.time_formats) == "time"
         ]
     # The kinds of value the goal gives: a second filter is put in only for a kind it gives.
     value_kinds = {kind_of(v) for v in values} | ({"range"} if ranges else set())

@@ -377,6 +377,18 @@ class Refinements:
     # keeping the other way does not, and the number is written in digits ("a metre" is 1)
     # (``bound_keepers``).
     bounded_keepers: bool = True
+    # "Count …", "how many" ask for a number: a tool returning a list does not explain those
+    # words, though its description says "counted" ("the inspections that counted more mites
+    # than …"), so a counting step is no superfluous one after it.
+    counted_answers: bool = True
+    # A part of the day the goal names in words ("the *morning* high waters", "*before noon*",
+    # "in the evening") is the range of times of day it covers (00:00 to 11:59, …), which a tool
+    # keeping items between two times of day takes (``plan.day_parts``).
+    day_parts: bool = True
+    # A format a tool's description spells, of one kind only ("earliest to latest (HH:MM), on any
+    # date"), says what its parameters take before its words do: two times of day, no range of
+    # days (``tool_roles.param_kind(formats=True)``).
+    time_formats: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -468,6 +480,9 @@ NO_REFINEMENTS = Refinements(
     named_outputs=False,
     partitive_fields=False,
     bounded_keepers=False,
+    counted_answers=False,
+    day_parts=False,
+    time_formats=False,
 )
 
 # Every technique on: the planner's default.

@@ -268,7 +268,10 @@ def bind(
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
     times = refinements.spelled_times  # a range of times of day, as of days
-    ranged = refinements.spelled_dates and any(range_params(tools[n], times=times) is not None for n in chain)
+    formats = refinements.time_formats  # "(HH:MM), on any date": a time's parameter
+    ranged = refinements.spelled_dates and any(
+        range_params(tools[n], times=times, formats=formats) is not None for n in chain
+    )
     places = refinements.place_params  # "for a given destination": a town, not a file
     if refinements.value_filters and (
         ranged or any(value_param(tools[n], places=places) is not None for n in chain)
@@ -439,10 +442,10 @@ def bind(
                 )
                 if runs:
                     options = [runs]
-            bounds = range_params(spec, times=times)
+            bounds = range_params(spec, times=times, formats=formats)
             if bounds is not None and pname in bounds:
                 # A range of days, or (``spelled_times``) of times of day: each bound its value.
-                span = days if param_kind(spec, pname) == "date" else hours
+                span = days if param_kind(spec, pname, formats=formats) == "date" else hours
                 if span is not None:
                     options = [span[bounds.index(pname)]]
             if refinements.expression_literals and pname == expression_param(spec):
