@@ -206,6 +206,22 @@ def _readers_per_input(
     return list(orders[best])
 
 
+# "Which hives …", "what songs …": the plural noun a question asks for the items of.
+_WHICH_PLURAL_RE = re.compile(r"\b(?:which|what)\s+([a-z]{2,30}s)\b", re.IGNORECASE)
+
+
+def _named_for(
+    nouns: frozenset[str], tools: Mapping[str, ToolSpec], order: Sequence[str] | None = None
+) -> list[str]:
+    """Tools named for one of ``nouns`` (BM25 terms) that neither read a file nor keep some of a
+    list: what a "which hives" question is answered by (``hives_seen``), in ``order``."""
+    return [
+        n
+        for n in (order if order is not None else tools)
+        if not is_reader(tools[n]) and not _keeper(tools[n]) and set(terms(n)) & nouns
+    ]
+
+
 def _clause_options(
     clause: str,
     facts: GoalFacts,
@@ -214,6 +230,7 @@ def _clause_options(
     width: int,
     layout_apart: bool = False,
     unsaid: frozenset[str] = frozenset(),
+    asked_nouns: frozenset[str] = frozenset(),
 ) -> list[tuple[str, ...]]:
     ranked = [(n, s) for n, s in index.rank(_query(clause, facts, unsaid)) if s > 0]
     rest, layout = split_layout(clause) if layout_apart else (clause, "")
@@ -232,6 +249,10 @@ def _clause_options(
         bodies += [p for p in itertools.permutations(middle, 2)]
         return [(*b, t) for t in tails for b in bodies]
     picks = [n for n, _ in ranked if not is_writer(tools[n])][:width]
+    if asked_nouns:
+        # "Which hives …": a tool named for the plural noun asked about answers the question
+        # (``hives_seen``), wherever BM25 ranked it; not a keeper or a reader.
+        picks += [n for n in _named_for(asked_nouns, tools, [n for n, _ in ranked]) if n not in picks][:1]
     # One clause may need two tools ("count the words in the summary of …"): pairs too, and
     # the prior (words explained per step) and the typed flow decide between them.
     return [(p,) for p in picks] + list(itertools.permutations(picks, 2)) or [()]
@@ -382,8 +403,24 @@ def skeletons(
             if group & unsaid:
                 mates = {stem(w) for w in group}
                 docs = {n: (d | mates if names[n] & mates else d) for n, d in docs.items()}
+    asked = (
+        frozenset(terms(" ".join(_WHICH_PLURAL_RE.findall(goal)))) if refinements.which_nouns else frozenset()
+    )
+    # Tools named for the items a "which" question asks about: one explains the question.
+    answering = set(_named_for(asked, tools)) if asked else set()
     per_clause = [
-        _clause_options(c, facts, tools, index, width, refinements.layout_apart, unsaid)
+        _clause_options(
+            c,
+            facts,
+            tools,
+            index,
+            width,
+            refinements.layout_apart,
+            unsaid,
+            frozenset(terms(" ".join(_WHICH_PLURAL_RE.findall(c))))
+            if refinements.which_nouns
+            else frozenset(),
+        )
         for c in facts.clauses
     ]
     # A list goes to a .json file as JSON; elsewhere as the tool set formats lists.
@@ -696,6 +733,8 @@ def skeletons(
                     + (len(quoted_values) if any(n in takers for n in k) else 0)
                     # "Who" is explained by a step that yields a person or a person's name.
                     + (1 if persons & set(k) else 0)
+                    # "Which hives …" by a step named for the hives.
+                    + (1 if answering & set(k) else 0)
                     # "Show every departure": the items, not one of them nor their number.
                     - (PLURAL_COST if many and single_result(k, tools) else 0)
                     - (PLURAL_COST if unnumbered and any(counts_items(tools[n]) for n in k) else 0)

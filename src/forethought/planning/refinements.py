@@ -389,6 +389,9 @@ class Refinements:
     # date"), says what its parameters take before its words do: two times of day, no range of
     # days (``tool_roles.param_kind(formats=True)``).
     time_formats: bool = True
+    # "Which hives …": a tool named for the plural noun a clause asks about ("hives_seen"), not
+    # a keeper or a reader, is among the clause's choices however BM25 ranks it.
+    which_nouns: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -483,6 +486,7 @@ NO_REFINEMENTS = Refinements(
     counted_answers=False,
     day_parts=False,
     time_formats=False,
+    which_nouns=False,
 )
 
 # Every technique on: the planner's default.
