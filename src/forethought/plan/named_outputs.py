@@ -19,7 +19,8 @@ from collections.abc import Iterator
 # Every part is a bounded run of letters or spaces: linear in a long goal.
 _NAMED_OBJECT_RE = re.compile(
     r"\b(?:write|writes|save|saves|store|stores|put|puts|post|posts|output|outputs|send|sends"
-    r"|create|creates|make|makes)\s+(?:a|an|the)\s+(?:(?:new|short|brief|blank)\s+)?"
+    r"|create|creates|make|makes|file|files|draft|drafts|issue|issues|publish|publishes|leave|leaves)"
+    r"\s+(?:a|an|the)\s+(?:(?:new|short|brief|blank)\s+)?"
     # Never a preposition or a relative word in the noun's place ("write the total of a.txt").
     r"(?!(?:of|to|into|in|as|at|from|for|on|that|which|with)\b)[A-Za-z]{1,40}\s+"
     r"(?:(named|called|titled)\s+)?",

@@ -104,11 +104,15 @@ def keeper_way(spec: ToolSpec) -> Way | None:
     return None
 
 
-def _says(spec: ToolSpec, noun: str) -> bool:
-    """Whether the tool says the noun counted: by its name, a parameter's name or its
-    description (as BM25 terms: "mites" is ``mites_above``'s, "metre" ``metres``')."""
+def _said(spec: ToolSpec) -> frozenset[str]:
+    """The BM25 terms a tool says a noun by: its name, its parameters' names, its description."""
+    return frozenset(terms(" ".join([spec.name, *properties(spec), spec.description or ""])))
+
+
+def _says(said: frozenset[str], noun: str) -> bool:
+    """Whether a tool saying ``said`` (``_said``) says the noun counted ("mites" is
+    ``mites_above``'s, "metre" ``metres``')."""
     noun_terms = set(terms(noun))
-    said = set(terms(" ".join([spec.name, *properties(spec), spec.description or ""])))
     return bool(noun_terms) and noun_terms <= said
 
 
@@ -138,11 +142,12 @@ def bounded_keepers(goal: str, tools: Mapping[str, ToolSpec]) -> tuple[list[str]
     keepers = {n: w for n, s in tools.items() if numeric_keeper(s) is not None and (w := keeper_way(s))}
     if not bounds or not keepers:
         return [], []
+    said = {n: _said(tools[n]) for n in keepers}
     picked: list[str] = []
     for way, _, noun in bounds:
         same = [n for n, w in keepers.items() if w == way]
         # "above 5", "more than 10 at …": no noun counted, any keeper of the way.
-        picked += [n for n in same if _says(tools[n], noun)] if terms(noun) else same
+        picked += [n for n in same if _says(said[n], noun)] if terms(noun) else same
     picked = list(dict.fromkeys(picked))
     if not picked:
         return [], []
@@ -154,15 +159,22 @@ def bounded_numbers(goal: str, tools: Mapping[str, ToolSpec]) -> str:
     """``goal`` with the number of each bound a numeric keeper says the noun of written in
     digits: "more than ten mites" → "more than 10 mites", "lower than a metre" → "lower than 1
     metre". Unchanged where no keeper says the noun (no bound the tools keep by)."""
-    keepers = [s for s in tools.values() if numeric_keeper(s) is not None and keeper_way(s) is not None]
+    keepers = [
+        _said(s) for s in tools.values() if numeric_keeper(s) is not None and keeper_way(s) is not None
+    ]
     if not keepers:
         return goal
 
     parts: list[str] = []
+    known: dict[str, bool] = {}
     done = 0
     for m in _unquoted(goal):
         number, noun = m.group("number"), m.group("noun")
-        if number[:1].isdigit() or not noun or not any(_says(s, noun) for s in keepers):
+        if number[:1].isdigit() or not noun:
+            continue
+        if noun.lower() not in known:  # each noun's terms once: a goal may repeat a bound
+            known[noun.lower()] = any(_says(s, noun) for s in keepers)
+        if not known[noun.lower()]:
             continue
         value = 1 if number.lower() in ("a", "an") else NUMBER_WORDS[number.lower()]
         parts += [goal[done : m.start()], f"{m.group('way')} {value} {noun}"]

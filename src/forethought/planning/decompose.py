@@ -595,10 +595,12 @@ def skeletons(
         if refinements.unit_numbers
         and _counted_keeper(tools[n], goal, numbered_names=refinements.numbered_names)
     ]
+    contrary: set[str] = set()
     if refinements.bounded_keepers:
         # "More than 10 mites", "lower than 1 metre": the keeper of the bound's way that says its
         # noun goes into chains (first), one keeping the other way does not (``bound_keepers``).
         bounded, other_way = bounded_keepers(goal, tools)
+        contrary = set(other_way)
         counted = [*bounded, *(n for n in counted if n not in bounded and n not in other_way)]
         said = set(terms(" ".join(f"{w} {n}" for w, _, n in goal_bounds(goal))))
         docs = {n: (d | said if n in bounded else d) for n, d in docs.items()}
@@ -717,8 +719,8 @@ def skeletons(
             ]
         for v in variants:
             key = tuple(v)
-            if not key or key in seen:
-                continue
+            if not key or key in seen or contrary & set(key):
+                continue  # (a keeper the other way than the goal's bound keeps nothing it asks for)
             seen.add(key)
             superfluous = _superfluous(key, facts, docs, tools, set(readers), takers, per_file)
             for k in (key, _formatted(key, tools, formatters)):

@@ -631,9 +631,13 @@ def _named_field(spec: ToolSpec, named: set[str], heads: frozenset[str] = frozen
     props = schema.get("properties") if schema.get("type") == "object" else None
     if not isinstance(props, Mapping):
         return None
+    if heads:
+        # "The weights of a.txt's and b.txt's heaviest catches": the one field "weights" names
+        # (``weight_kg``), though the goal says no "kg".
+        parts = partitive_fields([str(p) for p in props], heads)
+        if len(parts) == 1:
+            return parts.pop()
     fields = [str(p) for p in props if (words := set(terms(str(p)))) and words <= named]
-    if len(fields) > 1 and heads:
-        fields = [f for f in fields if f in partitive_fields(fields, heads)] or fields
     return fields[0] if len(fields) == 1 else None
 
 
