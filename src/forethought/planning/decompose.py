@@ -599,11 +599,11 @@ def skeletons(
     if refinements.bounded_keepers:
         # "More than 10 mites", "lower than 1 metre": the keeper of the bound's way that says its
         # noun goes into chains (first), one keeping the other way does not (``bound_keepers``).
-        bounded, other_way = bounded_keepers(goal, tools)
+        picked, other_way = bounded_keepers(goal, tools)
         contrary = set(other_way)
-        counted = [*bounded, *(n for n in counted if n not in bounded and n not in other_way)]
+        counted = [*picked, *(n for n in counted if n not in picked and n not in other_way)]
         said = set(terms(" ".join(f"{w} {n}" for w, _, n in goal_bounds(goal))))
-        docs = {n: (d | said if n in bounded else d) for n, d in docs.items()}
+        docs = {n: (d | said if n in picked else d) for n, d in docs.items()}
     takers = takers + [n for n in counted if n not in takers]
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
