@@ -21,6 +21,8 @@ _PART_RE = re.compile(
     "|".join(f"(?P<p{i}>\\b(?:{pattern})\\b)" for i, (pattern, _, _) in enumerate(_PARTS)),
     re.IGNORECASE,
 )
+# A number right before the part of the day: it says which half of the day the hours are in.
+_CLOCK_BEFORE_RE = re.compile(r"\d(?:[:.]\d\d)?\s*(?:o'clock\s*)?\Z", re.IGNORECASE)
 # Quoted text is given, not a time to read ('write "good morning" to a.txt').
 _QUOTED_RE = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`|(?<!\w)'[^'\n]*'(?!\w)")
 
@@ -35,6 +37,8 @@ def day_part_times(text: str) -> list[tuple[int, int, str]]:
     for m in _PART_RE.finditer(text):
         if any(a <= m.start() < b for a, b in quoted):
             continue
+        if _CLOCK_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
+            continue  # "between 9 and 10 in the morning": the half of the day of those hours
         index = int(next(k for k, v in m.groupdict().items() if v is not None)[1:])
         _, first, last = _PARTS[index]
         middle = m.start() + max(3, (m.end() - m.start()) // 2)

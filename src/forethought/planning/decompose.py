@@ -132,6 +132,7 @@ from forethought.planning.word_classes import (
     PERSON_FIELD_NOUNS,
     PERSON_NOUNS,
     SUPERLATIVE_GROUPS,
+    is_superlative,
     superlative_mates,
 )
 from forethought.tools.base import ToolSpec
@@ -214,12 +215,26 @@ def _named_for(
     nouns: frozenset[str], tools: Mapping[str, ToolSpec], order: Sequence[str] | None = None
 ) -> list[str]:
     """Tools named for one of ``nouns`` (BM25 terms) that neither read a file nor keep some of a
-    list: what a "which hives" question is answered by (``hives_seen``), in ``order``."""
+    list, and lay several of them out as text, grading none: what a "which hives" question is
+    answered by (``hives_seen``; not ``longest_meeting``, the title of one, nor a list a
+    formatter still lays out), in ``order``."""
     return [
         n
         for n in (order if order is not None else tools)
-        if not is_reader(tools[n]) and not _keeper(tools[n]) and set(terms(n)) & nouns
+        if not is_reader(tools[n])
+        and not _keeper(tools[n])
+        and set(terms(n)) & nouns
+        and (out := tools[n].output_schema) is not None
+        and types_of(out, out) == {"string"}
+        and not _picks_one(tools[n])
     ]
+
+
+def _picks_one(spec: ToolSpec) -> bool:
+    """Whether a tool's name or description grades its items ("longest_meeting": "the title of
+    the meeting that takes the *most* hours"): it gives one of them, not several."""
+    words = re.findall(r"[a-z]+", f"{spec.name} {spec.description}".lower().replace("_", " "))
+    return any(is_superlative(w) or w in ("most", "least", "best", "worst") for w in words)
 
 
 def _clause_options(

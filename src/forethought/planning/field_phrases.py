@@ -14,14 +14,23 @@ import re
 from collections.abc import Collection
 
 from forethought.planning.bm25 import terms
+from forethought.planning.word_classes import is_superlative
 
 # Quoted text and file names are masked before the goal is read (neither is a noun phrase); a
 # file name is a run of non-blanks with a letter after a dot, found per run (linear).
 _QUOTED_RE = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 _RUN_RE = re.compile(r"\S+")
 _FILE_IN_RUN_RE = re.compile(r"\w\.[A-Za-z]")
-# A word right before "of": the head of a partitive phrase ("the height of", "the heights of").
-_HEAD_OF_RE = re.compile(r"\b([A-Za-z][a-z]{1,30})\s+of\b", re.IGNORECASE)
+# A word right before "of": the head of a partitive phrase ("the height of", "the heights of"),
+# with the word before it (a graded noun is the record itself: "the *first* class of the month").
+_HEAD_OF_RE = re.compile(r"\b(?:([A-Za-z]{1,30})\s+)?([A-Za-z][a-z]{1,30})\s+of\b", re.IGNORECASE)
+# Words grading the noun after them: it names which item, not a part of one.
+_GRADING = frozenset(
+    """
+    first second third fourth fifth last next previous final latest earliest top bottom most least
+    best worst only same
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
 # Words before "of" that count or pick rather than name a part: no field.
 _QUANTIFIERS = frozenset(
     """
@@ -34,10 +43,15 @@ _QUANTIFIERS = frozenset(
 
 def of_heads(goal: str) -> frozenset[str]:
     """The BM25 terms of the nouns the goal takes a part of something by ("the *height* of
-    …", "the *heights* of …"), quantifiers left out."""
+    …", "the *heights* of …"), quantifiers left out, and nouns an ordinal or a superlative
+    grades ("the first *class* of the month": the item itself)."""
     unquoted = _QUOTED_RE.sub(" ", goal)
     masked = _RUN_RE.sub(lambda m: " " if _FILE_IN_RUN_RE.search(m.group(0)) else m.group(0), unquoted)
-    heads = (m.group(1) for m in _HEAD_OF_RE.finditer(masked))
+    heads = (
+        m.group(2)
+        for m in _HEAD_OF_RE.finditer(masked)
+        if not (m.group(1) and (m.group(1).lower() in _GRADING or is_superlative(m.group(1).lower())))
+    )
     return frozenset(t for h in heads if h.lower() not in _QUANTIFIERS for t in terms(h))
 
 

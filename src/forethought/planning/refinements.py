@@ -389,8 +389,9 @@ class Refinements:
     # date"), says what its parameters take before its words do: two times of day, no range of
     # days (``tool_roles.param_kind(formats=True)``).
     time_formats: bool = True
-    # "Which hives …": a tool named for the plural noun a clause asks about ("hives_seen"), not
-    # a keeper or a reader, is among the clause's choices however BM25 ranks it.
+    # "Which hives …": a tool named for the plural noun a clause asks about that lays them out
+    # as text ("hives_seen"), not a keeper or a reader, is among the clause's choices however
+    # BM25 ranks it, and explains the question.
     which_nouns: bool = True
 
 
