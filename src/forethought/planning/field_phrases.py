@@ -21,9 +21,8 @@ from forethought.planning.word_classes import is_superlative
 _QUOTED_RE = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 _RUN_RE = re.compile(r"\S+")
 _FILE_IN_RUN_RE = re.compile(r"\w\.[A-Za-z]")
-# A word right before "of": the head of a partitive phrase ("the height of", "the heights of"),
-# with the word before it (a graded noun is the record itself: "the *first* class of the month").
-_HEAD_OF_RE = re.compile(r"\b(?:([A-Za-z]{1,30})\s+)?([A-Za-z][a-z]{1,30})\s+of\b", re.IGNORECASE)
+# The goal's words, in order (the head of an "X of" phrase is the word before "of").
+_TOKEN_RE = re.compile(r"[A-Za-z]+")
 # Words grading the noun after them: it names which item, not a part of one.
 _GRADING = frozenset(
     """
@@ -47,12 +46,20 @@ def of_heads(goal: str) -> frozenset[str]:
     grades ("the first *class* of the month": the item itself)."""
     unquoted = _QUOTED_RE.sub(" ", goal)
     masked = _RUN_RE.sub(lambda m: " " if _FILE_IN_RUN_RE.search(m.group(0)) else m.group(0), unquoted)
-    heads = (
-        m.group(2)
-        for m in _HEAD_OF_RE.finditer(masked)
-        if not (m.group(1) and (m.group(1).lower() in _GRADING or is_superlative(m.group(1).lower())))
-    )
-    return frozenset(t for h in heads if h.lower() not in _QUANTIFIERS for t in terms(h))
+    words = [w.lower() for w in _TOKEN_RE.findall(masked)]
+    heads: list[str] = []
+    for i in range(1, len(words)):
+        if words[i] != "of" or words[i - 1] in _QUANTIFIERS:
+            continue  # "the number of …", "most of …": no part named
+        # "the vowels and digits of …": each noun joined to the head is one too.
+        j, joined = i - 1, [words[i - 1]]
+        while j >= 2 and words[j - 1] in ("and", "or"):
+            j -= 2
+            joined.append(words[j])
+        graded = j >= 1 and (words[j - 1] in _GRADING or is_superlative(words[j - 1]))
+        if not graded:
+            heads += joined
+    return frozenset(t for h in heads if h not in _QUANTIFIERS for t in terms(h))
 
 
 def partitive_fields(fields: Collection[str], heads: frozenset[str]) -> set[str]:
