@@ -24,7 +24,7 @@ from forethought.plan.day_parts import day_part_times
 from forethought.plan.model import Plan, Step
 from forethought.plan.named_outputs import named_objects
 from forethought.planning.bound_keepers import bounded_keepers, bounded_numbers, goal_bounds, keeper_way
-from forethought.planning.decompose import _WHICH_PLURAL_RE
+from forethought.planning.decompose import _WHICH_PLURAL_RE, asked_plurals
 from forethought.planning.field_phrases import of_heads, partitive_fields
 from forethought.planning.goal_facts import goal_facts
 from forethought.planning.refinements import Refinements
@@ -351,7 +351,9 @@ def test_which_boats_is_answered_by_the_tool_named_for_boats() -> None:
     # Switched off, the boat of one catch was written: not the boats asked for.
     off = decided_steps(goal, HARBOUR, _off(which_nouns=False))
     assert not any(name == "boats_listed" for name, _ in off)
-    # Failure path: a singular "which boat" asks for one boat, no list of them.
+    # Failure paths: quoted text asks nothing; a singular "which boat" asks for one boat.
+    assert asked_plurals('Write "which boats sail" to a.txt') == frozenset()
+    assert asked_plurals("Which boats sail?") == frozenset({"boat"})
     goal = "Which boat landed the heaviest catch in log.txt? Write it to top.txt"
     assert not any(name == "boats_listed" for name, _ in decided_steps(goal, HARBOUR, ON))
 

@@ -209,6 +209,14 @@ def _readers_per_input(
 
 # "Which hives …", "what songs …": the plural noun a question asks for the items of.
 _WHICH_PLURAL_RE = re.compile(r"\b(?:which|what)\s+([a-z]{2,30}s)\b", re.IGNORECASE)
+# Quoted text is given, it asks nothing ('write "which boats" to a.txt').
+_QUOTED_TEXT_RE = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
+
+
+def asked_plurals(text: str) -> frozenset[str]:
+    """The BM25 terms of the plural nouns a "which"/"what" question asks for the items of,
+    outside quoted text ("Which hives …" → hive)."""
+    return frozenset(terms(" ".join(_WHICH_PLURAL_RE.findall(_QUOTED_TEXT_RE.sub(" ", text)))))
 
 
 def _named_for(
@@ -418,9 +426,7 @@ def skeletons(
             if group & unsaid:
                 mates = {stem(w) for w in group}
                 docs = {n: (d | mates if names[n] & mates else d) for n, d in docs.items()}
-    asked = (
-        frozenset(terms(" ".join(_WHICH_PLURAL_RE.findall(goal)))) if refinements.which_nouns else frozenset()
-    )
+    asked = asked_plurals(goal) if refinements.which_nouns else frozenset()
     # Tools named for the items a "which" question asks about: one explains the question.
     answering = set(_named_for(asked, tools)) if asked else set()
     per_clause = [
@@ -432,9 +438,7 @@ def skeletons(
             width,
             refinements.layout_apart,
             unsaid,
-            frozenset(terms(" ".join(_WHICH_PLURAL_RE.findall(c))))
-            if refinements.which_nouns
-            else frozenset(),
+            asked_plurals(c) if refinements.which_nouns else frozenset(),
         )
         for c in facts.clauses
     ]
