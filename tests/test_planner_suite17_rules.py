@@ -369,6 +369,7 @@ def test_the_new_readers_take_linear_time_on_a_hostile_goal() -> None:
         "a" * 100_000,
         "more than " * 10_000,
         "more than ten crabs " * 5_000,
+        '"x" more than ten crabs in the morning ' * 2_500,
         "write a " * 12_500,
         "write a memo a.txt: " * 5_000,
         "post a note named a.txt " * 4_000,
@@ -391,6 +392,7 @@ def test_the_new_readers_take_linear_time_on_a_hostile_goal() -> None:
     for goal in hostile:
         paths = {m.start(): (m.group(0), m.end()) for m in _FILE_RE.finditer(goal)}
         for i, read in enumerate(readers):
-            start = time.perf_counter()
+            # The process's own CPU time: the machine's load is no reader's cost.
+            start = time.process_time()
             read(goal, paths)
-            assert time.perf_counter() - start <= 2.0, (i, goal[:30])
+            assert time.process_time() - start <= 2.0, (i, goal[:30])

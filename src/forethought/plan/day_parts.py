@@ -9,6 +9,7 @@ it takes "between 7 and 9 am". Only the parts of the day English fixes by the cl
 
 from __future__ import annotations
 
+import bisect
 import re
 
 # (pattern, first minute, last minute). "Before noon" and "the morning" are the same window.
@@ -32,10 +33,12 @@ def day_part_times(text: str) -> list[tuple[int, int, str]]:
     names outside quoted text, in order: the phrase's first part stands for the first minute,
     the rest for the last ("before noon" → "before" 00:00, "noon" 11:59). Spans are at least
     three characters long."""
-    quoted = [m.span() for m in _QUOTED_RE.finditer(text)]
+    spans = [m.span() for m in _QUOTED_RE.finditer(text)]
+    starts = [a for a, _ in spans]
     found: list[tuple[int, int, str]] = []
     for m in _PART_RE.finditer(text):
-        if any(a <= m.start() < b for a, b in quoted):
+        i = bisect.bisect_right(starts, m.start()) - 1  # a bisection per part: linear overall
+        if i >= 0 and m.start() < spans[i][1]:
             continue
         if _CLOCK_BEFORE_RE.search(text, max(0, m.start() - 12), m.start()):
             continue  # "between 9 and 10 in the morning": the half of the day of those hours
