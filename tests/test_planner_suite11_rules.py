@@ -284,7 +284,8 @@ def test_a_clause_a_filter_answers_needs_no_tool_of_its_own() -> None:
     goal = "Which parcels go to Dundee? Read manifest.json and write their lines to dundee.txt"
     on = [t for t, _ in _steps(goal)]
     assert on == ["load_manifest", "heading_to", "parcel_lines", "save_text"]
-    assert [t for t, _ in _steps(goal, Refinements(filter_clauses=False))] != on
+    # Off (with ``which_nouns``, which also puts ``parcel_lines`` in for "Which parcels"), not so.
+    assert [t for t, _ in _steps(goal, Refinements(filter_clauses=False, which_nouns=False))] != on
 
 
 def test_a_spelled_time_is_used_as_its_24_hour_text() -> None:

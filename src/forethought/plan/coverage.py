@@ -79,8 +79,10 @@ from forethought.plan import references as refs
 from forethought.plan.abbreviations import abbreviation_of
 from forethought.plan.counted import counted_terms, described_items, narrowing_words, word_forms
 from forethought.plan.dates import spelled_dates, spelled_times
+from forethought.plan.day_parts import day_part_times
 from forethought.plan.layout import split_layout
 from forethought.plan.model import Plan, Step
+from forethought.plan.named_outputs import named_objects
 from forethought.plan.number_words import (
     NUMBER_WORDS,
     bound_words,
@@ -362,6 +364,13 @@ class Coverage:
 # ----------------------------------------------------------------------------- the goal
 
 
+# Words opening an indirect question: "write *how many* there are to a.txt", "save *which*
+# hives were seen …" describe a value to work out, never the text to write.
+_QUESTION_OPENERS = frozenset(
+    {"how", "what", "which", "who", "whom", "whose", "when", "where", "why", "whether"}
+)
+
+
 def _possessive(word: str) -> bool:
     """Whether ``word`` is a possessive ("today's", "VAN-01's", "users'")."""
     return word.endswith(("'s", "’s", "s'", "s’"))
@@ -420,6 +429,8 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
         # value to find, not the text to write (written as it stood, the run said succeeded).
         possessive = _possessive(first)
         named = _NAMED_TEXT_RE.match(obj)
+        if first in _QUESTION_OPENERS:
+            continue  # an indirect question ("write how many there are to a.txt"): a value to find
         if named is not None and free(m.start(1), m.end(1)):
             # "write the word hello to w.txt": the text is what follows the noun naming it.
             add(named.group(1), "content", m.start(1) + named.start(1), m.end(1))
@@ -442,12 +453,18 @@ def goal_literals(goal: str) -> tuple[GoalLiteral, ...]:
 
 
 def goal_outputs(
-    goal: str, literals: tuple[GoalLiteral, ...] | None = None, *, content_subjects: bool = True
+    goal: str,
+    literals: tuple[GoalLiteral, ...] | None = None,
+    *,
+    content_subjects: bool = True,
+    named_files: bool = True,
 ) -> tuple[str, ...]:
     """The outputs ``goal`` asks for (see ``missing_output`` in the module docstring). Without
     ``content_subjects``, not the file a modal sentence says the text of ("count.txt should say
-    …"): the planner's ``Refinements.content_subjects`` off."""
-    effects = _goal_effects(goal, literals, content_subjects=content_subjects)
+    …"): the planner's ``Refinements.content_subjects`` off; without ``named_files``, not a file
+    a writing verb names as its object ("post a notice named a.txt saying …"):
+    ``Refinements.named_outputs`` off."""
+    effects = _goal_effects(goal, literals, content_subjects=content_subjects, named_files=named_files)
     return tuple(dict.fromkeys(target for _, target in effects))
 
 
@@ -457,6 +474,7 @@ def _goal_effects(
     *,
     content_subjects: bool = True,
     outbound_nouns: bool = False,
+    named_files: bool = True,
 ) -> list[tuple[str, str]]:
     """(how the goal says it, target) per output or effect, e.g. ("write to", "files.txt").
     With ``outbound_nouns``, an outbound verb used as a noun ("the email addresses … to
@@ -500,6 +518,13 @@ def _goal_effects(
     for m in _CONTENT_SUBJECT_RE.finditer(goal) if content_subjects else ():
         if m.start(1) in targets:
             out.append((m.start(1), "write", targets[m.start(1)].text))
+    # "Post a notice named a.txt saying …", "write a memo b.txt: "…"": the verb's object is a
+    # text and the file its name, with no preposition before it (``named_outputs``).
+    paths = {lit.start: (lit.text, lit.start + len(lit.text)) for lit in lits if lit.kind == "path"}
+    verbs_at = {p for p, _, _ in out}
+    for start, verb, name in named_objects(goal, paths) if named_files else ():
+        if start not in verbs_at:
+            out.append((start, f"{verb} named", name))
     return [(how, target) for _, how, target in sorted(out)]
 
 
@@ -835,7 +860,7 @@ def _described_contents(
         words = m.group(1).split()
         first = words[0].lower().rstrip(".,;:!?")
         possessive = _possessive(first)
-        if not (first in _DEFINITE or possessive):
+        if not (first in _DEFINITE or possessive or first in _QUESTION_OPENERS):
             continue
         if len(words) > 1 and words[1].lower() in _TEXT_NOUNS:
             continue
@@ -1376,6 +1401,7 @@ def check_coverage(
     spelled = sorted(
         spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True) + spelled_times(goal)
     )
+    spelled += day_part_times(goal)  # "before noon": 00:00 and 11:59 are the goal's words
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]
     for i, lit in enumerate(literals):
         before = literals[i - 1] if i else None

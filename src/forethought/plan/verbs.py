@@ -349,7 +349,11 @@ def clause_actions(goal: str) -> list[tuple[str, str]]:
     for delimiter in [*splits, None]:
         end = len(goal) if delimiter is None else delimiter.start()
         clause, opens_sentence = goal[start:end], start == 0 or goal[start - 1] in ".;:!?"
+        # A clause that opens with quoted text is that text ('a.txt: "Feed the cat"'), no action.
+        lead = start + len(clause) - len(clause.lstrip())
         start = end if delimiter is None else delimiter.end()
+        if any(a <= lead < b for a, b in quoted):
+            continue
         words = clause.split()
         while words and words[0].lower() in LEAD_FILLERS:
             words = words[1:]

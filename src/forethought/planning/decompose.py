@@ -102,6 +102,7 @@ from forethought.planning.answer_shapes import (
 )
 from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_index, tool_terms
 from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
+from forethought.planning.bound_keepers import bounded_keepers, bounded_numbers, goal_bounds, returns_list
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words
 from forethought.planning.number_ranges import bound_params
@@ -131,6 +132,7 @@ from forethought.planning.word_classes import (
     PERSON_FIELD_NOUNS,
     PERSON_NOUNS,
     SUPERLATIVE_GROUPS,
+    is_superlative,
     superlative_mates,
 )
 from forethought.tools.base import ToolSpec
@@ -205,6 +207,44 @@ def _readers_per_input(
     return list(orders[best])
 
 
+# "Which hives …", "what songs …": the plural noun a question asks for the items of.
+_WHICH_PLURAL_RE = re.compile(r"\b(?:which|what)\s+([a-z]{2,30}s)\b", re.IGNORECASE)
+# Quoted text is given, it asks nothing ('write "which boats" to a.txt').
+_QUOTED_TEXT_RE = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
+
+
+def asked_plurals(text: str) -> frozenset[str]:
+    """The BM25 terms of the plural nouns a "which"/"what" question asks for the items of,
+    outside quoted text ("Which hives …" → hive)."""
+    return frozenset(terms(" ".join(_WHICH_PLURAL_RE.findall(_QUOTED_TEXT_RE.sub(" ", text)))))
+
+
+def _named_for(
+    nouns: frozenset[str], tools: Mapping[str, ToolSpec], order: Sequence[str] | None = None
+) -> list[str]:
+    """Tools named for one of ``nouns`` (BM25 terms) that neither read a file nor keep some of a
+    list, and lay several of them out as text, grading none: what a "which hives" question is
+    answered by (``hives_seen``; not ``longest_meeting``, the title of one, nor a list a
+    formatter still lays out), in ``order``."""
+    return [
+        n
+        for n in (order if order is not None else tools)
+        if not is_reader(tools[n])
+        and not _keeper(tools[n])
+        and set(terms(n)) & nouns
+        and (out := tools[n].output_schema) is not None
+        and types_of(out, out) == {"string"}
+        and not _picks_one(tools[n])
+    ]
+
+
+def _picks_one(spec: ToolSpec) -> bool:
+    """Whether a tool's name or description grades its items ("longest_meeting": "the title of
+    the meeting that takes the *most* hours"): it gives one of them, not several."""
+    words = re.findall(r"[a-z]+", f"{spec.name} {spec.description}".lower().replace("_", " "))
+    return any(is_superlative(w) or w in ("most", "least", "best", "worst") for w in words)
+
+
 def _clause_options(
     clause: str,
     facts: GoalFacts,
@@ -213,6 +253,7 @@ def _clause_options(
     width: int,
     layout_apart: bool = False,
     unsaid: frozenset[str] = frozenset(),
+    asked_nouns: frozenset[str] = frozenset(),
 ) -> list[tuple[str, ...]]:
     ranked = [(n, s) for n, s in index.rank(_query(clause, facts, unsaid)) if s > 0]
     rest, layout = split_layout(clause) if layout_apart else (clause, "")
@@ -231,6 +272,10 @@ def _clause_options(
         bodies += [p for p in itertools.permutations(middle, 2)]
         return [(*b, t) for t in tails for b in bodies]
     picks = [n for n, _ in ranked if not is_writer(tools[n])][:width]
+    if asked_nouns:
+        # "Which hives …": a tool named for the plural noun asked about answers the question
+        # (``hives_seen``), wherever BM25 ranked it; not a keeper or a reader.
+        picks += [n for n in _named_for(asked_nouns, tools, [n for n, _ in ranked]) if n not in picks][:1]
     # One clause may need two tools ("count the words in the summary of …"): pairs too, and
     # the prior (words explained per step) and the typed flow decide between them.
     return [(p,) for p in picks] + list(itertools.permutations(picks, 2)) or [()]
@@ -346,6 +391,8 @@ def skeletons(
         goal = converted_units(goal, tools)  # "longer than a second" → "… 1000 milliseconds"
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
+    if refinements.bounded_keepers:
+        goal = bounded_numbers(goal, tools)  # "more than ten mites" → "more than 10 mites"
     if refinements.summed_counts:
         goal = summed_counts(goal, tools)  # "how many tickets did X sell": a total
     if refinements.abbreviated_options:
@@ -357,6 +404,10 @@ def skeletons(
     names = {name: set(terms(name)) for name in tools}
     if refinements.writer_verbs:
         docs = {n: (d | _WRITE_TERMS if is_writer(tools[n]) else d) for n, d in docs.items()}
+    if refinements.counted_answers:
+        # "Count …", "how many": a number is asked for. A tool returning a list answers no count,
+        # whatever its description says ("the inspections that *counted* more mites than …").
+        docs = {n: (d - _QUANTITY_TERMS if returns_list(tools[n]) else d) for n, d in docs.items()}
     unsaid: frozenset[str] = frozenset()
     if refinements.superlative_synonyms:
         # A superlative no tool's name or description says ("biggest" beside "largest_fill_up")
@@ -375,8 +426,20 @@ def skeletons(
             if group & unsaid:
                 mates = {stem(w) for w in group}
                 docs = {n: (d | mates if names[n] & mates else d) for n, d in docs.items()}
+    asked = asked_plurals(goal) if refinements.which_nouns else frozenset()
+    # Tools named for the items a "which" question asks about: one explains the question.
+    answering = set(_named_for(asked, tools)) if asked else set()
     per_clause = [
-        _clause_options(c, facts, tools, index, width, refinements.layout_apart, unsaid)
+        _clause_options(
+            c,
+            facts,
+            tools,
+            index,
+            width,
+            refinements.layout_apart,
+            unsaid,
+            asked_plurals(c) if refinements.which_nouns else frozenset(),
+        )
         for c in facts.clauses
     ]
     # A list goes to a .json file as JSON; elsewhere as the tool set formats lists.
@@ -454,7 +517,11 @@ def skeletons(
     # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
     # is a value a tool with two date parameters filters by, as a one-value filter does.
     ranges = (
-        [n for n, _ in index.rank(terms(goal)) if range_params(tools[n]) is not None]
+        [
+            n
+            for n, _ in index.rank(terms(goal))
+            if range_params(tools[n], formats=refinements.time_formats) is not None
+        ]
         if refinements.spelled_dates and date_range(values) is not None
         else []
     )
@@ -463,7 +530,8 @@ def skeletons(
         ranges += [
             n
             for n, _ in index.rank(terms(goal))
-            if (b := range_params(tools[n], times=True)) is not None and param_kind(tools[n], b[0]) == "time"
+            if (b := range_params(tools[n], times=True, formats=refinements.time_formats)) is not None
+            and param_kind(tools[n], b[0], formats=refinements.time_formats) == "time"
         ]
     # The kinds of value the goal gives: a second filter is put in only for a kind it gives.
     value_kinds = {kind_of(v) for v in values} | ({"range"} if ranges else set())
@@ -546,6 +614,15 @@ def skeletons(
         if refinements.unit_numbers
         and _counted_keeper(tools[n], goal, numbered_names=refinements.numbered_names)
     ]
+    contrary: set[str] = set()
+    if refinements.bounded_keepers:
+        # "More than 10 mites", "lower than 1 metre": the keeper of the bound's way that says its
+        # noun goes into chains (first), one keeping the other way does not (``bound_keepers``).
+        picked, other_way = bounded_keepers(goal, tools)
+        contrary = set(other_way)
+        counted = [*picked, *(n for n in counted if n not in picked and n not in other_way)]
+        said = set(terms(" ".join(f"{w} {n}" for w, _, n in goal_bounds(goal))))
+        docs = {n: (d | said if n in picked else d) for n, d in docs.items()}
     takers = takers + [n for n in counted if n not in takers]
     quoted_values = [v for v in values if v in facts.contents] if takers else []
     persons = (
@@ -661,8 +738,8 @@ def skeletons(
             ]
         for v in variants:
             key = tuple(v)
-            if not key or key in seen:
-                continue
+            if not key or key in seen or contrary & set(key):
+                continue  # (a keeper the other way than the goal's bound keeps nothing it asks for)
             seen.add(key)
             superfluous = _superfluous(key, facts, docs, tools, set(readers), takers, per_file)
             for k in (key, _formatted(key, tools, formatters)):
@@ -677,6 +754,8 @@ def skeletons(
                     + (len(quoted_values) if any(n in takers for n in k) else 0)
                     # "Who" is explained by a step that yields a person or a person's name.
                     + (1 if persons & set(k) else 0)
+                    # "Which hives …" by a step named for the hives.
+                    + (1 if answering & set(k) else 0)
                     # "Show every departure": the items, not one of them nor their number.
                     - (PLURAL_COST if many and single_result(k, tools) else 0)
                     - (PLURAL_COST if unnumbered and any(counts_items(tools[n]) for n in k) else 0)

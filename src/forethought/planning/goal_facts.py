@@ -132,7 +132,11 @@ def goal_facts(goal: str, refinements: Refinements | None = None) -> GoalFacts:
             targets += [m.group(1) for m in _POSSESSIVE_LINE_RE.finditer(goal)]
     # A file a modal sentence says the text of is an output by its position: read with it.
     subjects = refinements is None or (refinements.output_position and refinements.content_subjects)
-    named = [*goal_outputs(goal, content_subjects=subjects), *(t for t in targets if t in files)]
+    named_files = refinements is None or refinements.named_outputs
+    named = [
+        *goal_outputs(goal, content_subjects=subjects, named_files=named_files),
+        *(t for t in targets if t in files),
+    ]
     outputs = tuple(dict.fromkeys(o for o in named if o in files or _FILE_RE.fullmatch(o)))
     placed = (
         output_files(

@@ -361,6 +361,38 @@ class Refinements:
     # ``millimetres``, ``unit_numbers``) a clause chose after the count is also tried where the
     # list it takes is, as ``keepers_first`` tries a keeper by a value: it keeps, then counts.
     counted_keepers_first: bool = True
+    # Added after suite 17:
+    # A file a writing verb names as its object, a kind of text and its name ("Post a notice
+    # *named a.txt* saying "…"", "Write a memo *b.txt*: "…"", "create a note called c.txt with
+    # …"), is where the text goes, though no "to"/"into" stands before it (``plan.named_outputs``).
+    named_outputs: bool = True
+    # Of several fields of a record the goal names, the one it takes a part by, before "of"
+    # ("the *height* of the highest tide": not ``tide``, the record's own noun; "the *heights*
+    # of July's and August's highest tides", a field of each run) is the one written
+    # (``field_phrases``).
+    partitive_fields: bool = True
+    # A bound the goal puts on a number ("more than ten mites", "above five metres", "lower than
+    # a metre") is kept by the tool keeping items by one number that keeps that way (by its name
+    # or description: "above", "less") and says the bound's noun: it goes into chains, one
+    # keeping the other way does not, and the number is written in digits ("a metre" is 1)
+    # (``bound_keepers``).
+    bounded_keepers: bool = True
+    # "Count …", "how many" ask for a number: a tool returning a list does not explain those
+    # words, though its description says "counted" ("the inspections that counted more mites
+    # than …"), so a counting step is no superfluous one after it.
+    counted_answers: bool = True
+    # A part of the day the goal names in words ("the *morning* high waters", "*before noon*",
+    # "in the evening") is the range of times of day it covers (00:00 to 11:59, …), which a tool
+    # keeping items between two times of day takes (``plan.day_parts``).
+    day_parts: bool = True
+    # A format a tool's description spells, of one kind only ("earliest to latest (HH:MM), on any
+    # date"), says what its parameters take before its words do: two times of day, no range of
+    # days (``tool_roles.param_kind(formats=True)``).
+    time_formats: bool = True
+    # "Which hives …": a tool named for the plural noun a clause asks about that lays them out
+    # as text ("hives_seen"), not a keeper or a reader, is among the clause's choices however
+    # BM25 ranks it, and explains the question.
+    which_nouns: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -449,6 +481,13 @@ NO_REFINEMENTS = Refinements(
     month_runs=False,
     possessive_lines=False,
     counted_keepers_first=False,
+    named_outputs=False,
+    partitive_fields=False,
+    bounded_keepers=False,
+    counted_answers=False,
+    day_parts=False,
+    time_formats=False,
+    which_nouns=False,
 )
 
 # Every technique on: the planner's default.

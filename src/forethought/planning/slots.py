@@ -19,6 +19,8 @@ from forethought.plan.unit_quantities import converted_units
 from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
+from forethought.planning.bound_keepers import bounded_numbers
+from forethought.planning.field_phrases import of_heads, partitive_fields
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import (
@@ -141,12 +143,15 @@ def _outputs_of(
     asked: Callable[[Mapping[str, frozenset[str] | None]], set[str]] | None = None,
     *,
     fileless: bool = False,
+    heads: frozenset[str] = frozenset(),
 ) -> list[_Output]:
     """The references to step ``k``'s output and its fields. With ``person_terms`` (the goal
     asks "who"), a field naming a person or a name is the one the goal names, if there is one.
     With ``asked`` (the fields of the question word's kind, ``question_fields``), those are
     the ones the goal names -- those of them the goal also names, if any. With ``fileless`` (the
-    tool opens no file), a field the goal names is no file's name, however it is named."""
+    tool opens no file), a field the goal names is no file's name, however it is named. With
+    ``heads`` (``field_phrases.of_heads``), of several fields the goal names, those it takes as
+    the part of something ("the *height* of the highest tide") are the ones named."""
     cands = reference_candidates(f"s{k + 1}", spec)
     fields = {c.text: c.text[2:-1].split(".", 1)[1] if "." in c.text else "" for c in cands}
     if asked is not None:
@@ -169,6 +174,11 @@ def _outputs_of(
                 c.items,
             )
         )
+    named_fields = {fields[o.text] for o in found if o.relevant}
+    parts = partitive_fields(named_fields, heads) if len(named_fields) > 1 else set()
+    if parts:
+        # "The height of the highest tide": ``tide`` is the record's own noun, ``height_m`` the part asked.
+        found = [dataclasses.replace(o, relevant=fields[o.text] in parts) if o.relevant else o for o in found]
     # When some field is named by the goal ("the words"), the other fields are not offered.
     if any(o.relevant for o in found):
         found = [o for o in found if o.relevant or o.text.count(".") == 0]
@@ -236,6 +246,8 @@ def bind(
         goal = converted_units(goal, tools)  # "longer than a second" → "… 1000 milliseconds"
     if refinements.unit_numbers:
         goal = numbered_units(goal, unit_nouns(tools))  # "four stars" → "4 stars"
+    if refinements.bounded_keepers:
+        goal = bounded_numbers(goal, tools)  # "lower than a metre" → "lower than 1 metre"
     if refinements.abbreviated_options:
         listed = set().union(*(enumerated_options(spec, glossed=True) for spec in tools.values()))
         goal = abbreviated_options(goal, tools, listed)  # "from the west" → "from the W"
@@ -256,7 +268,10 @@ def bind(
     explained = set().union(*(set(tool_terms(tools[n])) for n in chain)) if chain else set()
     values: list[str] = []
     times = refinements.spelled_times  # a range of times of day, as of days
-    ranged = refinements.spelled_dates and any(range_params(tools[n], times=times) is not None for n in chain)
+    formats = refinements.time_formats  # "(HH:MM), on any date": a time's parameter
+    ranged = refinements.spelled_dates and any(
+        range_params(tools[n], times=times, formats=formats) is not None for n in chain
+    )
     places = refinements.place_params  # "for a given destination": a town, not a file
     if refinements.value_filters and (
         ranged or any(value_param(tools[n], places=places) is not None for n in chain)
@@ -300,6 +315,8 @@ def bind(
         closed |= NEGATION_WORDS  # "received *but not* processed"
     # Two files read, one written: a step run once per file has a result per file to write.
     per_file = refinements.per_file_results and len(facts.inputs) >= 2 and len(facts.outputs) == 1
+    # "The height of the highest tide": of two fields the goal names, the part before "of".
+    heads = of_heads(goal) if refinements.partitive_fields else frozenset()
     slots = Slots()
     outputs: list[_Output] = []
     consumed: set[int] = set()
@@ -421,13 +438,14 @@ def bind(
                     len(facts.inputs),
                     readers=refinements.per_file_readers,
                     named=set(terms(split_layout(goal)[0])) if refinements.per_file_fields else None,
+                    heads=heads,
                 )
                 if runs:
                     options = [runs]
-            bounds = range_params(spec, times=times)
+            bounds = range_params(spec, times=times, formats=formats)
             if bounds is not None and pname in bounds:
                 # A range of days, or (``spelled_times``) of times of day: each bound its value.
-                span = days if param_kind(spec, pname) == "date" else hours
+                span = days if param_kind(spec, pname, formats=formats) == "date" else hours
                 if span is not None:
                     options = [span[bounds.index(pname)]]
             if refinements.expression_literals and pname == expression_param(spec):
@@ -486,7 +504,7 @@ def bind(
         fileless = refinements.record_paths and not any(
             takes_file_name(spec, p) or is_dir_param(spec, p) for p in properties(spec)
         )
-        outputs += _outputs_of(k, spec, goal_terms, person_fields, answering, fileless=fileless)
+        outputs += _outputs_of(k, spec, goal_terms, person_fields, answering, fileless=fileless, heads=heads)
     return slots
 
 
@@ -568,6 +586,7 @@ def _per_file_results(
     files: int,
     readers: bool = False,
     named: set[str] | None = None,
+    heads: frozenset[str] = frozenset(),
 ) -> str:
     """The text a writer writes when the same step ran once per file ("count_loans" for a.json
     and for b.json): every run's unused whole result, one per line ("${s2}\n${s4}\n"). "" when
@@ -584,7 +603,7 @@ def _per_file_results(
         by_tool.setdefault(chain[o.step], []).append(o)
     runs = [group for group in by_tool.values() if len(group) == files]
     if len(runs) == 1:
-        field = _named_field(tools[chain[runs[0][0].step]], named) if named is not None else None
+        field = _named_field(tools[chain[runs[0][0].step]], named, heads) if named is not None else None
         pick = f".{field}" if field is not None else ""
         return "".join(f"{o.text[:-1]}{pick}}}\n" if pick else f"{o.text}\n" for o in runs[0])
     if runs or not readers:
@@ -605,12 +624,19 @@ def _per_file_results(
     return "".join(read) if len(read) == files == len(texts) else ""
 
 
-def _named_field(spec: ToolSpec, named: set[str]) -> str | None:
-    """The one field of ``spec``'s record output whose words are all among ``named``."""
+def _named_field(spec: ToolSpec, named: set[str], heads: frozenset[str] = frozenset()) -> str | None:
+    """The one field of ``spec``'s record output whose words are all among ``named``; of
+    several, the one an "X of" phrase's head names (``heads``: "the heights of …")."""
     schema = spec.output_schema or {}
     props = schema.get("properties") if schema.get("type") == "object" else None
     if not isinstance(props, Mapping):
         return None
+    if heads:
+        # "The weights of a.txt's and b.txt's heaviest catches": the one field "weights" names
+        # (``weight_kg``), though the goal says no "kg".
+        parts = partitive_fields([str(p) for p in props], heads)
+        if len(parts) == 1:
+            return parts.pop()
     fields = [str(p) for p in props if (words := set(terms(str(p)))) and words <= named]
     return fields[0] if len(fields) == 1 else None
 

@@ -174,10 +174,12 @@ _KIND_PARAM = {
 _TIME_OF_DAY_RE = re.compile(r"\b(?:times?|hours?)\s+of\s+(?:the\s+)?day\b", re.IGNORECASE)
 
 
-def param_kind(spec: ToolSpec, pname: str, *, day_times: bool = False) -> str:
+def param_kind(spec: ToolSpec, pname: str, *, day_times: bool = False, formats: bool = False) -> str:
     """The kind of value a text parameter takes, by its name, else its description or the
     tool's ("date", "(YYYY-MM-DD)" → "date"); "text" otherwise. With ``day_times``, "a time
-    of day" in a description is a time's phrase, not a date's."""
+    of day" in a description is a time's phrase, not a date's. With ``formats``, a format the
+    parameter's or the tool's description spells, of one kind only ("(HH:MM, 24-hour clock),
+    on any date"), says the kind before the words do."""
     described = str((properties(spec).get(pname) or {}).get("description") or "")
     tool_text = spec.description
     if day_times:
@@ -186,6 +188,11 @@ def param_kind(spec: ToolSpec, pname: str, *, day_times: bool = False) -> str:
     for kind, pattern in _KIND_PARAM.items():
         if pattern.search(pname):
             return kind
+    if formats:
+        for text in (described, tool_text):
+            spelled = [kind for kind, fmt in _FORMATS.items() if fmt.search(text)]
+            if len(spelled) == 1:
+                return spelled[0]
     for kind, pattern in _KIND_PARAM.items():
         if pattern.search(described) or (
             pattern.search(tool_text) and not any(p.search(pname) for p in _KIND_PARAM.values())
@@ -238,11 +245,12 @@ def filter_param(spec: ToolSpec, *, places: bool = False) -> str | None:
     return texts[0] if fits({"array"}, have_items, {"array"}, want_items) else None
 
 
-def range_params(spec: ToolSpec, *, times: bool = False) -> tuple[str, str] | None:
+def range_params(spec: ToolSpec, *, times: bool = False, formats: bool = False) -> tuple[str, str] | None:
     """The two date parameters of a tool picking items within a range of days (a read-only tool
     taking one list and two date texts, returning a list of the same items), first day first;
     with ``times``, the two time parameters of one picking items within a range of times of
-    day ("from earliest to latest (HH:MM)") too; None for any other tool."""
+    day ("from earliest to latest (HH:MM)") too; None for any other tool. With ``formats``, the
+    kinds are read as ``param_kind(formats=True)`` reads them (a spelled format first)."""
     req = required_params(spec)
     out = spec.output_schema
     if spec.effect != "read_only" or len(req) != 3 or out is None or types_of(out, out) != {"array"}:
@@ -250,7 +258,11 @@ def range_params(spec: ToolSpec, *, times: bool = False) -> tuple[str, str] | No
     lists = [p for p in req if param_types(spec, p) == {"array"}]
     dates: list[str] = []
     for kind in ("date", "time") if times else ("date",):
-        dates = [p for p in req if param_types(spec, p) == {"string"} and param_kind(spec, p) == kind]
+        dates = [
+            p
+            for p in req
+            if param_types(spec, p) == {"string"} and param_kind(spec, p, formats=formats) == kind
+        ]
         if len(dates) == 2:
             break
     if len(lists) != 1 or len(dates) != 2:

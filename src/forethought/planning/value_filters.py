@@ -8,13 +8,21 @@ import re
 from collections.abc import Callable, Mapping
 
 from forethought.plan.dates import spelled_dates, spelled_times, weekday_start
+from forethought.plan.day_parts import day_part_times
 from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
 from forethought.planning.boolean_values import flag_param, prefixed_flag
 from forethought.planning.candidates import goal_names, labelled_files
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
-from forethought.planning.tool_roles import is_dir_param, properties, takes_prefix, value_param
+from forethought.planning.tool_roles import (
+    is_dir_param,
+    param_kind,
+    properties,
+    range_params,
+    takes_prefix,
+    value_param,
+)
 from forethought.planning.word_classes import (
     QUANTIFIERS,
     after_number,
@@ -236,6 +244,22 @@ def _named_by_param(text: str, value: str, params: set[str]) -> bool:
     return any(singular(w) == p or w == p for w in words for p in params)
 
 
+def _takes_time_range(tools: Mapping[str, ToolSpec], formats: bool = False) -> bool:
+    """Whether a tool keeps items between two times of day ("earliest", "latest" as HH:MM)."""
+    return any(
+        (pair := range_params(spec, times=True, formats=formats)) is not None
+        and param_kind(spec, pair[0], formats=formats) == "time"
+        for spec in tools.values()
+    )
+
+
+def _without_overlaps(
+    spelled: list[tuple[int, int, str]], more: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """``spelled`` and those of ``more`` that overlap none of it, in order."""
+    return sorted(spelled + [t for t in more if not any(a < t[1] and t[0] < b for a, b, _ in spelled)])
+
+
 def value_words(
     facts: GoalFacts,
     docs: Mapping[str, set[str]],
@@ -307,6 +331,13 @@ def value_words(
             )
             if refinements.spelled_times:  # "between 7 and 9 am": the times 07:00 and 09:00
                 spelled = sorted(spelled + spelled_times(masked))
+            if (
+                refinements.day_parts
+                and tools is not None
+                and _takes_time_range(tools, refinements.time_formats)
+            ):
+                # "the morning high waters", "before noon": the times 00:00 and 11:59.
+                spelled = _without_overlaps(spelled, day_part_times(masked))
             for start, end, iso in reversed(spelled):
                 dated.append((start, iso))
                 if refinements.dated_weekdays and len(iso) == 10:
