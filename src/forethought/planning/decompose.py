@@ -102,6 +102,7 @@ from forethought.planning.answer_shapes import (
 )
 from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_index, tool_terms
 from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
+from forethought.planning.filter_fit import fitted_elsewhere
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words
 from forethought.planning.number_ranges import bound_params
@@ -451,6 +452,16 @@ def skeletons(
         kinds = {kind_of(v) for v in values}
         takers = [n for n in takers if taker(n) in kinds or taker(n) not in ("text", "option")]
         filters = sorted((n for n in filters if n in takers), key=lambda n: taker(n) not in kinds)
+    if refinements.fitting_filters and filters:
+        # Of several text filters, those a value fits best come first ("every Grey Heron
+        # sighting": the filter by a kind, not the one by an observer's initials).
+        texts = [v for v in values if kind_of(v) == "text"]
+        filters = sorted(
+            filters,
+            key=lambda n: (
+                bool(texts) and all(fitted_elsewhere(v, goal, n, tools, places=places) for v in texts)
+            ),
+        )
     # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
     # is a value a tool with two date parameters filters by, as a one-value filter does.
     ranges = (
@@ -499,7 +510,11 @@ def skeletons(
                 )
             }
 
+            fitting = refinements.fitting_filters
+
             def takes(name: str, value: str) -> bool:
+                if fitting and fitted_elsewhere(value, goal, name, tools, places=places):
+                    return False  # "at the Long Field": the filter by a place, not by a kind
                 if option_words and (kind_of(value) == "option") != (taker(name) == "option"):
                     return False
                 if shaped and shaped.get(name, kind_of(value)) not in (kind_of(value), "range"):

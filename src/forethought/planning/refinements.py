@@ -361,6 +361,13 @@ class Refinements:
     # ``millimetres``, ``unit_numbers``) a clause chose after the count is also tried where the
     # list it takes is, as ``keepers_first`` tries a keeper by a value: it keeps, then counts.
     counted_keepers_first: bool = True
+    # Added after suite 16's fixes (branch fix16b):
+    # Of several filters each taking one plain text ("of_kind(kind)", "at_place(place)",
+    # "entered_by(initials)"), a bare name goes to the one the goal's words around it and its
+    # shape fit best: a preposition the filter's name says ("*at* the Long Field"), a noun
+    # beside it naming what the filter selects by ("keeper AB" for "one keeper"), its shape
+    # against the filter's examples ("e.g. JK": initials) (``filter_fit``).
+    fitting_filters: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -449,6 +456,7 @@ NO_REFINEMENTS = Refinements(
     month_runs=False,
     possessive_lines=False,
     counted_keepers_first=False,
+    fitting_filters=False,
 )
 
 # Every technique on: the planner's default.

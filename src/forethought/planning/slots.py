@@ -19,6 +19,7 @@ from forethought.plan.unit_quantities import converted_units
 from forethought.planning.abbreviated_options import abbreviated_options
 from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
+from forethought.planning.filter_fit import example_shapes, fitted_elsewhere, value_shape
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import (
@@ -39,6 +40,7 @@ from forethought.planning.question_fields import (
 )
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
+    filter_param,
     formatted_kind,
     is_dir_param,
     is_formatter,
@@ -350,6 +352,13 @@ def bind(
                     # "(category utilities)", "status: open": the value right after the
                     # parameter's name is its value.
                     fitting = _option_order(fitting, goal, pname)
+                if refinements.fitting_filters:
+                    # Of several text filters, a bare name goes to the one the goal's words
+                    # around it and its shape fit best ("at the Long Field": ``at_place``).
+                    claimed = {v for v in values if fitted_elsewhere(v, goal, name, tools, places=places)}
+                    if claimed:
+                        fitting = [v for v in fitting if v not in claimed]
+                        options = [o for o in options if o not in claimed]
                 if places and names_a_place(spec, pname):
                     # "trains to York from Central": the value "to"/"for" leads is where things
                     # go, the one "from" leads where they leave (a source's, an origin's).
@@ -357,6 +366,22 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if (
+                refinements.fitting_filters
+                and isinstance(options, list)
+                and pname == filter_param(spec, places=places)
+                and (shapes := example_shapes(spec, pname))
+            ):
+                # A goal word the filter would have to guess is no value of another shape than
+                # its examples' ("the observer's initials": "s" is no "JK").
+                options = [
+                    o
+                    for o in options
+                    if not isinstance(o, str)
+                    or o.startswith("${")
+                    or o in values
+                    or value_shape(o) in shapes | {"other"}
+                ]
             if refinements.prefix_values and isinstance(options, list) and takes_prefix(spec, pname):
                 # A start to keep items by is said as one: a path from the root ("paths under
                 # /images/") or a text after "starting with"; any other goal word ("half past
