@@ -84,7 +84,7 @@ from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import asks_number, counts_items
-from forethought.plan.dates import date_range, spelled_dates, time_range
+from forethought.plan.dates import date_range, single_day, spelled_dates, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.plan.unit_quantities import converted_units
@@ -109,6 +109,7 @@ from forethought.planning.number_ranges import bound_params
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.summed_amounts import summed_counts
 from forethought.planning.tool_roles import (
+    days_by_range_only,
     filter_param,
     fits_first_need,
     formatted_kind,
@@ -464,9 +465,15 @@ def skeletons(
         )
     # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
     # is a value a tool with two date parameters filters by, as a one-value filter does.
+    # One day, where days are kept only by a range, is the range from it to itself.
+    one_day = (
+        refinements.single_days
+        and days_by_range_only(tools, places=places)
+        and single_day(goal, values) is not None
+    )
     ranges = (
         [n for n, _ in index.rank(terms(goal)) if range_params(tools[n]) is not None]
-        if refinements.spelled_dates and date_range(values) is not None
+        if refinements.spelled_dates and (date_range(values) is not None or one_day)
         else []
     )
     if refinements.spelled_times and time_range(values) is not None:

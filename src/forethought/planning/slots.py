@@ -12,7 +12,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
-from forethought.plan.dates import date_numbers, date_range, time_range
+from forethought.plan.dates import date_numbers, date_range, single_day, spelled_dates, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.plan.unit_quantities import converted_units
@@ -40,6 +40,7 @@ from forethought.planning.question_fields import (
 )
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
+    days_by_range_only,
     filter_param,
     formatted_kind,
     is_dir_param,
@@ -267,6 +268,13 @@ def bind(
         values = value_words(facts, docs, refinements, tools)
     # A range of days: a month's first and last day, or the goal's first two days in order.
     days = date_range(values) if ranged else None
+    date_words = (
+        {w for a, b, _ in spelled_dates(goal, ordinals=True, shared_year=True) for w in goal[a:b].split()}
+        if refinements.single_days
+        else set()
+    )
+    if ranged and days is None and refinements.single_days and days_by_range_only(tools, places=places):
+        days = single_day(goal, values)  # "made on the 25th of April 2026": from it to itself
     hours = time_range(values) if ranged and times else None
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
@@ -382,6 +390,14 @@ def bind(
                     or o in values
                     or value_shape(o) in shapes | {"other"}
                 ]
+            if (
+                refinements.single_days
+                and isinstance(options, list)
+                and pname == value_param(spec, places=places)
+            ):
+                # "made on the twenty-fifth of April 2026": the words of a date the goal spells
+                # are the date's, no text of their own.
+                options = [o for o in options if not (isinstance(o, str) and o in date_words)]
             if refinements.prefix_values and isinstance(options, list) and takes_prefix(spec, pname):
                 # A start to keep items by is said as one: a path from the root ("paths under
                 # /images/") or a text after "starting with"; any other goal word ("half past

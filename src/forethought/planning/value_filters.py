@@ -312,7 +312,7 @@ def value_words(
                 month_runs=refinements.month_runs,
             )
             if refinements.spelled_times:  # "between 7 and 9 am": the times 07:00 and 09:00
-                spelled = sorted(spelled + spelled_times(masked))
+                spelled = sorted(spelled + spelled_times(masked, worded=refinements.worded_times))
             for start, end, iso in reversed(spelled):
                 dated.append((start, iso))
                 if refinements.dated_weekdays and len(iso) == 10:
