@@ -235,15 +235,18 @@ _BOUND_BEFORE_RE = re.compile(
 )
 
 
-def single_day(goal: str, values: Sequence[str]) -> tuple[str, str] | None:
+def single_day(
+    goal: str, values: Sequence[str], spelled: Sequence[tuple[int, int, str]]
+) -> tuple[str, str] | None:
     """The one day the goal names, as a range of days from it to itself ("the sightings made on
     the twenty-fifth of April 2026" → 2026-04-25 to 2026-04-25); None for no day, two days, a
-    month, or a day said as a bound ("before 2026-04-25", "since the 3rd of May 2026")."""
+    month, or a day said as a bound ("before 2026-04-25", "since the 3rd of May 2026").
+    ``spelled`` is ``spelled_dates(goal, …)``, which the caller has already."""
     days = [v for v in values if _ISO_DAY_RE.fullmatch(v)]
     if len(days) != 1 or any(_ISO_MONTH_RE.fullmatch(v) for v in values):
         return None
     day = days[0]
-    starts = [a for a, _, iso in spelled_dates(goal, ordinals=True, shared_year=True) if iso == day]
+    starts = [a for a, _, iso in spelled if iso == day]
     starts += [m.start() for m in re.finditer(re.escape(day), goal)]
     if not starts or any(_BOUND_BEFORE_RE.search(goal[max(0, a - 40) : a]) for a in starts):
         return None

@@ -84,7 +84,7 @@ from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import asks_number, counts_items
-from forethought.plan.dates import date_range, single_day, spelled_dates, time_range
+from forethought.plan.dates import date_range, single_day, spelled_dates, spelled_times, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.plan.unit_quantities import converted_units
@@ -469,7 +469,7 @@ def skeletons(
     one_day = (
         refinements.single_days
         and days_by_range_only(tools, places=places)
-        and single_day(goal, values) is not None
+        and single_day(goal, values, spelled_dates(goal, ordinals=True, shared_year=True)) is not None
     )
     ranges = (
         [n for n, _ in index.rank(terms(goal)) if range_params(tools[n]) is not None]
@@ -548,6 +548,19 @@ def skeletons(
                 or taker_kind(tools[n], places=places, day_times=day_times) == "date"
             }
             docs = {n: (d | spelled if n in dated else d) for n, d in docs.items()}
+        if refinements.worded_times:
+            # A time said in words ("from half past seven to eight") is explained, word by word,
+            # by the tools taking a range of times of day, as a spelled date is by a date's.
+            plain = {(a, b) for a, b, _ in spelled_times(goal)}
+            worded = [goal[a:b] for a, b, _ in spelled_times(goal, worded=True) if (a, b) not in plain]
+            clocked = set(terms(" ".join(worded)))
+            timed = {
+                n
+                for n in takers
+                if (pair := range_params(tools[n], times=True)) is not None
+                and param_kind(tools[n], pair[0]) == "time"
+            }
+            docs = {n: (d | clocked if n in timed else d) for n, d in docs.items()}
     # A flag the goal negates ("the unpaid bookings", "that haven't been paid"): its filter goes
     # into chains as a value's does, and explains the prefixed word.
     flagged = (
