@@ -517,10 +517,10 @@ def skeletons(
                 )
             }
 
-            fitting = refinements.fitting_filters
+            fit_filters = refinements.fitting_filters
 
             def takes(name: str, value: str) -> bool:
-                if fitting and fitted_elsewhere(value, goal, name, tools, places=places):
+                if fit_filters and fitted_elsewhere(value, goal, name, tools, places=places):
                     return False  # "at the Long Field": the filter by a place, not by a kind
                 if option_words and (kind_of(value) == "option") != (taker(name) == "option"):
                     return False

@@ -268,10 +268,10 @@ def bind(
         values = value_words(facts, docs, refinements, tools)
     # A range of days: a month's first and last day, or the goal's first two days in order.
     days = date_range(values) if ranged else None
-    spans = spelled_dates(goal, ordinals=True, shared_year=True) if refinements.single_days else []
-    date_words = {w for a, b, _ in spans for w in goal[a:b].split()}  # the spelled dates' words
+    date_spans = spelled_dates(goal, ordinals=True, shared_year=True) if refinements.single_days else []
+    date_words = {w for a, b, _ in date_spans for w in goal[a:b].split()}  # the spelled dates' words
     if ranged and days is None and refinements.single_days and days_by_range_only(tools, places=places):
-        days = single_day(goal, values, spans)  # "made on the 25th of April 2026": from it to itself
+        days = single_day(goal, values, date_spans)  # "made on the 25th of April 2026": from it to itself
     hours = time_range(values) if ranged and times else None
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
