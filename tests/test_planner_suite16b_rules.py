@@ -164,8 +164,9 @@ def test_the_values_shape_against_the_examples_chooses_the_filter() -> None:
     assert ("of_kind", {"trees": "${s1}", "kind": "Silver Birch"}) in steps
     assert not any(name in ("checked_by", "in_park") for name, _ in steps)
     # Initials fit the initials' example, a capitalised name the name's.
-    assert filter_fit("Silver Birch", goal, SURVEY["checked_by"], "initials")[1] == -1
-    assert filter_fit("Silver Birch", goal, SURVEY["of_kind"], "kind")[1] == 1
+    # ("recorded" beside it is the initials' filter's word, but the shape rules that out.)
+    assert filter_fit("Silver Birch", goal, SURVEY["checked_by"], "initials")[0] == -1
+    assert filter_fit("Silver Birch", goal, SURVEY["of_kind"], "kind") == (0, 0, 1)
     assert fitted_elsewhere("Silver Birch", goal, "checked_by", SURVEY)
     # Off, the name is not steered away from the initials' filter.
     off = decided_steps(goal, SURVEY, _off(fitting_filters=False))
@@ -197,11 +198,17 @@ def test_initials_are_no_value_where_no_filters_examples_are_initials() -> None:
 
 
 def test_filters_fitting_alike_are_left_as_they_were() -> None:
-    # Failure path: nothing in the goal nor in the value tells the kind from the park.
-    plain = {n: s for n, s in SURVEY.items() if n != "checked_by"}
-    goal = "trees Larch"
-    assert filter_fit("Larch", goal, plain["in_park"], "park") == (0, 0)
-    assert not fitted_elsewhere("Larch", goal, "in_park", {**plain, "of_kind": in_park.spec})
+    # Failure path: nothing in the goal nor in the value tells the kind from the park ("trees"
+    # is every filter's word).
+    @tool
+    def of_type(trees: list[Tree], kind: str) -> list[Tree]:
+        """Trees of one kind only."""
+        return trees
+
+    plain = {"read_survey": read_survey.spec, "in_park": in_park.spec, "of_type": of_type.spec}
+    goal = "Count the Larch trees in survey.txt"
+    assert not fitted_elsewhere("Larch", goal, "in_park", plain)
+    assert not fitted_elsewhere("Larch", goal, "of_type", plain)
     assert value_shape("RT") == "initials" and value_shape("Silver Birch") == "title"
     assert value_shape("B-200") == "other"
 

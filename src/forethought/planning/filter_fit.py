@@ -14,8 +14,9 @@ description:
 - the value's shape against the examples the filter's description gives ("e.g. JK": capital
   initials; "e.g. Grey Heron": capitalised words).
 
-Words first, shape second. A filter another one fits strictly better does not take the value;
-where every filter fits alike, nothing changes.
+A value of another shape than all of a filter's examples is not that filter's; then words
+count, then a shape its examples share. A filter another one fits strictly better does not take
+the value; where every filter fits alike, nothing changes.
 """
 
 from __future__ import annotations
@@ -27,10 +28,9 @@ from forethought.planning.bm25 import STOP_WORDS, stem
 from forethought.planning.tool_roles import filter_param, param_kind, properties
 from forethought.tools.base import ToolSpec
 
-# Closed-class prepositions a goal puts before a value it selects by.
-_PREPOSITIONS = frozenset(
-    ("at", "in", "on", "by", "of", "from", "for", "to", "with", "near", "under", "inside")
-)
+# Closed-class prepositions a goal puts before a value it selects by. Not "of": "the number
+# *of* celadon firings" is the partitive, no filter's ``of_kiln``.
+_PREPOSITIONS = frozenset(("at", "in", "on", "by", "from", "for", "to", "with", "near", "under", "inside"))
 _ARTICLES = frozenset(("the", "a", "an"))
 # The noun a description selects by: "one species", "a given site", "each observer".
 _SELECTED_NOUN_RE = re.compile(r"\b(?:one|each|single|given)\s+([A-Za-z]{3,})\b", re.IGNORECASE)
@@ -96,9 +96,20 @@ def _context(value: str, goal: str) -> tuple[str, list[str]] | None:
     return preposition, [w for w in near if w not in STOP_WORDS]
 
 
-def filter_fit(value: str, goal: str, spec: ToolSpec, pname: str) -> tuple[int, int]:
+def _described(spec: ToolSpec) -> set[str]:
+    """Stems of the content words of a tool's name and description."""
+    text = " ".join((spec.name.replace("_", " "), spec.description))
+    return {stem(w.lower()) for w in _WORD_RE.findall(text) if w.lower() not in STOP_WORDS and len(w) > 2}
+
+
+def filter_fit(
+    value: str, goal: str, spec: ToolSpec, pname: str, common: frozenset[str] = frozenset()
+) -> tuple[int, int, int]:
     """How well text filter ``spec`` (parameter ``pname``) fits ``value`` as the goal puts it:
-    (by the goal's words, by the value's shape), each higher for a better fit."""
+    (not of another shape than its examples, by the goal's words, of its examples' shape), each
+    higher for a better fit. A word beside
+    the value that the filter's description says counts too ("the seconds mingus *recorded*"
+    for "the tracks recorded by the given artist"), unless every filter says it (``common``)."""
     words = 0
     context = _context(value, goal)
     if context is not None:
@@ -108,10 +119,14 @@ def filter_fit(value: str, goal: str, spec: ToolSpec, pname: str) -> tuple[int, 
         nouns = _selected_nouns(spec, pname)
         if any(stem(w) in nouns for w in near):
             words += 2
+        elif any(stem(w) in _described(spec) - common for w in near):
+            words += 1
     shapes = example_shapes(spec, pname)
     shape = value_shape(value)
     fit_shape = 0 if not shapes or shape == "other" else (1 if shape in shapes else -1)
-    return words, fit_shape
+    # A value of another shape than every example is no value of that filter, whatever words
+    # stand beside it; a shape the examples share only breaks a tie of words.
+    return (-1, words, 0) if fit_shape < 0 else (0, words, fit_shape)
 
 
 def text_filters(tools: Mapping[str, ToolSpec], *, places: bool = False) -> dict[str, str]:
@@ -132,5 +147,6 @@ def fitted_elsewhere(
     filters = text_filters(tools, places=places)
     if name not in filters or len(filters) < 2:
         return False
-    fits = {n: filter_fit(value, goal, tools[n], p) for n, p in filters.items()}
+    common = frozenset.intersection(*(frozenset(_described(tools[n])) for n in filters))
+    fits = {n: filter_fit(value, goal, tools[n], p, common) for n, p in filters.items()}
     return max(fits.values()) > fits[name]
