@@ -166,7 +166,11 @@ def test_the_values_shape_against_the_examples_chooses_the_filter() -> None:
     # Initials fit the initials' example, a capitalised name the name's.
     # ("recorded" beside it is the initials' filter's word, but the shape rules that out.)
     assert filter_fit("Silver Birch", goal, SURVEY["checked_by"], "initials")[0] == -1
-    assert filter_fit("Silver Birch", goal, SURVEY["of_kind"], "kind") == (0, 0, 1)
+    # (The kind's filter gives it as its example: words +2, shape +1.)
+    assert filter_fit("Silver Birch", goal, SURVEY["of_kind"], "kind") == (0, 2, 1)
+    assert filter_fit("Larch", "every Larch", SURVEY["of_kind"], "kind") == (0, 0, 1)
+    # A file's name beside the value says nothing: "park.txt" is no park.
+    assert filter_fit("Larch", "Larch in park.txt", SURVEY["in_park"], "park") == (0, 0, 0)
     assert fitted_elsewhere("Silver Birch", goal, "checked_by", SURVEY)
     # Off, the name is not steered away from the initials' filter.
     off = decided_steps(goal, SURVEY, _off(fitting_filters=False))

@@ -40,6 +40,7 @@ _EXAMPLE_RE = re.compile(
     r"\b(?:e\.g\.|for example|for instance|such as)\s*,?\s*([^).;]{1,80})", re.IGNORECASE
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_FILE_RE = re.compile(r"[\w./-]*\w\.[A-Za-z]\w{0,5}\b")
 
 
 def value_shape(value: str) -> str:
@@ -55,18 +56,22 @@ def value_shape(value: str) -> str:
     return "other"
 
 
-def example_shapes(spec: ToolSpec, pname: str) -> set[str]:
-    """The shapes of the sample values the filter's descriptions give ("e.g. JK": initials)."""
+def _examples(spec: ToolSpec, pname: str) -> list[str]:
+    """The sample values the filter's descriptions give ("e.g. JK", "for example groceries or rent")."""
     described = " ".join(
         (spec.description, str((properties(spec).get(pname) or {}).get("description") or ""))
     )
-    shapes: set[str] = set()
-    for m in _EXAMPLE_RE.finditer(described):
-        for sample in re.split(r",|\bor\b", m.group(1)):
-            sample = sample.strip(" \"'")
-            if sample:
-                shapes.add(value_shape(sample))
-    return shapes - {"other"}
+    samples = [
+        sample.strip(" \"'")
+        for m in _EXAMPLE_RE.finditer(described)
+        for sample in re.split(r",|\bor\b", m.group(1))
+    ]
+    return [sample for sample in samples if sample]
+
+
+def example_shapes(spec: ToolSpec, pname: str) -> set[str]:
+    """The shapes of the sample values the filter's descriptions give ("e.g. JK": initials)."""
+    return {value_shape(sample) for sample in _examples(spec, pname)} - {"other"}
 
 
 def _name_words(name: str) -> set[str]:
@@ -88,8 +93,11 @@ def _context(value: str, goal: str) -> tuple[str, list[str]] | None:
     m = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", goal)
     if m is None:
         return None
-    before = [w.lower() for w in _WORD_RE.findall(goal[max(0, m.start() - 60) : m.start()])]
-    after = [w.lower() for w in _WORD_RE.findall(goal[m.end() : m.end() + 60])]
+    # A file's name ("statement.csv") says nothing of the value beside it.
+    before = [
+        w.lower() for w in _WORD_RE.findall(_FILE_RE.sub(" ", goal[max(0, m.start() - 60) : m.start()]))
+    ]
+    after = [w.lower() for w in _WORD_RE.findall(_FILE_RE.sub(" ", goal[m.end() : m.end() + 60]))]
     plain_before = [w for w in before if w not in _ARTICLES]
     preposition = plain_before[-1] if plain_before and plain_before[-1] in _PREPOSITIONS else ""
     near = [w.split("'")[0] for w in (plain_before[-2:] + after[:2])]
@@ -117,6 +125,8 @@ def filter_fit(
         if preposition and preposition in _name_words(spec.name):
             words += 2
         nouns = _selected_nouns(spec, pname)
+        if value.lower() in {sample.lower() for sample in _examples(spec, pname)}:
+            words += 2  # "groceries" for "(for example groceries or rent)"
         if any(stem(w) in nouns for w in near):
             words += 2
         elif any(stem(w) in _described(spec) - common for w in near):
