@@ -1397,9 +1397,11 @@ def check_coverage(
     all_strings = _lowered(all_values)
     # A date the goal spells ("1 April 2026", "April 2026") is used as the ISO text of its day,
     # or of a day of its month: its words and numbers are no literals of their own then.
-    # So is a time of day spelled with am/pm ("between 7 and 9 am"), as its 24-hour "HH:MM".
+    # So is a time of day spelled with am/pm ("between 7 and 9 am") or in words ("half past
+    # ten"), as its 24-hour "HH:MM".
     spelled = sorted(
-        spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True) + spelled_times(goal)
+        spelled_dates(goal, ordinals=True, shared_year=True, month_runs=True)
+        + spelled_times(goal, worded=True)
     )
     spelled += day_part_times(goal)  # "before noon": 00:00 and 11:59 are the goal's words
     dated = [(a, b) for a, b, iso in spelled if any(iso in v for v in all_strings)]

@@ -227,6 +227,32 @@ def date_range(values: Sequence[str]) -> tuple[str, str] | None:
     return (days[0], days[1]) if len(days) >= 2 else None
 
 
+# A bound's word right before a day ("before", "since", "until the …"): the day is one end of
+# a range, not the whole of it.
+_BOUND_BEFORE_RE = re.compile(
+    r"\b(?:before|after|since|until|till|by|from|through|to|between|and|up\s+to)\s+(?:the\s+)?\Z",
+    re.IGNORECASE,
+)
+
+
+def single_day(
+    goal: str, values: Sequence[str], spelled: Sequence[tuple[int, int, str]]
+) -> tuple[str, str] | None:
+    """The one day the goal names, as a range of days from it to itself ("the sightings made on
+    the twenty-fifth of April 2026" → 2026-04-25 to 2026-04-25); None for no day, two days, a
+    month, or a day said as a bound ("before 2026-04-25", "since the 3rd of May 2026").
+    ``spelled`` is ``spelled_dates(goal, …)``, which the caller has already."""
+    days = [v for v in values if _ISO_DAY_RE.fullmatch(v)]
+    if len(days) != 1 or any(_ISO_MONTH_RE.fullmatch(v) for v in values):
+        return None
+    day = days[0]
+    starts = [a for a, _, iso in spelled if iso == day]
+    starts += [m.start() for m in re.finditer(re.escape(day), goal)]
+    if not starts or any(_BOUND_BEFORE_RE.search(goal[max(0, a - 40) : a]) for a in starts):
+        return None
+    return day, day
+
+
 # "7 am", "9.30 pm", "12:15 p.m."; "between 7 and 9 am" gives the second's half of the day to
 # the first as well, "from 10 to 11:30 am" likewise.
 _CLOCK = r"(?P<h{n}>[01]?\d)(?:[:.](?P<m{n}>[0-5]\d))?"
@@ -247,10 +273,100 @@ def _clock(hour: str, minute: str | None, half: str) -> str | None:
     return f"{h:02d}:{m:02d}"
 
 
-def spelled_times(text: str) -> list[tuple[int, int, str]]:
+# Times of day in words (``worded``): "half past ten", "a quarter to eleven", "ten o'clock", and
+# a window of two hours a part of the day names ("between 9 and 10 in the morning").
+_HOUR_WORDS = (
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
+_HOUR = "(?:[01]?\\d|2[0-3]|" + "|".join(_HOUR_WORDS) + ")"
+_WORDED_CLOCK = (
+    rf"(?:(?P<part{{n}}>half\s+past|(?:a\s+)?quarter\s+(?:past|to))\s+(?P<wh{{n}}>{_HOUR})"
+    rf"|(?P<oh{{n}}>{_HOUR})\s+o['’]?clock"
+    rf"|(?P<ph{{n}}>{_HOUR})(?::(?P<pm{{n}}>[0-5]\d))?)"
+)
+_WORDED_RANGE_RE = re.compile(
+    rf"\b(?:between|from)\s+{_WORDED_CLOCK.format(n=1)}\s+(?:and|to|until|till)\s+{_WORDED_CLOCK.format(n=2)}"
+    r"(?![\w:.])(?P<daypart>\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night))?",
+    re.IGNORECASE,
+)
+_WORDED_ONE_RE = re.compile(
+    rf"(?<![\w:.])(?:(?P<part1>half\s+past|(?:a\s+)?quarter\s+(?:past|to))\s+(?P<wh1>{_HOUR})"
+    rf"|(?P<oh1>{_HOUR})\s+o['’]?clock)(?![\w:])",
+    re.IGNORECASE,
+)
+
+
+def _hour(text: str) -> int:
+    lowered = text.lower()
+    return _HOUR_WORDS.index(lowered) + 1 if lowered in _HOUR_WORDS else int(lowered)
+
+
+def _worded_clock(m: re.Match[str], n: int, daypart: str) -> tuple[str, bool] | None:
+    """The match's ``n``-th time as "HH:MM", and whether it was said in words ("half past",
+    "o'clock") or with its minutes; None for no hour of the day."""
+    said = True
+    if m.group(f"wh{n}"):
+        h, part = _hour(m.group(f"wh{n}")), m.group(f"part{n}").lower()
+        minute = 30 if part.startswith("half") else 15 if part.endswith("past") else -15
+    elif m.group(f"oh{n}"):
+        h, minute = _hour(m.group(f"oh{n}")), 0
+    else:
+        h = _hour(m.group(f"ph{n}"))
+        minute = int(m.group(f"pm{n}") or 0)
+        said = m.group(f"pm{n}") is not None
+    if daypart and 1 <= h <= 12:
+        h = h % 12 + (0 if "morning" in daypart else 12)
+    total = h * 60 + minute
+    if not 0 <= total < 24 * 60:
+        return None
+    return f"{total // 60:02d}:{total % 60:02d}", said
+
+
+def _worded_times(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Times of day in words outside ``taken``: a window of two ("from half past ten to eleven",
+    "between 9 and 10 in the morning") when one is said in words or with its minutes, or a part
+    of the day names them; a lone "half past ten", "ten o'clock"."""
+    found: list[tuple[int, int, str]] = []
+    for m in _WORDED_RANGE_RE.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        daypart = (m.group("daypart") or "").lower()
+        first, second = _worded_clock(m, 1, daypart), _worded_clock(m, 2, daypart)
+        if first is None or second is None:
+            continue
+        # "between 2 and 5 kilos" is no window: one time is said as a time, or the day's part;
+        # "from 10:30 to 11:00" is two times already (``value_filters``' separated digits).
+        if not (daypart or first[1] or second[1]) or (m.group("pm1") and m.group("pm2")):
+            continue
+        taken.append((m.start(), m.end()))
+        second_start = min(m.start(g) for g in ("part2", "oh2", "ph2") if m.group(g))
+        found += [(m.start(), second_start - 1, first[0]), (second_start, m.end(), second[0])]
+    for m in _WORDED_ONE_RE.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        clock = _worded_clock(m, 1, "")
+        if clock is not None:
+            found.append((m.start(), m.end(), clock[0]))
+    return found
+
+
+def spelled_times(text: str, *, worded: bool = False) -> list[tuple[int, int, str]]:
     """The times of day ``text`` spells with am/pm, as (start, end, 24-hour "HH:MM") in the
     order they stand: "7 am" → "07:00", "9.30 pm" → "21:30"; in "between 7 and 9 am" both
-    numbers are times of the morning. "13 pm" is no time."""
+    numbers are times of the morning. "13 pm" is no time. With ``worded``, times in words too
+    ("from half past ten to eleven" → "10:30", "11:00"; "between 9 and 10 in the morning";
+    hours without a part of the day as said)."""
     found: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
     for m in _SPELLED_TIME_RANGE_RE.finditer(text):
@@ -267,6 +383,9 @@ def spelled_times(text: str) -> list[tuple[int, int, str]]:
         clock = _clock(m.group("h1"), m.group("m1"), m.group("half1"))
         if clock is not None:
             found.append((m.start(), m.end(), clock))
+            taken.append((m.start(), m.end()))
+    if worded:
+        found += _worded_times(text, taken)
     return sorted(found)
 
 

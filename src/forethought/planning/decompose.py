@@ -84,7 +84,7 @@ from dataclasses import dataclass
 
 from forethought.plan._schema import fits, item_types, types_of
 from forethought.plan.coverage import asks_number, counts_items
-from forethought.plan.dates import date_range, spelled_dates, time_range
+from forethought.plan.dates import date_range, single_day, spelled_dates, spelled_times, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.plan.unit_quantities import converted_units
@@ -103,12 +103,14 @@ from forethought.planning.answer_shapes import (
 from forethought.planning.bm25 import BM25, quantity_words, stem, terms, tool_index, tool_terms
 from forethought.planning.boolean_values import flag_param, negated_flag, prefixed_flag
 from forethought.planning.bound_keepers import bounded_keepers, bounded_numbers, goal_bounds, returns_list
+from forethought.planning.filter_fit import fitted_elsewhere
 from forethought.planning.goal_expressions import evaluators, expression_spans
 from forethought.planning.goal_facts import GoalFacts, goal_facts, name_words, plain_words
 from forethought.planning.number_ranges import bound_params
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.summed_amounts import summed_counts
 from forethought.planning.tool_roles import (
+    days_by_range_only,
     filter_param,
     fits_first_need,
     formatted_kind,
@@ -514,15 +516,31 @@ def skeletons(
         kinds = {kind_of(v) for v in values}
         takers = [n for n in takers if taker(n) in kinds or taker(n) not in ("text", "option")]
         filters = sorted((n for n in filters if n in takers), key=lambda n: taker(n) not in kinds)
+    if refinements.fitting_filters and filters:
+        # Of several text filters, those a value fits best come first ("every Grey Heron
+        # sighting": the filter by a kind, not the one by an observer's initials).
+        texts = [v for v in values if kind_of(v) == "text"]
+        filters = sorted(
+            filters,
+            key=lambda n: (
+                bool(texts) and all(fitted_elsewhere(v, goal, n, tools, places=places) for v in texts)
+            ),
+        )
     # A range of days the goal gives ("from 2026-03-01 to 2026-03-31", "during April 2026")
     # is a value a tool with two date parameters filters by, as a one-value filter does.
+    # One day, where days are kept only by a range, is the range from it to itself.
+    one_day = (
+        refinements.single_days
+        and days_by_range_only(tools, places=places)
+        and single_day(goal, values, spelled_dates(goal, ordinals=True, shared_year=True)) is not None
+    )
     ranges = (
         [
             n
             for n, _ in index.rank(terms(goal))
             if range_params(tools[n], formats=refinements.time_formats) is not None
         ]
-        if refinements.spelled_dates and date_range(values) is not None
+        if refinements.spelled_dates and (date_range(values) is not None or one_day)
         else []
     )
     if refinements.spelled_times and time_range(values) is not None:
@@ -567,7 +585,11 @@ def skeletons(
                 )
             }
 
+            fit_filters = refinements.fitting_filters
+
             def takes(name: str, value: str) -> bool:
+                if fit_filters and fitted_elsewhere(value, goal, name, tools, places=places):
+                    return False  # "at the Long Field": the filter by a place, not by a kind
                 if option_words and (kind_of(value) == "option") != (taker(name) == "option"):
                     return False
                 if shaped and shaped.get(name, kind_of(value)) not in (kind_of(value), "range"):
@@ -594,6 +616,19 @@ def skeletons(
                 or taker_kind(tools[n], places=places, day_times=day_times) == "date"
             }
             docs = {n: (d | spelled if n in dated else d) for n, d in docs.items()}
+        if refinements.worded_times:
+            # A time said in words ("from half past seven to eight") is explained, word by word,
+            # by the tools taking a range of times of day, as a spelled date is by a date's.
+            plain = {(a, b) for a, b, _ in spelled_times(goal)}
+            worded = [goal[a:b] for a, b, _ in spelled_times(goal, worded=True) if (a, b) not in plain]
+            clocked = set(terms(" ".join(worded)))
+            timed = {
+                n
+                for n in takers
+                if (pair := range_params(tools[n], times=True)) is not None
+                and param_kind(tools[n], pair[0]) == "time"
+            }
+            docs = {n: (d | clocked if n in timed else d) for n, d in docs.items()}
     # A flag the goal negates ("the unpaid bookings", "that haven't been paid"): its filter goes
     # into chains as a value's does, and explains the prefixed word.
     flagged = (

@@ -393,6 +393,22 @@ class Refinements:
     # as text ("hives_seen"), not a keeper or a reader, is among the clause's choices however
     # BM25 ranks it, and explains the question.
     which_nouns: bool = True
+    # Added after suite 16's fixes (branch fix16b):
+    # Of several filters each taking one plain text ("of_kind(kind)", "at_place(place)",
+    # "entered_by(initials)"), a bare name goes to the one the goal's words around it and its
+    # shape fit best: a preposition the filter's name says ("*at* the Long Field"), a noun
+    # beside it naming what the filter selects by ("keeper AB" for "one keeper"), its shape
+    # against the filter's examples ("e.g. JK": initials) (``filter_fit``).
+    fitting_filters: bool = True
+    # Times of day in words are the "HH:MM" a time parameter takes: "half past ten" → 10:30,
+    # "a quarter to eleven" → 10:45, "ten o'clock"; a window of two when one is said so or
+    # with its minutes ("from half past ten to eleven"), or a part of the day names both
+    # ("between 9 and 10 in the morning" → 09:00, 10:00) (``plan.dates.spelled_times``).
+    worded_times: bool = True
+    # One day the goal names, not as a bound ("made on the twenty-fifth of April 2026"), is a
+    # range from that day to itself where the tool set filters days only by a range (two date
+    # parameters, no one-date filter) (``plan.dates.single_day``).
+    single_days: bool = True
 
 
 NO_REFINEMENTS = Refinements(
@@ -488,6 +504,9 @@ NO_REFINEMENTS = Refinements(
     day_parts=False,
     time_formats=False,
     which_nouns=False,
+    fitting_filters=False,
+    worded_times=False,
+    single_days=False,
 )
 
 # Every technique on: the planner's default.

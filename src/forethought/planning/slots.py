@@ -12,7 +12,7 @@ from typing import Any
 
 from forethought.plan._schema import fits, item_types
 from forethought.plan.coverage import flag_named
-from forethought.plan.dates import date_numbers, date_range, time_range
+from forethought.plan.dates import date_numbers, date_range, single_day, spelled_dates, time_range
 from forethought.plan.layout import split_layout
 from forethought.plan.number_words import numbered_units, range_bounds, unit_nouns
 from forethought.plan.unit_quantities import converted_units
@@ -21,6 +21,7 @@ from forethought.planning.bm25 import terms, tool_terms
 from forethought.planning.boolean_values import boolean_options, negated_flag
 from forethought.planning.bound_keepers import bounded_numbers
 from forethought.planning.field_phrases import of_heads, partitive_fields
+from forethought.planning.filter_fit import example_shapes, fitted_elsewhere, value_shape
 from forethought.planning.goal_expressions import expression_param, expression_spans
 from forethought.planning.goal_facts import WORDS_RE, GoalFacts, goal_facts
 from forethought.planning.grammar import (
@@ -41,6 +42,8 @@ from forethought.planning.question_fields import (
 )
 from forethought.planning.refinements import ALL_REFINEMENTS, Refinements
 from forethought.planning.tool_roles import (
+    days_by_range_only,
+    filter_param,
     formatted_kind,
     is_dir_param,
     is_formatter,
@@ -280,6 +283,10 @@ def bind(
         values = value_words(facts, docs, refinements, tools)
     # A range of days: a month's first and last day, or the goal's first two days in order.
     days = date_range(values) if ranged else None
+    date_spans = spelled_dates(goal, ordinals=True, shared_year=True) if refinements.single_days else []
+    date_words = {w for a, b, _ in date_spans for w in goal[a:b].split()}  # the spelled dates' words
+    if ranged and days is None and refinements.single_days and days_by_range_only(tools, places=places):
+        days = single_day(goal, values, date_spans)  # "made on the 25th of April 2026": from it to itself
     hours = time_range(values) if ranged and times else None
     # "Who": of a record's fields, the person's or the name is what the goal asks for.
     person_fields = PERSON_FIELD_TERMS if refinements.who_person and facts.asks_who else frozenset()
@@ -367,6 +374,13 @@ def bind(
                     # "(category utilities)", "status: open": the value right after the
                     # parameter's name is its value.
                     fitting = _option_order(fitting, goal, pname)
+                if refinements.fitting_filters:
+                    # Of several text filters, a bare name goes to the one the goal's words
+                    # around it and its shape fit best ("at the Long Field": ``at_place``).
+                    claimed = {v for v in values if fitted_elsewhere(v, goal, name, tools, places=places)}
+                    if claimed:
+                        fitting = [v for v in fitting if v not in claimed]
+                        options = [o for o in options if o not in claimed]
                 if places and names_a_place(spec, pname):
                     # "trains to York from Central": the value "to"/"for" leads is where things
                     # go, the one "from" leads where they leave (a source's, an origin's).
@@ -374,6 +388,30 @@ def bind(
                 options = fitting + [o for o in options if o not in fitting] if fitting else options
                 if fitting and options[0] in values:
                     options = fitting
+            if (
+                refinements.fitting_filters
+                and isinstance(options, list)
+                and pname == filter_param(spec, places=places)
+                and (shapes := example_shapes(spec, pname))
+            ):
+                # A goal word the filter would have to guess is no value of another shape than
+                # its examples' ("the observer's initials": "s" is no "JK").
+                options = [
+                    o
+                    for o in options
+                    if not isinstance(o, str)
+                    or o.startswith("${")
+                    or o in values
+                    or value_shape(o) in shapes | {"other"}
+                ]
+            if (
+                refinements.single_days
+                and isinstance(options, list)
+                and pname == value_param(spec, places=places)
+            ):
+                # "made on the twenty-fifth of April 2026": the words of a date the goal spells
+                # are the date's, no text of their own.
+                options = [o for o in options if not (isinstance(o, str) and o in date_words)]
             if refinements.prefix_values and isinstance(options, list) and takes_prefix(spec, pname):
                 # A start to keep items by is said as one: a path from the root ("paths under
                 # /images/") or a text after "starting with"; any other goal word ("half past

@@ -288,3 +288,16 @@ def formatted_kind(spec: ToolSpec, pname: str, *, places: bool = False) -> str:
     own = str((properties(spec).get(pname) or {}).get("description") or "")
     selects = pname == value_param(spec, places=places) or pname in (range_params(spec, times=True) or ())
     return kind if pattern.search(own) or (selects and pattern.search(spec.description)) else ""
+
+
+def days_by_range_only(tools: Mapping[str, ToolSpec], *, places: bool = False) -> bool:
+    """Whether the tool set keeps items by days only through a range (a tool with two date
+    parameters) and has no filter by one date: one day is then the range from it to itself."""
+    ranged = any(
+        (pair := range_params(spec)) is not None and param_kind(spec, pair[0]) == "date"
+        for spec in tools.values()
+    )
+    return ranged and not any(
+        (pname := value_param(spec, places=places)) is not None and param_kind(spec, pname) == "date"
+        for spec in tools.values()
+    )

@@ -13,6 +13,7 @@ from forethought.plan.verbs import GENERIC_VERBS, SYNONYMS
 from forethought.planning.bm25 import HOW_MANY_RE, STOP_WORDS, stem, terms, tool_terms
 from forethought.planning.boolean_values import flag_param, prefixed_flag
 from forethought.planning.candidates import goal_names, labelled_files
+from forethought.planning.filter_fit import example_shapes, text_filters, value_shape
 from forethought.planning.goal_facts import GoalFacts
 from forethought.planning.refinements import Refinements
 from forethought.planning.tool_roles import (
@@ -317,6 +318,11 @@ def value_words(
             stem(t) == stem(part) and same_word(singular(part), t) for part in parts for t in tool_words
         )
 
+    # The shapes a text filter's examples give ("e.g. JK": initials), with ``fitting_filters``.
+    sample_shapes: set[str] = set()
+    if tools is not None and refinements is not None and refinements.fitting_filters:
+        filters = text_filters(tools, places=refinements.place_params)
+        sample_shapes = set().union(*(example_shapes(tools[n], p) for n, p in filters.items()))
     masked = HOW_MANY_RE.sub(" ", facts.goal)  # its "count number" is no word of the goal's
     found: list[str] = []
     if whole:
@@ -330,7 +336,7 @@ def value_words(
                 month_runs=refinements.month_runs,
             )
             if refinements.spelled_times:  # "between 7 and 9 am": the times 07:00 and 09:00
-                spelled = sorted(spelled + spelled_times(masked))
+                spelled = sorted(spelled + spelled_times(masked, worded=refinements.worded_times))
             if (
                 refinements.day_parts
                 and tools is not None
@@ -476,6 +482,8 @@ def value_words(
         )
         enumerated = end == i and tokens[i].lower() in options
         code = codes and end == i and bool(CODE_RE.fullmatch(tokens[i]))
+        # "observer MB": capital initials where a text filter's examples are initials ("e.g. JK").
+        initials = end == i and "initials" in sample_shapes and value_shape(tokens[i]) == "initials"
         if (
             explained(end + 1)
             or after_of
@@ -484,6 +492,7 @@ def value_words(
             or tokens[i] in names
             or enumerated
             or code
+            or initials
         ):
             found.append(word)
         i = end + 1
