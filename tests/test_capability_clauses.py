@@ -297,3 +297,26 @@ def test_a_change_of_case_or_order_said_as_a_manner_needs_a_tool(goal: str, verb
         )
         assert "uppercase" in {f.literal for f in check_coverage(copy, tools=shouting).missing}
     assert missing_capabilities("write dogs.json to up.txt, keeping the upper bound", KENNEL) == []
+
+
+def _file_tool(name: str, description: str, effect: str) -> ToolSpec:
+    props = {"report_file": {"type": "string"}, "report_body": {"type": "string"}}
+    schema = {"type": "object", "properties": props, "required": list(props)}
+    return ToolSpec(name=name, description=description, input_schema=schema, effect=effect)  # type: ignore[arg-type]
+
+
+def test_a_mutating_tool_given_a_file_name_and_a_text_can_save_whatever_its_words() -> None:
+    # "File a harbour report" says no "write" or "save"; it had made "save it to w.txt" impossible.
+    filer = _file_tool("file_report", "File a harbour report: report_body goes into report_file.", "mutating")
+    missing = missing_capabilities(
+        "count the catches in log.txt and save it to w.txt", {"file_report": filer}
+    )
+    assert [m for m in missing if m.verb == "save"] == []
+
+
+def test_a_destructive_tool_given_a_file_name_saves_nothing() -> None:
+    shredder = _file_tool("shred_report", "Shred a harbour report and its body.", "destructive")
+    missing = missing_capabilities(
+        "count the catches in log.txt and save it to w.txt", {"shred_report": shredder}
+    )
+    assert [(m.verb, m.target) for m in missing if m.verb == "save"] == [("save", "w.txt")]

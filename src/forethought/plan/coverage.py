@@ -1089,6 +1089,9 @@ _FRONTED_RE = re.compile(
 )
 
 
+_FIELD_FILLERS = frozenset({"count", "total", "number", "value", "amount", "name", "of", "the", "per"})
+
+
 def _forms_of(words: set[str]) -> set[str]:
     """``words`` with the singulars a field or a goal may say them by ("verses": "verse")."""
     return words | {_singular(w) for w in words} | {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}
@@ -1139,9 +1142,9 @@ def _fields_per_output(
                 props = record.get("properties") if record is not None else None
                 if not isinstance(props, Mapping) or len(props) < 2:
                     continue
-                named = [
-                    str(p) for p in props if (w := words_of(str(p))) and all(_forms_of({x}) & said for x in w)
-                ]
+                # A field is named by any of its words the goal says ("the weight of …" names
+                # ``weight_kg``), words every field may hold aside.
+                named = [str(p) for p in props if _forms_of(words_of(str(p)) - _FIELD_FILLERS) & said]
                 if named and r.path[-1] not in named:
                     findings.append(
                         Finding(

@@ -296,6 +296,7 @@ def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCap
     if not effects:
         return []
     effectful = [tool_tokens(s) for s in specs.values() if s.effect != "read_only"]
+    writes_files = any(_writes_files(s) for s in specs.values())
     available: Sequence[str] = tuple(sorted(specs))
     out: list[MissingCapability] = []
     seen: set[str] = set()
@@ -304,9 +305,20 @@ def missing_effects(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCap
         words = set(SYNONYMS.get(verb, (verb,)))
         if any(words & tokens for tokens in effectful) or target in seen:
             continue
+        if writes_files and verb in _WRITING and verb != "append":
+            continue  # "save it to w.txt" with ``file_report(report_file, report_body)``
         seen.add(target)
         out.append(MissingCapability(verb, target, tuple(available)))
     return out
+
+
+def _writes_files(spec: ToolSpec) -> bool:
+    """Whether a mutating tool takes a file's name and something more: whatever its words
+    ("File a harbour report: report_body goes into report_file"), it writes a file."""
+    props = spec.input_schema.get("properties")
+    if spec.effect != "mutating" or not isinstance(props, Mapping) or len(props) < 2:
+        return False
+    return any(is_path_param(spec, str(p)) for p in props)
 
 
 def missing_actions(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCapability]:
@@ -334,6 +346,8 @@ def missing_actions(goal: str, specs: Mapping[str, ToolSpec]) -> list[MissingCap
             continue
         if any(set(ACTIONS[verb]) & tokens for tokens in known):
             continue
+        if verb in _WRITING and verb != "append" and any(_writes_files(s) for s in specs.values()):
+            continue  # a tool given a file's name and a text writes it, whatever its words
         said = " ".join(rest)
         worked_out = verb in _WORKED_OUT or (
             verb in _REMOVALS and writes_elsewhere and not _FILE_RE.search(_OBJECT_END.sub("", said))
