@@ -177,6 +177,24 @@ def test_the_values_shape_against_the_examples_chooses_the_filter() -> None:
     assert ("of_kind", {"trees": "${s1}", "kind": "Silver Birch"}) not in off
 
 
+@tool
+def surveyed_by(trees: list[Tree], surveyor: str) -> list[Tree]:
+    """Trees recorded by one surveyor, given by full name or first name."""
+    return trees
+
+
+def test_a_shape_fits_no_better_than_a_filter_that_gives_no_examples() -> None:
+    # "Okafor" has the shape of the kind's example ("Silver Birch"), but the surveyor's filter
+    # gives no example and may take any name: the shape had sent a person to the kind's filter.
+    tools = {**SURVEY, "surveyed_by": surveyed_by.spec}
+    tools.pop("checked_by")
+    goal = "How many trees did Okafor look at in survey.txt? Write the count to okafor.txt"
+    assert not fitted_elsewhere("Okafor", goal, "surveyed_by", tools)
+    assert ("of_kind", {"trees": "${s1}", "kind": "Okafor"}) not in decided_steps(goal, tools, ON)
+    # Where every filter gives examples, the shape still breaks the tie.
+    assert fitted_elsewhere("Silver Birch", "every Silver Birch", "checked_by", SURVEY)
+
+
 def test_a_noun_beside_initials_names_the_observers_filter() -> None:
     goal = "How many trees did surveyor RT measure in survey.txt? Write the count to rt.txt"
     assert "RT" in _values(goal, SURVEY)

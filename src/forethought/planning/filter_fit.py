@@ -15,7 +15,8 @@ description:
   initials; "e.g. Grey Heron": capitalised words).
 
 A value of another shape than all of a filter's examples is not that filter's; then words
-count, then a shape its examples share. A filter another one fits strictly better does not take
+count, then a shape its examples share, where every filter gives examples (one that gives none
+may take a value of any shape). A filter another one fits strictly better does not take
 the value; where every filter fits alike, nothing changes.
 """
 
@@ -159,4 +160,8 @@ def fitted_elsewhere(
         return False
     common = frozenset.intersection(*(frozenset(_described(tools[n])) for n in filters))
     fits = {n: filter_fit(value, goal, tools[n], p, common) for n, p in filters.items()}
+    if not all(example_shapes(tools[n], p) for n, p in filters.items()):
+        # A filter giving no examples may take a value of any shape: "Priya" fits the hive
+        # filter's "e.g. Bramble" no better than the beekeeper filter's unsaid names.
+        fits = {n: (fit[0], fit[1], 0) for n, fit in fits.items()}
     return max(fits.values()) > fits[name]
