@@ -275,20 +275,8 @@ def _clock(hour: str, minute: str | None, half: str) -> str | None:
 
 # Times of day in words (``worded``): "half past ten", "a quarter to eleven", "ten o'clock", and
 # a window of two hours a part of the day names ("between 9 and 10 in the morning").
-_HOUR_WORDS = (
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
+# The hours said as words, one to twelve, in order (``NUMBER_WORDS``' own).
+_HOUR_WORDS = tuple(word for word, number in NUMBER_WORDS.items() if 1 <= number <= 12 and " " not in word)
 _HOUR = "(?:[01]?\\d|2[0-3]|" + "|".join(_HOUR_WORDS) + ")"
 _WORDED_CLOCK = (
     rf"(?:(?P<part{{n}}>half\s+past|(?:a\s+)?quarter\s+(?:past|to))\s+(?P<wh{{n}}>{_HOUR})"
