@@ -7,6 +7,8 @@ rule has a case where it must add nothing.
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -18,6 +20,7 @@ from forethought.planning.grammar import goal_literals
 from forethought.planning.planner import best_chain
 from forethought.planning.refinements import Refinements
 from forethought.planning.value_filters import example_terms, value_docs, value_words
+from forethought.tools.builtin import builtin_tools
 
 
 class Track(BaseModel):
@@ -263,3 +266,16 @@ def test_an_initial_does_not_end_a_sentence() -> None:
     goal = "Write the tracks by Nina K. De Vries to dv.txt. Count them"
     assert split_clauses(goal) == ["Write the tracks by Nina K. De Vries to dv.txt", "Count them"]
     assert [v for v, _ in clause_actions(goal)] == ["write", "count"]
+
+
+def test_a_long_run_of_value_words_is_read_once() -> None:
+    # A run of words that might be a value, not before a word a tool explains, was read again
+    # from each of its words (and each word searched the text before it): 3 KB took a minute,
+    # 6 KB ten. The bound is loose on purpose: quadratic time misses it by far, load does not.
+    specs = {t.spec.name: t.spec for t in builtin_tools(Path("/tmp"))}
+    goal = "how many " + "big red " * 800 + "sentences are in notes.txt"
+    facts = goal_facts(goal, Refinements())
+    start = time.perf_counter()
+    words = value_words(facts, value_docs(specs, examples=True), Refinements(), specs)
+    assert time.perf_counter() - start < 10.0
+    assert "big" not in words and "red" not in words  # no value of a filter: there is none

@@ -261,6 +261,17 @@ def _without_overlaps(
     return sorted(spelled + [t for t in more if not any(a < t[1] and t[0] < b for a, b, _ in spelled)])
 
 
+_CUT_NEGATION_RE = re.compile(r"['’]t\b")
+
+
+def _ends_sentence(text: str, at: int) -> bool:
+    """Whether the text before ``at`` ends a sentence (".", "?" or "!", then only spaces)."""
+    j = at - 1
+    while j >= 0 and text[j].isspace():
+        j -= 1
+    return j >= 0 and text[j] in ".?!"
+
+
 def value_words(
     facts: GoalFacts,
     docs: Mapping[str, set[str]],
@@ -399,10 +410,13 @@ def value_words(
     names = set(goal_names(facts.goal))  # a name the goal capitalizes ("in Oslo") is a value too
     runs: dict[int, tuple[int, str]] = {}  # first token → (last token, the whole name)
     if whole:
+        # Each token's index by where it starts, and each name's sentence end found by walking
+        # back over spaces: a search of the whole text before each was quadratic in the goal.
+        index_at = {t.start(): i for i, t in enumerate(spans)}
         for m in _NAME_RUN_RE.finditer(masked):
-            first = next((i for i, t in enumerate(spans) if t.start() == m.start()), None)
+            first = index_at.get(m.start())
             words = m.group(0).split()
-            opens = first == 0 or bool(re.search(r"[.?!]\s*\Z", masked[: m.start()]))
+            opens = first == 0 or _ends_sentence(masked, m.start())
             if first is None or (opens and not (leading and _leading_name(words, facts, explains))):
                 continue  # a sentence's first word is capitalized anyway
             last = first + sum(1 for w in words if len(w.rstrip(".")) > 1) - 1
@@ -424,7 +438,7 @@ def value_words(
             return False
         if negations and lowered in NEGATION_WORDS:
             return False  # "received *but not* processed"
-        if negations and re.match(r"['’]t\b", masked[spans[i].end() :]):
+        if negations and _CUT_NEGATION_RE.match(masked, spans[i].end()):
             return False  # "weren't", "didn't": a negated verb cut at its apostrophe
         if whole and lowered in _FUNCTION_VERBS:
             return False
@@ -435,7 +449,10 @@ def value_words(
         if (
             forms
             and word == lowered
-            and (irregular_grade(lowered) or after_number(masked[: spans[i].start()]))
+            and (
+                irregular_grade(lowered)
+                or after_number(masked[max(0, spans[i].start() - 64) : spans[i].start()])
+            )
         ):
             return False  # "the best score", "80 points": a grade, a unit -- no value
         if subjects and verb_after_subject(word, tokens[i - 1] if i >= 1 else ""):
@@ -447,6 +464,9 @@ def value_words(
     def adjacent(i: int, j: int) -> bool:  # only spaces between the two tokens
         return 0 <= i < j < len(spans) and not masked[spans[i].end() : spans[j].start()].strip()
 
+    # Where the run of value words from each token ends, found once per run: a run that does
+    # not qualify is tried again from each of its words, which had made a long one quadratic.
+    run_end: dict[int, int] = {}
     i = 0
     while i < len(tokens):
         if i in runs:
@@ -459,13 +479,17 @@ def value_words(
             continue
         end = i
         if whole:  # a run of value words right before a word a tool explains: one value
-            while (
-                end + 1 < len(tokens)
-                and end + 1 not in runs
-                and candidate(end + 1)
-                and adjacent(end, end + 1)
-            ):
-                end += 1
+            if i in run_end:
+                end = run_end[i]
+            else:
+                while (
+                    end + 1 < len(tokens)
+                    and end + 1 not in runs
+                    and candidate(end + 1)
+                    and adjacent(end, end + 1)
+                ):
+                    end += 1
+                run_end.update(dict.fromkeys(range(i, end + 1), end))
             if end > i and not (explained(end + 1) and adjacent(end, end + 1)):
                 end = i  # only a qualifying run counts whole
         word = tokens[i] if end == i else masked[spans[i].start() : spans[end].end()]
