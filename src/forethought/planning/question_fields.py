@@ -11,6 +11,7 @@ tools' own schemas and descriptions, never the words of a particular tool set.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Mapping, Sequence
@@ -208,6 +209,7 @@ def _said_by(word: str, field: str) -> bool:
 
 
 # What ends the noun phrase after a label: a relative word, a preposition of place, a clause's end.
+_SENTENCE_BREAK_RE = re.compile(r"[.?!;:]\s")
 _PHRASE_END_RE = re.compile(r"\b(?:that|which|who|whom|whose|where|when|in|on|from|at|for)\b|[,.?!;:]")
 
 
@@ -221,14 +223,23 @@ def written_phrase(goal: str, outputs: Sequence[str], *, labels: bool = False) -
             label = re.match(rf"\s*{re.escape(out)}\s*(?::|-|–|—)\s+(.*)", goal, re.DOTALL)
             if label:
                 return _PHRASE_END_RE.split(label.group(1), maxsplit=1)[0].strip()
+    # Where sentences start and where writing verbs end, found once: a goal naming its output
+    # thousands of times had been split and searched again before each mention (quadratic).
+    starts = [m.end() for m in _SENTENCE_BREAK_RE.finditer(goal)]
+    verbs = [(m.start(), m.end()) for m in _WRITING_RE.finditer(goal)]
+    verb_starts = [start for start, _ in verbs]
     for out in outputs:
         place = re.compile(_PLACE_RE + re.escape(out) + r"(?![\w/-]|\.\w)", re.IGNORECASE)
         for end in place.finditer(goal):
-            before = goal[: end.start()]
-            sentence = re.split(r"[.?!;:]\s", before)[-1]
-            verbs = list(_WRITING_RE.finditer(sentence))
-            if verbs:
-                return sentence[verbs[-1].end() :].strip()
+            cut = end.start()
+            opened = bisect.bisect_right(starts, cut)
+            sentence_start = starts[opened - 1] if opened else 0
+            # the sentence's last writing verb that ends before the place
+            k = bisect.bisect_right(verb_starts, cut) - 1
+            while k >= 0 and verbs[k][0] >= sentence_start and verbs[k][1] > cut:
+                k -= 1
+            if k >= 0 and verbs[k][0] >= sentence_start:
+                return goal[verbs[k][1] : cut].strip()
     return ""
 
 
