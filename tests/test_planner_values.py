@@ -279,3 +279,13 @@ def test_a_long_run_of_value_words_is_read_once() -> None:
     words = value_words(facts, value_docs(specs, examples=True), Refinements(), specs)
     assert time.perf_counter() - start < 10.0
     assert "big" not in words and "red" not in words  # no value of a filter: there is none
+
+
+def test_a_value_said_thousands_of_times_is_checked_for_negation_once() -> None:
+    # Each of its mentions had searched the whole goal for a negation before it: 100 KB took
+    # most of a minute. What a negation excludes is still no value.
+    specs = {t.spec.name: t.spec for t in builtin_tools(Path("/tmp"))}
+    goal = "from half past " * 6000 + "ten"
+    start = time.perf_counter()
+    value_words(goal_facts(goal, Refinements()), value_docs(specs, examples=True), Refinements(), specs)
+    assert time.perf_counter() - start < 10.0

@@ -126,6 +126,9 @@ _MEASURE_RE = re.compile(
 NEGATION_WORDS = frozenset(("not", "but", "nor", "except", "excluding", "without", "unless", "neither"))
 
 
+_NEGATION_RE = re.compile(r"\b(?:not|never|except|excluding|other\s+than)\b|n't", re.IGNORECASE)
+
+
 def _negated(value: str) -> re.Pattern[str]:
     """The value right after a negation ("not", "never", "except", "other than", "excluding",
     with "yet", "been", "be" between)."""
@@ -531,7 +534,14 @@ def value_words(
     if refinements is not None and refinements.negated_values:
         # "received but not processed", "other than discarded": what the goal excludes is
         # nothing to select by.
-        found = [v for v in found if not _negated(v).search(facts.goal)]
+        # Each value once, and only where the goal negates anything at all (a value said
+        # thousands of times had searched the whole goal each time).
+        negated = (
+            {v for v in set(found) if _negated(v).search(facts.goal)}
+            if _NEGATION_RE.search(facts.goal)
+            else set()
+        )
+        found = [v for v in found if v not in negated]
     if refinements is not None and refinements.file_named_values:
         # "the Parkway board (parkway.json)": the word names the file read, not a value in it.
         stems = {re.sub(r"\.[^.]*$", "", f.rsplit("/", 1)[-1]).lower() for f in facts.inputs}
