@@ -111,17 +111,24 @@ async def main() -> None:
         for toolset in [s for s in every if s.name in args.suites.split(",")]:
             specs = {t.spec.name: t.spec for t in toolset.tools}
             for goal in toolset.goals:
-                if called_impossible(toolset, goal, specs):
-                    total += 1
-                    continue
-                plan, needs_model = decided_plan(goal.text, specs, refine)
-                ok = plan is not None and await check(toolset, goal, plan, Path(tmp))
                 total += 1
-                achieved += ok
-                steps = [f"{s.tool}({s.args})" for s in plan.steps] if plan else None
-                mark = "A" if ok else ("m" if needs_model else "-")
-                print(f"{mark} {toolset.name:10} {goal.text!r}: {steps}", flush=True)
+                achieved += await replay_goal(toolset, goal, specs, refine, Path(tmp))
     print(f"achieved {achieved}/{total}")
+
+
+async def replay_goal(
+    toolset: ToolSet, goal: Goal, specs: dict[str, Any], refine: Refinements, tmp: Path
+) -> bool:
+    """Plan ``goal`` without a model as the user's path does, run and check it, print its line
+    (``A`` achieved, ``m`` would need the model, ``-`` failed, ``x`` called impossible)."""
+    if called_impossible(toolset, goal, specs):
+        return False
+    plan, needs_model = decided_plan(goal.text, specs, refine)
+    ok = plan is not None and await check(toolset, goal, plan, tmp)
+    steps = [f"{s.tool}({s.args})" for s in plan.steps] if plan else None
+    mark = "A" if ok else ("m" if needs_model else "-")
+    print(f"{mark} {toolset.name:10} {goal.text!r}: {steps}", flush=True)
+    return ok
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from replay_decided import called_impossible, check, decided_plan
+from replay_decided import replay_goal
 from suites import every_suite
 
 from forethought.planning.refinements import Refinements
@@ -26,7 +26,7 @@ def _rows(path: str) -> list[list[str]]:
 
 async def main() -> None:
     before, after = _rows(sys.argv[1]), _rows(sys.argv[2])
-    differ = {(a[1], a[2]) for a, b in zip(before, after, strict=True) if a[3] != b[3]}
+    differ = {(a[1], a[2]) for a, b in zip(before, after, strict=True) if a[0] != b[0] or a[3] != b[3]}
     refine = Refinements()
     achieved = total = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -36,14 +36,7 @@ async def main() -> None:
                 if (toolset.name, repr(goal.text)) not in differ:
                     continue
                 total += 1
-                if called_impossible(toolset, goal, specs):
-                    continue
-                plan, needs = decided_plan(goal.text, specs, refine)
-                ok = plan is not None and await check(toolset, goal, plan, Path(tmp))
-                achieved += ok
-                steps = [f"{s.tool}({s.args})" for s in plan.steps] if plan else None
-                mark = "A" if ok else ("m" if needs else "-")
-                print(f"{mark} {toolset.name:10} {goal.text!r}: {steps}", flush=True)
+                achieved += await replay_goal(toolset, goal, specs, refine, Path(tmp))
     print(f"achieved {achieved}/{total}")
 
 
